@@ -1,0 +1,44 @@
+package kiln
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// BlobInfo describes a stored blob.
+type BlobInfo struct {
+	Key          string
+	Size         int64
+	ContentType  string
+	ETag         string // strong validator, quoted as HTTP wants it
+	LastModified time.Time
+}
+
+// Blob is an open blob: seekable, so http.ServeContent answers Range and
+// conditional requests straight from it.
+type Blob interface {
+	io.ReadSeekCloser
+	Info() BlobInfo
+}
+
+// BlobStore keeps large binary objects (uploads, GLBs, images). Put is
+// atomic: a reader sees the whole new blob or the old state, never a
+// partial one, and a Put that fails or is interrupted leaves nothing under
+// the key. Missing keys give an error of KindNotFound.
+type BlobStore interface {
+	// Put streams r (size bytes, or -1 when unknown) under key.
+	Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (BlobInfo, error)
+	Get(ctx context.Context, key string) (Blob, error)
+	Stat(ctx context.Context, key string) (BlobInfo, error)
+	// Delete removes key; deleting a missing key is not an error.
+	Delete(ctx context.Context, key string) error
+	// List returns the blobs whose key starts with prefix, sorted by key.
+	List(ctx context.Context, prefix string) ([]BlobInfo, error)
+	// PresignPut returns a URL that a client can PUT the blob to directly,
+	// or ok=false when the store has no such URL (local disk), in which case
+	// the API offers an upload URL of its own.
+	PresignPut(ctx context.Context, key string, expiry time.Duration) (url string, ok bool, err error)
+	// Ping reports whether the store is reachable, for /readyz.
+	Ping(ctx context.Context) error
+}

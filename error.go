@@ -1,0 +1,154 @@
+package kiln
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kind classifies an error by what the caller can do about it. Each kind maps
+// to one HTTP status in the api package, and nowhere else.
+type Kind uint8
+
+const (
+	KindInternal       Kind = iota // a fault of ours or of a server we depend on
+	KindInvalid                    // malformed input: fix the request
+	KindUnauthorized               // no credential, or an unknown one
+	KindForbidden                  // a credential that lacks the right
+	KindNotFound                   // no such resource (or not yours)
+	KindConflict                   // the resource's state forbids the change
+	KindTooLarge                   // the body exceeds a limit
+	KindRateLimited                // too many requests; try later
+	KindUnavailable                // a dependency is down; try later
+	KindNotImplemented             // documented, not built yet
+	KindUnprocessable              // well-formed, but the content cannot be processed (a corrupt model)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindInvalid:
+		return "invalid"
+	case KindUnauthorized:
+		return "unauthorized"
+	case KindForbidden:
+		return "forbidden"
+	case KindNotFound:
+		return "not found"
+	case KindConflict:
+		return "conflict"
+	case KindTooLarge:
+		return "too large"
+	case KindRateLimited:
+		return "rate limited"
+	case KindUnavailable:
+		return "unavailable"
+	case KindNotImplemented:
+		return "not implemented"
+	case KindUnprocessable:
+		return "unprocessable"
+	}
+	return "internal"
+}
+
+// Error is the error type of Kiln, after upspin's errors.E: Op names the
+// function that failed so a log line reads as a trail, Code is the
+// snake_case code a client sees, Message what the client should read.
+type Error struct {
+	Op      string
+	Kind    Kind
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	if e.Message != "" {
+		b.WriteString(e.Message)
+	} else if e.Code != "" {
+		b.WriteString(e.Code)
+	}
+	if e.Err != nil {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), ": ") {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// E builds an *Error from its arguments in any order: a string is the Op,
+// a Kind the kind, an error the cause. Use Errorf or Invalid and friends
+// for errors a client reads.
+func E(args ...any) error {
+	e := &Error{}
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			e.Op = a
+		case Kind:
+			e.Kind = a
+		case error:
+			e.Err = a
+		}
+	}
+	if e.Err != nil && e.Kind == KindInternal {
+		var inner *Error
+		if errors.As(e.Err, &inner) {
+			e.Kind = inner.Kind
+		}
+	}
+	return e
+}
+
+// Errorf builds a client-facing error with a code and a formatted message.
+func Errorf(kind Kind, code, format string, args ...any) error {
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// KindOf reports the kind of the outermost *Error in err's chain that has
+// one set, or KindInternal.
+func KindOf(err error) Kind {
+	var e *Error
+	for err != nil {
+		if errors.As(err, &e) {
+			if e.Kind != KindInternal || e.Code != "" {
+				return e.Kind
+			}
+			err = e.Err
+			continue
+		}
+		break
+	}
+	return KindInternal
+}
+
+// CodeOf reports the client-facing code and message of err. Internal errors
+// give a generic message: their detail belongs in the log, not the body.
+func CodeOf(err error) (code, message string) {
+	var e *Error
+	for cur := err; cur != nil; {
+		if !errors.As(cur, &e) {
+			break
+		}
+		if e.Code != "" {
+			if e.Kind == KindInternal {
+				return e.Code, "internal error; the request id in the X-Request-Id header finds it in the log"
+			}
+			return e.Code, e.Message
+		}
+		cur = e.Err
+	}
+	switch k := KindOf(err); k {
+	case KindInternal:
+		return "internal", "internal error; the request id in the X-Request-Id header finds it in the log"
+	default:
+		return strings.ReplaceAll(k.String(), " ", "_"), err.Error()
+	}
+}
