@@ -32,3 +32,5 @@ func NewID(prefix string) string {
 	}
 	return prefix + "_" + strings.ToLower(idEncoding.EncodeToString(b[:]))
 }
+
+var extPattern = regexp.MustCompile(`^[a-z0-9]{1,10}$`)

@@ -1,0 +1,68 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+)
+
+// route is one row of the scope table of spec section 4.2.
+type route struct {
+	method, path, scope string
+	handler             gin.HandlerFunc
+}
+
+// platformTable lists every platform endpoint of the spec with the scope
+// it needs. Endpoints not built yet answer 501 not_implemented after the
+// auth check, so the scope table holds for every route from the start.
+func (s *Server) platformTable() []route {
+	return []route{
+		{"GET", "/api-key-authorized", kiln.ScopeUserRead, s.apiKeyAuthorized},
+		{"POST", "/resources/objects/prepare-upload", kiln.ScopeProductWrite, s.prepareUpload},
+		{"POST", "/resources/objects/:objectId/finish-upload", kiln.ScopeProductWrite, s.finishUpload},
+		{"POST", "/resources/objects/sprite", kiln.ScopeProductWrite, notImplemented},
+		{"GET", "/resources/objects/:objectId", kiln.ScopeProductRead, s.getObject},
+		{"GET", "/resources/objects/:objectId/model.glb", kiln.ScopeProductRead, s.downloadGLB},
+		{"POST", "/resources/objects/:objectId/like", KeyOnly, notImplemented},
+		{"DELETE", "/resources/objects/:objectId/like", KeyOnly, notImplemented},
+		{"GET", "/resources/furniture/custom-catalog", kiln.ScopeProductRead, notImplemented},
+		{"GET", "/console/objects/:objectId/details", kiln.ScopeProductService, notImplemented},
+		{"DELETE", "/resources/spaces/:spaceTemplateId", kiln.ScopeSpaceWrite, notImplemented},
+		{"GET", "/viewers/public", Public, notImplemented},
+		{"POST", "/viewers/:viewerToken/tracking-event", Public, notImplemented},
+		{"GET", "/viewers/:viewerToken/analytics/views", kiln.ScopeViewerStatsRead, notImplemented},
+		{"GET", "/viewers/:viewerToken/visitor-tracking-summary", kiln.ScopeViewerStatsRead, notImplemented},
+		{"GET", "/viewers/:viewerToken/annotations", kiln.ScopeViewerRead, notImplemented},
+		{"DELETE", "/viewers/:viewerToken/objects", kiln.ScopeViewerWrite, notImplemented},
+		{"POST", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsWrite, notImplemented},
+		{"GET", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsRead, notImplemented},
+		{"GET", "/renderings/custom-setups", kiln.ScopeRenderingRead, notImplemented},
+		{"GET", "/magic/conversational-ai/:type", Public, notImplemented},
+	}
+}
+
+func (s *Server) platformRoutes(r *gin.Engine) {
+	for _, rt := range s.platformTable() {
+		r.Handle(rt.method, rt.path, s.require(rt.scope), rt.handler)
+	}
+	// The one-time upload URL of local-disk storage: its signature is the
+	// credential, so a client can PUT without the API key.
+	r.PUT("/uploads/:token", s.putUpload)
+
+	admin := r.Group("/admin", s.requireAdmin)
+	admin.POST("/api-keys", s.createKey)
+	admin.GET("/api-keys", s.listKeys)
+	admin.DELETE("/api-keys/:id", s.revokeKey)
+
+	if s.Monitor != nil {
+		r.GET("/monitoring", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/monitoring/") })
+		r.Any("/monitoring/*any", s.monitorAuth, gin.WrapH(s.Monitor))
+	}
+}
+
+func notImplemented(c *gin.Context) {
+	fail(c, kiln.Errorf(kiln.KindNotImplemented, "not_implemented",
+		"%s %s is part of the spec but not built yet", c.Request.Method, c.FullPath()))
+}

@@ -1,0 +1,131 @@
+// Package api is Kiln's HTTP side: the platform and avatar services of the
+// spec on Gin. It validates, authenticates, answers from storage when a
+// result exists, and otherwise enqueues a job.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// KeyStore keeps API keys.
+type KeyStore interface {
+	CreateKey(ctx context.Context, k *kiln.APIKey, secretHash string) error
+	KeyBySecretHash(ctx context.Context, hash string) (*kiln.APIKey, error)
+	ListKeys(ctx context.Context) ([]*kiln.APIKey, error)
+	RevokeKey(ctx context.Context, id string) error
+}
+
+// ObjectStore keeps object records.
+type ObjectStore interface {
+	CreateObject(ctx context.Context, o *kiln.Object) error
+	Object(ctx context.Context, id string) (*kiln.Object, error)
+	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
+	LockUpload(ctx context.Context, id string, ttl time.Duration) (unlock func(), ok bool, err error)
+	UploadSecret(ctx context.Context, fresh string) (string, error)
+}
+
+// Enqueuer puts jobs on the queue.
+type Enqueuer interface {
+	Enqueue(ctx context.Context, job jobs.Tasker) error
+}
+
+// Pinger is a dependency /readyz checks.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Config holds what the server is built from.
+type Config struct {
+	AdminKey string
+	Keys     KeyStore
+	Objects  ObjectStore
+	Blobs    kiln.BlobStore
+	Jobs     Enqueuer
+	// Ready lists the dependencies /readyz checks, by name.
+	Ready map[string]Pinger
+	// Monitor is the queue monitor (asynqmon) served under /monitoring/.
+	Monitor  http.Handler
+	Registry *prometheus.Registry
+	Logger   *slog.Logger
+}
+
+// Server holds the handlers of both services.
+type Server struct {
+	Config
+	log     *slog.Logger
+	metrics *metrics
+}
+
+// New builds a Server.
+func New(cfg Config) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{Config: cfg, log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.metrics = newMetrics(cfg.Registry)
+	return s
+}
+
+func (s *Server) engine(listener string) *gin.Engine {
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.ContextWithFallback = true
+	r.MaxMultipartMemory = 8 << 20
+	r.Use(s.requestLog(listener), recovery)
+	r.NoRoute(notFound)
+	r.NoMethod(methodNotAllowed)
+	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.readyz)
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
+	return r
+}
+
+// Platform is the handler of the platform service.
+func (s *Server) Platform() http.Handler {
+	r := s.engine("platform")
+	s.platformRoutes(r)
+	return r
+}
+
+// Avatar is the handler of the avatar service.
+func (s *Server) Avatar() http.Handler {
+	return s.engine("avatar")
+}
+
+func (s *Server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+// readyz answers 503 naming every dependency that does not answer.
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
+	defer cancel()
+	checks := gin.H{}
+	var failed []string
+	for name, p := range s.Ready {
+		if err := p.Ping(ctx); err != nil {
+			checks[name] = err.Error()
+			failed = append(failed, name)
+			continue
+		}
+		checks[name] = "ok"
+	}
+	if len(failed) > 0 {
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "error", "error": errorDetail{
+			Code: "not_ready", Message: "not reachable: " + joinSorted(failed),
+		}, "checks": checks})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "checks": checks})
+}

@@ -1,0 +1,128 @@
+// Package jobs is the contract between the api and the worker: task type
+// names, payloads, deterministic task ids, queues and their priorities,
+// retry and timeout policy. Nothing else in Kiln knows Asynq's wire format.
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/kilnhq/kiln"
+)
+
+// Queues. A download someone waits on goes before an upload, an upload
+// before a product rendering, and housekeeping last.
+const (
+	QueueInteractive = "interactive"
+	QueueDefault     = "default"
+	QueueRender      = "render"
+	QueueLow         = "low"
+)
+
+// QueuePriorities are the weights of asynq.Config.Queues: weighted, not
+// strict, so a burst of downloads slows uploads down without starving them.
+var QueuePriorities = map[string]int{
+	QueueInteractive: 6,
+	QueueDefault:     3,
+	QueueRender:      2,
+	QueueLow:         1,
+}
+
+// Task types.
+const (
+	TypeObjectProcess = "object:process"
+)
+
+// Retention keeps a finished task (and so its id) for a day: a second
+// identical request within that time finds the job done instead of
+// running it again, and asynqmon shows what happened.
+const Retention = 24 * time.Hour
+
+// ObjectProcess turns an uploaded file into the object's canonical GLB.
+type ObjectProcess struct {
+	ObjectID string `json:"objectId"`
+}
+
+// TaskID is deterministic, so finishing an upload twice enqueues one job.
+func (p ObjectProcess) TaskID() string { return TypeObjectProcess + ":" + p.ObjectID }
+
+// Task builds the Asynq task with its queue and policy.
+func (p ObjectProcess) Task() (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeObjectProcess, b,
+		asynq.TaskID(p.TaskID()),
+		asynq.Queue(QueueDefault),
+		asynq.MaxRetry(5),
+		asynq.Timeout(10*time.Minute),
+		asynq.Retention(Retention),
+	), nil
+}
+
+// Decode reads a task's payload into v, and rejects a payload that cannot
+// be read at once: retrying cannot fix it.
+func Decode(t *asynq.Task, v any) error {
+	if err := json.Unmarshal(t.Payload(), v); err != nil {
+		return Permanent(fmt.Errorf("payload of %s: %w", t.Type(), err))
+	}
+	return nil
+}
+
+// Permanent marks err as one a retry cannot fix (a corrupt file): Asynq
+// archives the task at once instead of retrying it.
+func Permanent(err error) error {
+	return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+}
+
+// IsPermanent reports whether err was marked Permanent.
+func IsPermanent(err error) bool { return errors.Is(err, asynq.SkipRetry) }
+
+// Tasker is a payload that knows its task.
+type Tasker interface {
+	Task() (*asynq.Task, error)
+}
+
+// Client enqueues tasks.
+type Client struct {
+	c *asynq.Client
+}
+
+// NewClient makes a client on the Redis of opt.
+func NewClient(opt asynq.RedisConnOpt) *Client { return &Client{c: asynq.NewClient(opt)} }
+
+// Close closes the client's Redis connection.
+func (c *Client) Close() error { return c.c.Close() }
+
+// Enqueue adds the job; a job with the same task id already queued,
+// running or recently done is not added again and is not an error.
+func (c *Client) Enqueue(ctx context.Context, job Tasker) error {
+	const op = "jobs.Enqueue"
+	t, err := job.Task()
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	_, err = c.c.EnqueueContext(ctx, t)
+	if errors.Is(err, asynq.ErrTaskIDConflict) || errors.Is(err, asynq.ErrDuplicateTask) {
+		return nil
+	}
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	return nil
+}
+
+// RedisOpt turns a redis:// URL into Asynq's connection option.
+func RedisOpt(url string) (asynq.RedisConnOpt, error) {
+	opt, err := asynq.ParseRedisURI(url)
+	if err != nil {
+		return nil, kiln.E("jobs.RedisOpt", kiln.KindInvalid, err)
+	}
+	return opt, nil
+}

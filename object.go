@@ -1,0 +1,90 @@
+package kiln
+
+import (
+	"slices"
+	"time"
+)
+
+// ObjectState is where an object is in its life: uploading until the
+// client finishes the upload, processing while a worker builds its GLB,
+// then ready or failed.
+type ObjectState string
+
+const (
+	StateUploading  ObjectState = "uploading"
+	StateProcessing ObjectState = "processing"
+	StateReady      ObjectState = "ready"
+	StateFailed     ObjectState = "failed"
+)
+
+// Object types of spec section 4.2.
+var ObjectTypes = []string{"raw_model", "mesh", "images", "ai_model", "openconfiguration"}
+
+// Limits of an upload. The spec leaves them open; these are Kiln's.
+const (
+	MaxUploadBytes = 2 << 30 // one upload file
+	MaxFileCount   = 1000
+)
+
+// ModelStats counts what a model holds.
+type ModelStats struct {
+	Triangles int `json:"triangles"`
+	Vertices  int `json:"vertices"`
+	Meshes    int `json:"meshes"`
+	Materials int `json:"materials"`
+	Textures  int `json:"textures"`
+}
+
+// Object is an uploaded 3D object of an account.
+type Object struct {
+	ID              string      `json:"objectId"`
+	Account         string      `json:"account"`
+	Name            string      `json:"name"`
+	Description     string      `json:"description"`
+	Comment         string      `json:"comment,omitempty"`
+	Type            string      `json:"type"`
+	Extension       string      `json:"extension"`
+	FileSize        int64       `json:"fileSize,omitempty"`
+	FileCount       int         `json:"fileCount,omitempty"`
+	MailAfterUpload string      `json:"mailAfterUpload,omitempty"`
+	Optimize        bool        `json:"optimize"`
+	State           ObjectState `json:"state"`
+	Error           string      `json:"error,omitempty"`
+	Stats           *ModelStats `json:"stats,omitempty"`
+	// Uploaded is set once the source file is stored, so a one-time upload
+	// URL cannot overwrite it.
+	Uploaded  bool      `json:"uploaded"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// SourceKey is the blob key of the uploaded file.
+func (o *Object) SourceKey() string { return "uploads/" + o.ID + "/source." + o.Extension }
+
+// GLBKey is the blob key of the canonical GLB built from the upload.
+func (o *Object) GLBKey() string { return "objects/" + o.ID + "/model.glb" }
+
+// ValidateNewObject checks the fields of a prepare-upload request.
+func ValidateNewObject(o *Object) error {
+	switch {
+	case o.Name == "":
+		return Errorf(KindInvalid, "missing_name", "name is required")
+	case len(o.Name) > 200:
+		return Errorf(KindInvalid, "invalid_name", "name must be at most 200 characters")
+	case len(o.Description) > 5000 || len(o.Comment) > 5000:
+		return Errorf(KindInvalid, "invalid_description", "description and comment must be at most 5000 characters")
+	case o.Type == "":
+		return Errorf(KindInvalid, "missing_type", "type is required: one of %v", ObjectTypes)
+	case !slices.Contains(ObjectTypes, o.Type):
+		return Errorf(KindInvalid, "invalid_type", "type %q is not one of %v", o.Type, ObjectTypes)
+	case o.Extension == "":
+		return Errorf(KindInvalid, "missing_extension", "extension is required, for example glb")
+	case !extPattern.MatchString(o.Extension):
+		return Errorf(KindInvalid, "invalid_extension", "extension must be 1 to 10 letters or digits, without the dot")
+	case o.FileSize < 0 || o.FileSize > MaxUploadBytes:
+		return Errorf(KindInvalid, "invalid_file_size", "file_size must be a byte count from 0 to %d", int64(MaxUploadBytes))
+	case o.FileCount < 0 || o.FileCount > MaxFileCount:
+		return Errorf(KindInvalid, "invalid_file_count", "file_count must be from 1 to %d", MaxFileCount)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+// Package redis keeps Kiln's metadata (API keys, objects) in Redis
+// through go-redis. Records are JSON strings: they are small, read whole,
+// and a JSON value survives the embedded server's snapshot unchanged.
+package redis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/kilnhq/kiln"
+)
+
+// prefix namespaces Kiln's keys; Asynq's live under "asynq:".
+const prefix = "kiln:"
+
+// DB is the metadata store.
+type DB struct {
+	rdb goredis.UniversalClient
+}
+
+// New wraps a go-redis client.
+func New(rdb goredis.UniversalClient) *DB { return &DB{rdb: rdb} }
+
+// Open connects to the Redis at url (redis://…) and checks it answers.
+func Open(ctx context.Context, url string) (goredis.UniversalClient, error) {
+	opt, err := goredis.ParseURL(url)
+	if err != nil {
+		return nil, kiln.E("redis.Open", kiln.KindInvalid, err)
+	}
+	rdb := goredis.NewClient(opt)
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, kiln.E("redis.Open", kiln.KindUnavailable, err)
+	}
+	return rdb, nil
+}
+
+// Ping reports whether Redis answers, for /readyz.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.rdb.Ping(ctx).Err(); err != nil {
+		return kiln.E("redis.Ping", kiln.KindUnavailable, err)
+	}
+	return nil
+}
+
+func (db *DB) getJSON(ctx context.Context, op, key string, v any) error {
+	b, err := db.rdb.Get(ctx, key).Bytes()
+	if errors.Is(err, goredis.Nil) {
+		return kiln.E(op, kiln.KindNotFound, err)
+	}
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return kiln.E(op, err)
+	}
+	return nil
+}
+
+// update reads the JSON record under key, lets fn change it, and writes it
+// back in a WATCH transaction, retrying when another writer got there
+// first, so that two workers never lose each other's change.
+func update[T any](ctx context.Context, db *DB, op, key string, fn func(*T) error) (*T, error) {
+	var out *T
+	txf := func(tx *goredis.Tx) error {
+		b, err := tx.Get(ctx, key).Bytes()
+		if errors.Is(err, goredis.Nil) {
+			return kiln.E(op, kiln.KindNotFound, err)
+		}
+		if err != nil {
+			return kiln.E(op, kiln.KindUnavailable, err)
+		}
+		v := new(T)
+		if err := json.Unmarshal(b, v); err != nil {
+			return kiln.E(op, err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+		nb, err := json.Marshal(v)
+		if err != nil {
+			return kiln.E(op, err)
+		}
+		_, err = tx.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+			p.Set(ctx, key, nb, 0)
+			return nil
+		})
+		out = v
+		return err
+	}
+	for i := 0; i < 50; i++ {
+		err := db.rdb.Watch(ctx, txf, key)
+		if errors.Is(err, goredis.TxFailedErr) {
+			select {
+			case <-ctx.Done():
+				return nil, kiln.E(op, ctx.Err())
+			case <-time.After(time.Duration(i+1) * time.Millisecond):
+			}
+			continue
+		}
+		return out, err
+	}
+	return nil, kiln.E(op, kiln.KindUnavailable, errors.New("too many concurrent updates"))
+}
