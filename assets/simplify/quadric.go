@@ -1,0 +1,194 @@
+package simplify
+
+import "math"
+
+// vec3 is a position in the unit box: positions are rescaled so that the
+// mesh extent is 1, which makes every error relative without a division
+// per evaluation, and keeps float32 precise enough for the quadrics.
+type vec3 struct{ x, y, z float32 }
+
+// quadric is a symmetric 4x4 matrix in 10 floats, plus the total weight of
+// the planes summed into it. It evaluates the weighted sum of squared
+// distances to those planes:
+//
+//	a00 x² + a11 y² + a22 z² + 2 (a10 xy + a20 xz + a21 yz) + 2 (b0 x + b1 y + b2 z) + c
+//
+// float32 is enough because positions are in the unit box; it halves the
+// memory traffic of the ranking loop, which is the hot spot.
+type quadric struct {
+	a00, a11, a22 float32
+	a10, a20, a21 float32
+	b0, b1, b2, c float32
+	w             float32
+}
+
+// grad is the gradient of one attribute over a triangle, pre-multiplied by
+// the triangle weight: the attribute is interpolated as gx x + gy y + gz z + gw.
+type grad struct{ gx, gy, gz, gw float32 }
+
+func (q *quadric) add(r *quadric) {
+	q.a00 += r.a00
+	q.a11 += r.a11
+	q.a22 += r.a22
+	q.a10 += r.a10
+	q.a20 += r.a20
+	q.a21 += r.a21
+	q.b0 += r.b0
+	q.b1 += r.b1
+	q.b2 += r.b2
+	q.c += r.c
+	q.w += r.w
+}
+
+func addGrads(g, r []grad) {
+	r = r[:len(g)]
+	for k := range g {
+		g[k].gx += r[k].gx
+		g[k].gy += r[k].gy
+		g[k].gz += r[k].gz
+		g[k].gw += r[k].gw
+	}
+}
+
+func (q *quadric) eval(v vec3) float32 {
+	rx := q.b0 + q.a10*v.y
+	ry := q.b1 + q.a21*v.z
+	rz := q.b2 + q.a20*v.x
+	rx = 2*rx + q.a00*v.x
+	ry = 2*ry + q.a11*v.y
+	rz = 2*rz + q.a22*v.z
+	return q.c + rx*v.x + ry*v.y + rz*v.z
+}
+
+// posError is the weighted mean squared distance from v to the planes of q:
+// dividing by the weight makes the error independent of how many triangles
+// were merged into q, so it reads as a squared distance.
+func (q *quadric) posError(v vec3) float32 {
+	r := q.eval(v)
+	if r < 0 {
+		r = -r
+	}
+	if q.w == 0 {
+		return 0
+	}
+	return r / q.w
+}
+
+// attrError is the squared attribute error of moving a vertex whose attribute
+// quadric is q, g onto position v with attributes a. Unlike posError it is not
+// divided by the weight: the weight is an area, so the attribute error scales
+// like a squared distance and adds to posError in the same unit.
+func attrError(q *quadric, g []grad, v vec3, a []float32) float32 {
+	r := q.eval(v)
+	a = a[:len(g)]
+	for k := range g {
+		gk := &g[k]
+		ak := a[k]
+		gv := v.x*gk.gx + v.y*gk.gy + v.z*gk.gz + gk.gw
+		r += ak * (ak*q.w - 2*gv)
+	}
+	if r < 0 {
+		return -r
+	}
+	return r
+}
+
+func fromPlane(q *quadric, a, b, c, d, w float32) {
+	aw, bw, cw, dw := a*w, b*w, c*w, d*w
+	*q = quadric{
+		a00: a * aw, a11: b * bw, a22: c * cw,
+		a10: a * bw, a20: a * cw, a21: b * cw,
+		b0: a * dw, b1: b * dw, b2: c * dw,
+		c: d * dw, w: w,
+	}
+}
+
+func sqrt32(f float32) float32 { return float32(math.Sqrt(float64(f))) }
+
+// normalize scales v to unit length and returns its former length.
+func normalize(v *vec3) float32 {
+	l := sqrt32(v.x*v.x + v.y*v.y + v.z*v.z)
+	if l > 0 {
+		v.x /= l
+		v.y /= l
+		v.z /= l
+	}
+	return l
+}
+
+// fromTriangle sets q to the plane of the triangle, weighted by the square
+// root of its area: the error then grows linearly with the size of the
+// triangles merged, which keeps silhouettes better than an area weight.
+func fromTriangle(q *quadric, p0, p1, p2 vec3, weight float32) {
+	e1 := vec3{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z}
+	e2 := vec3{p2.x - p0.x, p2.y - p0.y, p2.z - p0.z}
+	n := vec3{e1.y*e2.z - e1.z*e2.y, e1.z*e2.x - e1.x*e2.z, e1.x*e2.y - e1.y*e2.x}
+	area := normalize(&n)
+	d := n.x*p0.x + n.y*p0.y + n.z*p0.z
+	fromPlane(q, n.x, n.y, n.z, -d, sqrt32(area)*weight)
+}
+
+// fromEdge sets q to the plane through the edge p0 p1 that is perpendicular
+// to the triangle p0 p1 p2. Added to the vertices of border and seam edges,
+// it keeps them from sliding off the line they are on; the weight scales
+// with the edge length to match fromTriangle.
+func fromEdge(q *quadric, p0, p1, p2 vec3, weight float32) {
+	e := vec3{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z}
+	lsq := e.x*e.x + e.y*e.y + e.z*e.z
+	l := sqrt32(lsq)
+	f := vec3{p2.x - p0.x, p2.y - p0.y, p2.z - p0.z}
+	proj := f.x*e.x + f.y*e.y + f.z*e.z
+	perp := vec3{f.x*lsq - e.x*proj, f.y*lsq - e.y*proj, f.z*lsq - e.z*proj}
+	normalize(&perp)
+	d := perp.x*p0.x + perp.y*p0.y + perp.z*p0.z
+	fromPlane(q, perp.x, perp.y, perp.z, -d, l*weight)
+}
+
+// fromAttributes sets q and g so that they evaluate, summed over the
+// attributes, (interpolated(p) - a)² weighted by the triangle area, where
+// interpolated(p) is the linear interpolation of the attribute over the
+// plane of the triangle. Only the terms that do not depend on the target's
+// own attribute values go into q; the rest is added by attrError from g.
+func fromAttributes(q *quadric, g []grad, p0, p1, p2 vec3, a0, a1, a2 []float32) {
+	v0 := vec3{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z}
+	v1 := vec3{p2.x - p0.x, p2.y - p0.y, p2.z - p0.z}
+	n := vec3{v0.y*v1.z - v0.z*v1.y, v0.z*v1.x - v0.x*v1.z, v0.x*v1.y - v0.y*v1.x}
+	w := sqrt32(n.x*n.x+n.y*n.y+n.z*n.z) * 0.5
+
+	d00 := v0.x*v0.x + v0.y*v0.y + v0.z*v0.z
+	d01 := v0.x*v1.x + v0.y*v1.y + v0.z*v1.z
+	d11 := v1.x*v1.x + v1.y*v1.y + v1.z*v1.z
+	denom := d00*d11 - d01*d01
+	var dr float32
+	if denom != 0 {
+		dr = 1 / denom
+	}
+	gx1 := (d11*v0.x - d01*v1.x) * dr
+	gx2 := (d00*v1.x - d01*v0.x) * dr
+	gy1 := (d11*v0.y - d01*v1.y) * dr
+	gy2 := (d00*v1.y - d01*v0.y) * dr
+	gz1 := (d11*v0.z - d01*v1.z) * dr
+	gz2 := (d00*v1.z - d01*v0.z) * dr
+
+	*q = quadric{w: w}
+	a0, a1, a2 = a0[:len(g)], a1[:len(g)], a2[:len(g)]
+	for k := range g {
+		d1, d2 := a1[k]-a0[k], a2[k]-a0[k]
+		gx := gx1*d1 + gx2*d2
+		gy := gy1*d1 + gy2*d2
+		gz := gz1*d1 + gz2*d2
+		gw := a0[k] - p0.x*gx - p0.y*gy - p0.z*gz
+
+		q.a00 += w * gx * gx
+		q.a11 += w * gy * gy
+		q.a22 += w * gz * gz
+		q.a10 += w * gy * gx
+		q.a20 += w * gz * gx
+		q.a21 += w * gz * gy
+		q.b0 += w * gx * gw
+		q.b1 += w * gy * gw
+		q.b2 += w * gz * gw
+		q.c += w * gw * gw
+		g[k] = grad{w * gx, w * gy, w * gz, w * gw}
+	}
+}
