@@ -1,0 +1,184 @@
+// Package app builds Kiln from its configuration: the Redis (a server or
+// the embedded one), the blob store (MinIO or local disk), the API
+// listeners and the worker. cmd/kiln only chooses which of them to run.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/hibiken/asynqmon"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/api"
+	"github.com/kilnhq/kiln/internal/config"
+	"github.com/kilnhq/kiln/jobs"
+	"github.com/kilnhq/kiln/storage/disk"
+	"github.com/kilnhq/kiln/storage/embedded"
+	miniostore "github.com/kilnhq/kiln/storage/minio"
+	"github.com/kilnhq/kiln/storage/redis"
+	"github.com/kilnhq/kiln/worker"
+)
+
+// App holds the connections every role shares.
+type App struct {
+	Config   *config.Config
+	Log      *slog.Logger
+	Redis    goredis.UniversalClient
+	RedisOpt asynq.RedisConnOpt
+	DB       *redis.DB
+	Blobs    kiln.BlobStore
+	Registry *prometheus.Registry
+
+	embedded *embedded.Server
+}
+
+// Open connects to Redis and the blob store, starting the embedded Redis
+// when none is configured.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+	a := &App{Config: cfg, Log: log, Registry: prometheus.NewRegistry()}
+	a.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	url := cfg.RedisURL
+	if cfg.Embedded() {
+		srv, err := embedded.Start(ctx, cfg.DataDir, log.With("component", "embedded-redis"))
+		if err != nil {
+			return nil, err
+		}
+		a.embedded = srv
+		url = srv.URL()
+		log.Info("embedded redis started", "addr", srv.Addr(), "data_dir", cfg.DataDir)
+	}
+	rdb, err := redis.Open(ctx, url)
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("redis at %s: %w", redactURL(url), err)
+	}
+	a.Redis = rdb
+	a.DB = redis.New(rdb)
+	if a.RedisOpt, err = jobs.RedisOpt(url); err != nil {
+		a.Close()
+		return nil, err
+	}
+	if cfg.S3.Endpoint != "" {
+		a.Blobs, err = miniostore.New(ctx, miniostore.Config{
+			Endpoint: cfg.S3.Endpoint, AccessKey: cfg.S3.AccessKey, SecretKey: cfg.S3.SecretKey,
+			Bucket: cfg.S3.Bucket, Secure: cfg.S3.Secure,
+		})
+		if err != nil {
+			err = fmt.Errorf("S3 at %s: %w", cfg.S3.Endpoint, err)
+		}
+	} else {
+		a.Blobs, err = disk.New(filepath.Join(cfg.DataDir, "blobs"))
+	}
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close releases the connections; the embedded Redis saves its state last.
+func (a *App) Close() error {
+	var errs []error
+	if a.Redis != nil {
+		errs = append(errs, a.Redis.Close())
+	}
+	if a.embedded != nil {
+		errs = append(errs, a.embedded.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// AdminKey returns the configured admin key, or the one kept in the data
+// dir, making and printing it on first use.
+func (a *App) AdminKey() (key string, created bool, err error) {
+	if a.Config.AdminKey != "" {
+		return a.Config.AdminKey, false, nil
+	}
+	return LoadAdminKey(a.Config.DataDir, true)
+}
+
+// LoadAdminKey reads dir/admin.key, or makes it when create is set.
+func LoadAdminKey(dir string, create bool) (string, bool, error) {
+	path := filepath.Join(dir, "admin.key")
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), false, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) || !create {
+		return "", false, fmt.Errorf("admin key: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", false, fmt.Errorf("admin key: %w", err)
+	}
+	key := kiln.NewSecret()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", false, fmt.Errorf("admin key: %w", err)
+	}
+	if _, err := f.WriteString(key + "\n"); err != nil {
+		f.Close()
+		return "", false, fmt.Errorf("admin key: %w", err)
+	}
+	return key, true, f.Close()
+}
+
+// API builds the HTTP handlers over the app's stores.
+func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Client) {
+	client := jobs.NewClient(a.RedisOpt)
+	monitor := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: a.RedisOpt})
+	a.Registry.MustRegister(jobs.NewQueueCollector(asynq.NewInspector(a.RedisOpt)))
+	srv := api.New(api.Config{
+		AdminKey: adminKey,
+		Keys:     a.DB,
+		Objects:  a.DB,
+		Blobs:    a.Blobs,
+		Jobs:     client,
+		Ready:    map[string]api.Pinger{"redis": a.DB, "storage": a.Blobs},
+		Monitor:  monitor,
+		Registry: a.Registry,
+		Logger:   a.Log,
+	})
+	return srv, monitor, client
+}
+
+// Worker builds the Asynq server and its handlers.
+func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
+	w := worker.New(a.Blobs, a.DB, a.Log.With("component", "worker"), a.Registry)
+	srv := worker.NewServer(a.RedisOpt, worker.Config{
+		Concurrency:     a.Config.Concurrency,
+		ShutdownTimeout: a.Config.ShutdownTimeout,
+	}, a.Log)
+	return srv, w.Mux()
+}
+
+// Listen opens an HTTP server for h on addr and reports the bound address
+// (addr may ask for port 0).
+func Listen(addr string, h http.Handler) (*http.Server, net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, ln, nil
+}
+
+func redactURL(u string) string {
+	if i := strings.Index(u, "@"); i >= 0 {
+		if j := strings.Index(u, "://"); j >= 0 && j < i {
+			return u[:j+3] + "…" + u[i:]
+		}
+	}
+	return u
+}

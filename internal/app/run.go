@@ -1,0 +1,163 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/kilnhq/kiln/internal/config"
+)
+
+// Roles chooses what a process runs: kiln serve runs both.
+type Roles struct {
+	API, Worker bool
+}
+
+// Running is a started Kiln.
+type Running struct {
+	*App
+	PlatformURL, AvatarURL, WorkerURL string
+	AdminKey                          string
+	AdminKeyCreated                   bool
+
+	stops []func()
+}
+
+// Run starts the roles, prints where they listen, and blocks until ctx is
+// cancelled (SIGTERM); then it stops them in order.
+func Run(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Roles, out io.Writer) error {
+	r, err := Start(ctx, cfg, log, roles)
+	if err != nil {
+		return err
+	}
+	if r.PlatformURL != "" {
+		fmt.Fprintf(out, "Kiln platform service: %s\n", r.PlatformURL)
+		fmt.Fprintf(out, "Kiln avatar service:   %s\n", r.AvatarURL)
+		fmt.Fprintf(out, "Queue monitor:         %s/monitoring/ (user admin, password: the admin key)\n", r.PlatformURL)
+		if r.AdminKeyCreated {
+			fmt.Fprintf(out, "Admin key (shown once, kept in %s/admin.key): %s\n", cfg.DataDir, r.AdminKey)
+		}
+	}
+	if r.WorkerURL != "" {
+		fmt.Fprintf(out, "Kiln worker health and metrics: %s\n", r.WorkerURL)
+	}
+	<-ctx.Done()
+	log.Info("shutting down")
+	r.Stop()
+	return nil
+}
+
+// Start opens the stores and starts the roles without blocking.
+func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Roles) (r *Running, err error) {
+	a, err := Open(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	r = &Running{App: a}
+	// Stops run in reverse: Redis closes (and the embedded one saves) last.
+	r.stops = append(r.stops, func() {
+		if err := a.Close(); err != nil {
+			log.Error("close", "err", err)
+		}
+	})
+	defer func() {
+		if err != nil {
+			r.Stop()
+		}
+	}()
+	serve := func(name, addr string, h http.Handler) (string, error) {
+		srv, ln, err := Listen(addr, h)
+		if err != nil {
+			return "", fmt.Errorf("%s listener on %s: %w", name, addr, err)
+		}
+		r.stops = append(r.stops, func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		})
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("listener stopped", "listener", name, "err", err)
+			}
+		}()
+		return displayURL(ln.Addr().String()), nil
+	}
+
+	if roles.Worker {
+		wsrv, mux := a.Worker()
+		if err := wsrv.Start(mux); err != nil {
+			return r, fmt.Errorf("worker: %w", err)
+		}
+		// Shutdown waits for running tasks up to the timeout and puts the
+		// rest back in their queues; it must finish before Redis closes.
+		r.stops = append(r.stops, wsrv.Shutdown)
+		log.Info("worker started", "concurrency", cfg.Concurrency)
+	}
+
+	if roles.API {
+		if r.AdminKey, r.AdminKeyCreated, err = a.AdminKey(); err != nil {
+			return r, err
+		}
+		srv, monitor, client := a.API(r.AdminKey)
+		r.stops = append(r.stops, func() { client.Close() }, func() { monitor.Close() })
+		if r.PlatformURL, err = serve("platform", cfg.PlatformAddr, srv.Platform()); err != nil {
+			return r, err
+		}
+		if r.AvatarURL, err = serve("avatar", cfg.AvatarAddr, srv.Avatar()); err != nil {
+			return r, err
+		}
+		log.Info("api started", "platform", r.PlatformURL, "avatar", r.AvatarURL)
+	} else if roles.Worker {
+		if r.WorkerURL, err = serve("worker", cfg.WorkerAddr, a.workerStatus()); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// Stop stops what Start started, newest first.
+func (r *Running) Stop() {
+	for i := len(r.stops) - 1; i >= 0; i-- {
+		r.stops[i]()
+	}
+	r.stops = nil
+}
+
+// workerStatus serves the health and metrics of a worker-only process.
+func (a *App) workerStatus() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if err := errors.Join(a.DB.Ping(r.Context()), a.Blobs.Ping(r.Context())); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintf(w, `{"status":"error","error":{"code":"not_ready","message":%q}}`, err.Error())
+			return
+		}
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Registry, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// displayURL turns a bound address into a URL a person can click.
+func displayURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}

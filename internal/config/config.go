@@ -1,0 +1,207 @@
+// Package config reads Kiln's configuration from the environment. A bad
+// value stops the program at start with one line that names the variable
+// and what is wrong, instead of failing later in a request.
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration of DESIGN.md plus the worker's tuning.
+type Config struct {
+	PlatformAddr    string
+	AvatarAddr      string
+	WorkerAddr      string // health and metrics of `kiln worker`
+	PublicAvatarURL string
+	DataDir         string
+	RedisURL        string // empty: embedded
+	S3              S3
+	AdminKey        string // empty: made and kept in DataDir
+	Blender         string
+	Concurrency     int
+	ShutdownTimeout time.Duration
+	LogLevel        string
+	LogFormat       string
+}
+
+// S3 locates the blob store; an empty Endpoint means local disk.
+type S3 struct {
+	Endpoint, AccessKey, SecretKey, Bucket string
+	Secure                                 bool
+}
+
+// Error names the variable whose value is wrong.
+type Error struct {
+	Var, Problem string
+}
+
+func (e *Error) Error() string { return e.Var + ": " + e.Problem }
+
+// FromEnv reads the configuration through getenv (os.Getenv in main).
+func FromEnv(getenv func(string) string) (*Config, error) {
+	r := reader{getenv: getenv}
+	c := &Config{
+		PlatformAddr:    r.addr("KILN_PLATFORM_ADDR", ":8080"),
+		AvatarAddr:      r.addr("KILN_AVATAR_ADDR", ":8081"),
+		WorkerAddr:      r.addr("KILN_WORKER_ADDR", ":8082"),
+		PublicAvatarURL: strings.TrimRight(r.url("KILN_PUBLIC_AVATAR_URL", "http://localhost:8081", "http", "https"), "/"),
+		DataDir:         r.str("KILN_DATA_DIR", "./data"),
+		RedisURL:        r.url("KILN_REDIS_URL", "", "redis", "rediss"),
+		S3: S3{
+			Endpoint:  r.str("KILN_S3_ENDPOINT", ""),
+			AccessKey: r.str("KILN_S3_ACCESS_KEY", ""),
+			SecretKey: r.str("KILN_S3_SECRET_KEY", ""),
+			Bucket:    r.str("KILN_S3_BUCKET", "kiln"),
+			Secure:    r.boolean("KILN_S3_SECURE", false),
+		},
+		AdminKey:        r.str("KILN_ADMIN_KEY", ""),
+		Blender:         r.str("KILN_BLENDER", "blender"),
+		Concurrency:     r.integer("KILN_WORKER_CONCURRENCY", runtime.NumCPU(), 1, 256),
+		ShutdownTimeout: r.duration("KILN_SHUTDOWN_TIMEOUT", 20*time.Second),
+		LogLevel:        r.oneOf("KILN_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		LogFormat:       r.oneOf("KILN_LOG_FORMAT", "json", "json", "text"),
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if c.S3.Endpoint != "" {
+		if strings.Contains(c.S3.Endpoint, "://") || strings.Contains(c.S3.Endpoint, "/") {
+			return nil, &Error{"KILN_S3_ENDPOINT", fmt.Sprintf("must be host:port without a scheme (set KILN_S3_SECURE for https), got %q", c.S3.Endpoint)}
+		}
+		if c.S3.AccessKey == "" {
+			return nil, &Error{"KILN_S3_ACCESS_KEY", "must be set when KILN_S3_ENDPOINT is"}
+		}
+		if c.S3.SecretKey == "" {
+			return nil, &Error{"KILN_S3_SECRET_KEY", "must be set when KILN_S3_ENDPOINT is"}
+		}
+	}
+	if !validBucket(c.S3.Bucket) {
+		return nil, &Error{"KILN_S3_BUCKET", fmt.Sprintf("must be 3 to 63 lower-case letters, digits, dots or hyphens, got %q", c.S3.Bucket)}
+	}
+	if c.AdminKey != "" && len(c.AdminKey) < 16 {
+		return nil, &Error{"KILN_ADMIN_KEY", "must be at least 16 characters"}
+	}
+	if c.DataDir == "" {
+		return nil, &Error{"KILN_DATA_DIR", "must not be empty"}
+	}
+	return c, nil
+}
+
+// Embedded reports whether no Redis is configured, so kiln serve runs its own.
+func (c *Config) Embedded() bool { return c.RedisURL == "" }
+
+func validBucket(b string) bool {
+	if len(b) < 3 || len(b) > 63 {
+		return false
+	}
+	for _, r := range b {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// reader keeps the first error, so FromEnv reads like a table.
+type reader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (r *reader) fail(name, format string, args ...any) {
+	if r.err == nil {
+		r.err = &Error{name, fmt.Sprintf(format, args...)}
+	}
+}
+
+func (r *reader) str(name, def string) string {
+	if v := strings.TrimSpace(r.getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (r *reader) addr(name, def string) string {
+	v := r.str(name, def)
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		r.fail(name, "must be host:port or :port, got %q", v)
+		return v
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		r.fail(name, "port must be a number from 0 to 65535, got %q", port)
+	}
+	return v
+}
+
+func (r *reader) url(name, def string, schemes ...string) string {
+	v := r.str(name, def)
+	if v == "" {
+		return v
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" {
+		r.fail(name, "must be a URL like %s://host:port, got %q", schemes[0], v)
+		return v
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			return v
+		}
+	}
+	r.fail(name, "scheme must be one of %s, got %q", strings.Join(schemes, ", "), u.Scheme)
+	return v
+}
+
+func (r *reader) boolean(name string, def bool) bool {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(name, "must be true or false, got %q", v)
+	}
+	return b
+}
+
+func (r *reader) integer(name string, def, lo, hi int) int {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		r.fail(name, "must be a whole number from %d to %d, got %q", lo, hi, v)
+	}
+	return n
+}
+
+func (r *reader) duration(name string, def time.Duration) time.Duration {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		r.fail(name, "must be a duration like 20s, got %q", v)
+	}
+	return d
+}
+
+func (r *reader) oneOf(name, def string, allowed ...string) string {
+	v := strings.ToLower(r.str(name, def))
+	for _, a := range allowed {
+		if v == a {
+			return v
+		}
+	}
+	r.fail(name, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
+	return v
+}

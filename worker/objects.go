@@ -1,0 +1,106 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// processable lists the upload extensions the worker turns into a GLB.
+var processable = map[string]bool{"glb": true, "gltf": true}
+
+// ProcessObject reads an uploaded file, builds the canonical GLB and
+// stores it, then marks the object ready. It is idempotent: the GLB is
+// written atomically under its final key, and the record changes last, so
+// a run killed halfway and retried leaves one complete result.
+func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
+	const op = "worker.ProcessObject"
+	var p jobs.ObjectProcess
+	if err := jobs.Decode(t, &p); err != nil {
+		return err
+	}
+	if !kiln.ValidID(p.ObjectID) {
+		return jobs.Permanent(fmt.Errorf("%s: invalid object id %q", op, p.ObjectID))
+	}
+	o, err := w.Objects.Object(ctx, p.ObjectID)
+	if kiln.KindOf(err) == kiln.KindNotFound {
+		return jobs.Permanent(kiln.E(op, err))
+	}
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	if o.State == kiln.StateReady {
+		return nil
+	}
+	err = w.buildGLB(ctx, o)
+	if kiln.KindOf(err) == kiln.KindUnprocessable || kiln.KindOf(err) == kiln.KindNotFound {
+		return w.failObject(ctx, o.ID, err)
+	}
+	if err != nil {
+		if lastAttempt(ctx) {
+			return w.failObject(ctx, o.ID, err)
+		}
+		return kiln.E(op, err)
+	}
+	return nil
+}
+
+func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
+	const op = "worker.buildGLB"
+	if !processable[o.Extension] {
+		return kiln.Errorf(kiln.KindUnprocessable, "unsupported_extension", "files of extension %q are stored but not processed; upload glb or gltf", o.Extension)
+	}
+	src, err := w.Blobs.Get(ctx, o.SourceKey())
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	defer src.Close()
+	if src.Info().Size > assets.MaxModelBytes {
+		return kiln.Errorf(kiln.KindUnprocessable, "file_too_large", "the file is %d bytes; at most %d can be processed", src.Info().Size, assets.MaxModelBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(src, assets.MaxModelBytes+1))
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	glb, stats, err := assets.Canonical(data)
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return kiln.E(op, err)
+	}
+	if _, err := w.Blobs.Put(ctx, o.GLBKey(), bytes.NewReader(glb), int64(len(glb)), "model/gltf-binary"); err != nil {
+		return kiln.E(op, err)
+	}
+	_, err = w.Objects.UpdateObject(ctx, o.ID, func(o *kiln.Object) error {
+		o.State = kiln.StateReady
+		o.Error = ""
+		o.Stats = &stats
+		return nil
+	})
+	return err
+}
+
+// failObject records why processing failed and stops the retries: the
+// object's state tells the client, the archived task tells the operator.
+func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
+	_, msg := kiln.CodeOf(cause)
+	if kiln.KindOf(cause) == kiln.KindInternal || kiln.KindOf(cause) == kiln.KindUnavailable {
+		msg = "processing failed after several attempts: " + cause.Error()
+	}
+	if _, err := w.Objects.UpdateObject(context.WithoutCancel(ctx), id, func(o *kiln.Object) error {
+		o.State = kiln.StateFailed
+		o.Error = msg
+		return nil
+	}); err != nil {
+		return err
+	}
+	return jobs.Permanent(cause)
+}

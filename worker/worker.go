@@ -1,0 +1,101 @@
+// Package worker runs the Asynq server and turns each task into calls of
+// assets, reading inputs from and writing outputs to storage.
+package worker
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// ObjectStore keeps object records.
+type ObjectStore interface {
+	Object(ctx context.Context, id string) (*kiln.Object, error)
+	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
+}
+
+// Worker holds what the task handlers need.
+type Worker struct {
+	Blobs   kiln.BlobStore
+	Objects ObjectStore
+	Log     *slog.Logger
+
+	outcomes *prometheus.CounterVec
+}
+
+// New builds a Worker and registers its metrics on reg.
+func New(blobs kiln.BlobStore, objects ObjectStore, log *slog.Logger, reg prometheus.Registerer) *Worker {
+	w := &Worker{Blobs: blobs, Objects: objects, Log: log}
+	w.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "kiln_jobs_total",
+		Help: "Jobs finished, by task type and outcome (ok, retry, failed).",
+	}, []string{"type", "outcome"})
+	reg.MustRegister(w.outcomes)
+	return w
+}
+
+// Mux routes task types to their handlers.
+func (w *Worker) Mux() *asynq.ServeMux {
+	mux := asynq.NewServeMux()
+	mux.Use(w.observe)
+	mux.HandleFunc(jobs.TypeObjectProcess, w.ProcessObject)
+	return mux
+}
+
+// observe logs each task and counts its outcome.
+func (w *Worker) observe(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		id, _ := asynq.GetTaskID(ctx)
+		retry, _ := asynq.GetRetryCount(ctx)
+		log := w.Log.With("task_id", id, "type", t.Type(), "retry", retry)
+		start := time.Now()
+		log.Info("task started")
+		err := next.ProcessTask(ctx, t)
+		d := time.Since(start).Milliseconds()
+		switch {
+		case err == nil:
+			w.outcomes.WithLabelValues(t.Type(), "ok").Inc()
+			log.Info("task done", "duration_ms", d)
+		case jobs.IsPermanent(err) || lastAttempt(ctx):
+			w.outcomes.WithLabelValues(t.Type(), "failed").Inc()
+			log.Error("task failed", "duration_ms", d, "err", err)
+		default:
+			w.outcomes.WithLabelValues(t.Type(), "retry").Inc()
+			log.Warn("task will be retried", "duration_ms", d, "err", err)
+		}
+		return err
+	})
+}
+
+func lastAttempt(ctx context.Context) bool {
+	retry, ok1 := asynq.GetRetryCount(ctx)
+	maxRetry, ok2 := asynq.GetMaxRetry(ctx)
+	return ok1 && ok2 && retry >= maxRetry
+}
+
+// Config tunes the Asynq server.
+type Config struct {
+	Concurrency     int
+	ShutdownTimeout time.Duration
+}
+
+// NewServer makes the Asynq server over all of Kiln's queues.
+func NewServer(opt asynq.RedisConnOpt, cfg Config, log *slog.Logger) *asynq.Server {
+	return asynq.NewServer(opt, asynq.Config{
+		Concurrency:     cfg.Concurrency,
+		Queues:          jobs.QueuePriorities,
+		ShutdownTimeout: cfg.ShutdownTimeout,
+		Logger:          asynqLogger{log.With("component", "asynq")},
+		LogLevel:        asynq.WarnLevel,
+		IsFailure: func(err error) bool {
+			return !errors.Is(err, context.Canceled)
+		},
+	})
+}
