@@ -35,11 +35,6 @@ type keyRequest struct {
 	Plan    kiln.Plan `json:"plan"`
 }
 
-type keyCreated struct {
-	*kiln.APIKey
-	Key string `json:"key"`
-}
-
 func (s *Server) createKey(c *gin.Context) {
 	var req keyRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -55,7 +50,7 @@ func (s *Server) createKey(c *gin.Context) {
 		return
 	}
 	logger(c).Info("api key created", "key_id", k.ID, "account", k.Account, "scopes", k.Scopes)
-	ok(c, http.StatusCreated, keyCreated{APIKey: k, Key: secret})
+	ok(c, http.StatusCreated, kiln.IssuedKey{APIKey: k, Key: secret})
 }
 
 func (s *Server) listKeys(c *gin.Context) {

@@ -71,4 +71,3 @@ func methodNotAllowed(c *gin.Context) {
 		Message: "method " + c.Request.Method + " is not allowed on " + c.Request.URL.Path,
 	}})
 }
-

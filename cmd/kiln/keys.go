@@ -17,7 +17,7 @@ import (
 // keys manages API keys in the configured store. With the embedded Redis
 // it talks to the running kiln serve of the data dir, or, when none runs,
 // opens the saved state itself and saves it again.
-func keys(ctx context.Context, cfg *config.Config, log *slog.Logger, args []string, stdout, stderr io.Writer) int {
+func keys(ctx context.Context, cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "kiln keys: usage: kiln keys create|list|revoke")
 		return 2
@@ -27,7 +27,9 @@ func keys(ctx context.Context, cfg *config.Config, log *slog.Logger, args []stri
 		if addr, ok := embedded.Running(cfg.DataDir); ok {
 			url = "redis://" + addr
 		} else {
-			srv, err := embedded.Start(ctx, cfg.DataDir, log)
+			// The CLI's output is its answer: keep the store's info lines out.
+			quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			srv, err := embedded.Start(ctx, cfg.DataDir, quiet)
 			if err != nil {
 				fmt.Fprintf(stderr, "kiln keys: %v\n", err)
 				return 1
@@ -107,6 +109,9 @@ func keysCommand(ctx context.Context, db *redis.DB, cmd string, args []string, s
 			return err
 		}
 		if err := db.RevokeKey(ctx, args[0]); err != nil {
+			if kiln.KindOf(err) == kiln.KindNotFound {
+				return kiln.Errorf(kiln.KindNotFound, "key_not_found", "no API key with id %s was found", args[0])
+			}
 			return err
 		}
 		fmt.Fprintf(stdout, "revoked %s\n", args[0])

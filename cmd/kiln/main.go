@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "worker":
 		roles = app.Roles{Worker: true}
 	case "keys":
-		return keys(ctx, cfg, log, args, stdout, stderr)
+		return keys(ctx, cfg, args, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "kiln: unknown command %q\n\n%s", cmd, usage)
 		return 2

@@ -163,7 +163,7 @@ func (c client) upload(key string, data []byte) string {
 	w.Close()
 	st, body := c.do("POST", "/resources/objects/prepare-upload", "Bearer "+key, &b, w.FormDataContentType())
 	var prep []struct {
-		ObjectID string `json:"objectId"`
+		ObjectID string               `json:"objectId"`
 		Upload   struct{ URL string } `json:"upload"`
 	}
 	if st != 200 || json.Unmarshal(body, &prep) != nil || len(prep) != 1 {

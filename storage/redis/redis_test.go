@@ -139,4 +139,3 @@ func TestUploadLockAndSecret(t *testing.T) {
 		t.Fatalf("secret changed to %q", b)
 	}
 }
-
