@@ -119,3 +119,9 @@ func HashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
 }
+
+// IssuedKey is a new key with its secret, as shown once to whoever made it.
+type IssuedKey struct {
+	*APIKey
+	Key string `json:"key"`
+}

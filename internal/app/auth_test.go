@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/base64"
-	"net/http"
 	"strings"
 	"testing"
 
