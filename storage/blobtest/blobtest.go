@@ -124,12 +124,12 @@ func testDelete(t *testing.T, s kiln.BlobStore) {
 		}
 	}
 	if got, _ := read(t, s, "objects/obj_2/model.glb"); string(got) != "two" {
-		t.Errorf("the other blob reads %q after Delete, want %q", got, "two")
+		t.Errorf("the other blob reads %.32q after Delete, want %q", got, "two")
 	}
 	checkKeys(t, s, "", "objects/obj_2/model.glb")
 	put(t, s, "objects/obj_1/model.glb", []byte("again"))
 	if got, _ := read(t, s, "objects/obj_1/model.glb"); string(got) != "again" {
-		t.Errorf("Put after Delete reads %q, want %q", got, "again")
+		t.Errorf("Put after Delete reads %.32q, want %q", got, "again")
 	}
 }
 
@@ -221,7 +221,7 @@ func testOverwrite(t *testing.T, s kiln.BlobStore) {
 	}
 	got, ginfo := read(t, s, "k")
 	if string(got) != "new" {
-		t.Errorf("read %q, want %q", got, "new")
+		t.Errorf("read %.32q, want %q", got, "new")
 	}
 	checkInfo(t, "Get", ginfo, kiln.BlobInfo{Key: "k", Size: 3, ContentType: "text/plain", ETag: info.ETag})
 	checkKeys(t, s, "", "k")
@@ -263,20 +263,22 @@ func (r *cancellingReader) Read(p []byte) (int, error) {
 func testFailedPut(t *testing.T, s kiln.BlobStore) {
 	const half = 256 << 10
 	cases := []struct {
-		name   string
-		size   int64
-		reader func(cancel context.CancelFunc) io.Reader
+		name    string
+		size    int64
+		reader  func(cancel context.CancelFunc) io.Reader
+		is      error // the cause Put reports, for errors.Is
+		invalid bool  // the client's fault: KindInvalid
 	}{
-		{"reader error", -1, func(context.CancelFunc) io.Reader { return &failingReader{n: half} }},
-		{"reader error, known size", 2 * half, func(context.CancelFunc) io.Reader { return &failingReader{n: half} }},
+		{"reader error", -1, func(context.CancelFunc) io.Reader { return &failingReader{n: half} }, errReader, false},
+		{"reader error, known size", 2 * half, func(context.CancelFunc) io.Reader { return &failingReader{n: half} }, errReader, false},
 		{"cancelled", -1, func(c context.CancelFunc) io.Reader {
 			return io.LimitReader(&cancellingReader{n: half, cancel: c}, 2*half)
-		}},
+		}, context.Canceled, false},
 		{"cancelled, known size", 2 * half, func(c context.CancelFunc) io.Reader {
 			return io.LimitReader(&cancellingReader{n: half, cancel: c}, 2*half)
-		}},
-		{"body shorter than size", 2 * half, func(context.CancelFunc) io.Reader { return bytes.NewReader(make([]byte, half)) }},
-		{"body longer than size", half, func(context.CancelFunc) io.Reader { return bytes.NewReader(make([]byte, 2*half)) }},
+		}, context.Canceled, false},
+		{"body shorter than size", 2 * half, func(context.CancelFunc) io.Reader { return bytes.NewReader(make([]byte, half)) }, nil, true},
+		{"body longer than size", half, func(context.CancelFunc) io.Reader { return bytes.NewReader(make([]byte, 2*half)) }, nil, true},
 	}
 	old := put(t, s, "old/k", []byte("old content"))
 	for _, c := range cases {
@@ -288,13 +290,19 @@ func testFailedPut(t *testing.T, s kiln.BlobStore) {
 				if err == nil {
 					t.Errorf("Put %s: no error", key)
 				}
+				if c.is != nil && !errors.Is(err, c.is) {
+					t.Errorf("Put %s: %v, want an error wrapping %v", key, err, c.is)
+				}
+				if c.invalid {
+					wantKind(t, "Put "+key, err, kiln.KindInvalid)
+				}
 			}
 			info, err := s.Stat(t.Context(), "old/k")
 			if err != nil || info.ETag != old.ETag || info.Size != old.Size {
 				t.Errorf("Stat of the old blob: %+v, %v; want %+v", info, err, old)
 			}
 			if got, _ := read(t, s, "old/k"); string(got) != "old content" {
-				t.Errorf("old blob reads %q", got)
+				t.Errorf("old blob reads %d bytes: %.32q", len(got), got)
 			}
 			_, err = s.Stat(t.Context(), "new/k")
 			wantKind(t, "Stat of the failed new blob", err, kiln.KindNotFound)
@@ -369,6 +377,7 @@ func testLarge(t *testing.T, s kiln.BlobStore) {
 			t.Fatalf("Put: %+v, %v", info, err)
 		}
 	})
+	t.Logf("Put allocated %d KiB", allocated>>10)
 	if allocated >= size {
 		t.Errorf("Put allocated %d MiB for a %d MiB blob", allocated>>20, size>>20)
 	}
@@ -381,6 +390,7 @@ func testLarge(t *testing.T, s kiln.BlobStore) {
 			t.Errorf("Get: read %d bytes, %v; or a different hash", n, err)
 		}
 	})
+	t.Logf("Get allocated %d KiB", allocated>>10)
 	if allocated >= size {
 		t.Errorf("Get allocated %d MiB for a %d MiB blob", allocated>>20, size>>20)
 	}

@@ -1,0 +1,268 @@
+// Package minio keeps blobs in an S3 bucket through minio-go: the store of
+// production, shared by every api and worker process. It speaks to any S3,
+// MinIO in docker-compose among them.
+package minio
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/kilnhq/kiln"
+)
+
+// partSize bounds the memory of an upload of unknown size: minio-go buffers
+// one part at a time and would otherwise pick parts of hundreds of MiB.
+const partSize = 16 << 20
+
+// maxExpiry is the longest validity S3 accepts for a presigned URL.
+const maxExpiry = 7 * 24 * time.Hour
+
+// Config locates the bucket.
+type Config struct {
+	Endpoint  string // host:port, without scheme
+	AccessKey string
+	SecretKey string
+	Bucket    string
+	Secure    bool // https
+}
+
+// Store is a kiln.BlobStore on one S3 bucket.
+type Store struct {
+	client *minio.Client
+	bucket string
+}
+
+var _ kiln.BlobStore = (*Store)(nil)
+
+// New connects and creates the bucket when it is missing, so that a fresh
+// MinIO works without a setup step.
+func New(ctx context.Context, cfg Config) (*Store, error) {
+	const op = "minio.New"
+	client, err := minio.New(cfg.Endpoint, &minio.Options{
+		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure: cfg.Secure,
+	})
+	if err != nil {
+		return nil, kiln.E(op, kiln.KindInvalid, err)
+	}
+	exists, err := client.BucketExists(ctx, cfg.Bucket)
+	if err != nil {
+		return nil, wrap(op, "", err)
+	}
+	if !exists {
+		// Another process may create it between the two calls.
+		err := client.MakeBucket(ctx, cfg.Bucket, minio.MakeBucketOptions{})
+		if err != nil && minio.ToErrorResponse(err).Code != minio.BucketAlreadyOwnedByYou {
+			return nil, wrap(op, "", err)
+		}
+	}
+	return &Store{client: client, bucket: cfg.Bucket}, nil
+}
+
+// Put relies on S3 for atomicity: an object appears only when its single
+// PUT or its multipart upload completes.
+func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (kiln.BlobInfo, error) {
+	const op = "minio.Put"
+	if err := checkKey(key); err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, err)
+	}
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
+	b := &body{r: r, size: size, left: size}
+	up, err := s.client.PutObject(ctx, s.bucket, key, b, size, minio.PutObjectOptions{ContentType: contentType, PartSize: partSize})
+	if err != nil && b.err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, b.err)
+	}
+	if err != nil {
+		return kiln.BlobInfo{}, wrap(op, key, err)
+	}
+	// S3 answers a PUT without Last-Modified; the local clock stands in,
+	// and Stat and Get report the server's.
+	modified := up.LastModified
+	if modified.IsZero() {
+		modified = time.Now()
+	}
+	return kiln.BlobInfo{Key: key, Size: up.Size, ContentType: contentType, ETag: quote(up.ETag), LastModified: modified}, nil
+}
+
+// Get starts the download at once, with a Read of no bytes: GetObject alone
+// is lazy and would report a missing key only at the first Read. Info comes from the GET response
+// itself, never from a separate HEAD that an overwrite could slip between;
+// later ranged reads carry If-Match, so they fail rather than mix versions.
+func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
+	const op = "minio.Get"
+	if err := checkKey(key); err != nil {
+		return nil, kiln.E(op, err)
+	}
+	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, wrap(op, key, err)
+	}
+	if _, err := obj.Read(nil); err != nil && err != io.EOF {
+		obj.Close()
+		return nil, wrap(op, key, err)
+	}
+	oi, err := obj.Stat()
+	if err != nil {
+		obj.Close()
+		return nil, wrap(op, key, err)
+	}
+	return &blob{Object: obj, info: info(oi)}, nil
+}
+
+func (s *Store) Stat(ctx context.Context, key string) (kiln.BlobInfo, error) {
+	const op = "minio.Stat"
+	if err := checkKey(key); err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, err)
+	}
+	oi, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
+	if err != nil {
+		return kiln.BlobInfo{}, wrap(op, key, err)
+	}
+	return info(oi), nil
+}
+
+// Delete needs no existence check: S3 answers 204 for a missing key too.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	const op = "minio.Delete"
+	if err := checkKey(key); err != nil {
+		return kiln.E(op, err)
+	}
+	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+		return wrap(op, key, err)
+	}
+	return nil
+}
+
+// List relies on S3 listing keys in byte order. Listing carries no content
+// type, so ContentType is empty in its results.
+func (s *Store) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error) {
+	const op = "minio.List"
+	if err := checkPrefix(prefix); err != nil {
+		return nil, kiln.E(op, err)
+	}
+	ctx, cancel := context.WithCancel(ctx) // stops the lister if we return early
+	defer cancel()
+	var out []kiln.BlobInfo
+	for oi := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if oi.Err != nil {
+			return nil, wrap(op, "", oi.Err)
+		}
+		out = append(out, info(oi))
+	}
+	return out, nil
+}
+
+func (s *Store) PresignPut(ctx context.Context, key string, expiry time.Duration) (string, bool, error) {
+	const op = "minio.PresignPut"
+	if err := checkKey(key); err != nil {
+		return "", false, kiln.E(op, err)
+	}
+	if expiry < time.Second || expiry > maxExpiry {
+		return "", false, kiln.E(op, kiln.Errorf(kiln.KindInvalid, "invalid_expiry", "a presigned URL lasts from 1 second to 7 days, not %v", expiry))
+	}
+	u, err := s.client.PresignedPutObject(ctx, s.bucket, key, expiry)
+	if err != nil {
+		return "", false, wrap(op, key, err)
+	}
+	return u.String(), true, nil
+}
+
+// Ping checks the bucket, not just the server: without it nothing works.
+func (s *Store) Ping(ctx context.Context) error {
+	const op = "minio.Ping"
+	ok, err := s.client.BucketExists(ctx, s.bucket)
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	if !ok {
+		return kiln.E(op, kiln.Errorf(kiln.KindUnavailable, "bucket_missing", "bucket %q does not exist", s.bucket))
+	}
+	return nil
+}
+
+// body watches an upload's reader. It keeps the reader's own error, which
+// net/http would bury in a network error, and it fails a body shorter or
+// longer than announced (size >= 0): minio-go would store the first size
+// bytes of a longer one. Its errors come with no bytes, because minio-go
+// reads through io.ReadFull, which drops an error that arrives with the
+// last bytes it asked for.
+type body struct {
+	r          io.Reader
+	size, left int64
+	err        error
+}
+
+func (b *body) Read(p []byte) (int, error) {
+	n, err := b.read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+		return 0, err
+	}
+	return n, err
+}
+
+func (b *body) read(p []byte) (int, error) {
+	if b.size < 0 {
+		return b.r.Read(p)
+	}
+	if b.left == 0 {
+		return 0, io.EOF
+	}
+	n, err := b.r.Read(p[:min(int64(len(p)), b.left)])
+	b.left -= int64(n)
+	switch {
+	case err == io.EOF && b.left > 0:
+		return n, kiln.Errorf(kiln.KindInvalid, "size_mismatch", "announced %d bytes, got %d", b.size, b.size-b.left)
+	case err == nil && b.left == 0:
+		var extra [1]byte
+		if m, err := io.ReadFull(b.r, extra[:]); m > 0 {
+			return n, kiln.Errorf(kiln.KindInvalid, "size_mismatch", "announced %d bytes, got more", b.size)
+		} else if err != io.EOF {
+			return n, err
+		}
+	}
+	return n, err
+}
+
+type blob struct {
+	*minio.Object
+	info kiln.BlobInfo
+}
+
+func (b *blob) Info() kiln.BlobInfo { return b.info }
+
+func info(oi minio.ObjectInfo) kiln.BlobInfo {
+	return kiln.BlobInfo{Key: oi.Key, Size: oi.Size, ContentType: oi.ContentType, ETag: quote(oi.ETag), LastModified: oi.LastModified}
+}
+
+// quote restores the quotes that minio-go strips from ETags, as HTTP
+// validators need them.
+func quote(etag string) string { return `"` + etag + `"` }
+
+// wrap classifies an S3 or network error. key names the blob for a client
+// reading a not-found error.
+func wrap(op, key string, err error) error {
+	var resp minio.ErrorResponse
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &resp) && (resp.Code == minio.NoSuchKey || resp.Code == minio.NoSuchBucket):
+		if key != "" && resp.Code == minio.NoSuchKey {
+			return kiln.E(op, kiln.Errorf(kiln.KindNotFound, "blob_not_found", "no blob under key %q", key))
+		}
+		return kiln.E(op, kiln.KindNotFound, err)
+	case errors.As(err, &resp) && resp.StatusCode == http.StatusServiceUnavailable,
+		errors.As(err, &opErr), errors.As(err, &dnsErr), errors.Is(err, context.DeadlineExceeded):
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	return kiln.E(op, err)
+}
