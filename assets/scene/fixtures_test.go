@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"image/color"
 	"slices"
 	"testing"
 
@@ -194,4 +195,17 @@ func TestReadGLTFWithFiles(t *testing.T) {
 		}
 		gltfcheck.RequireValid(t, out)
 	})
+}
+
+func scenetestPNG() []byte {
+	return scenetest.PNG(2, 2, color.NRGBA{0, 0, 0, 255}, color.NRGBA{255, 255, 255, 255})
+}
+
+// jsonOf decodes the JSON chunk of a GLB written by Write.
+func jsonOf(glb []byte, doc *gltf.Document) error {
+	text, _, _, err := splitContainer(glb)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(text, doc)
 }
