@@ -226,3 +226,24 @@ func TestMonitoringAndOps(t *testing.T) {
 		t.Errorf("wrong method: %d %s", res.Status, res.Body)
 	}
 }
+
+// TestReadyzNamesWhatFailed closes the Redis connection under a running
+// Kiln: /readyz must answer 503 naming redis, /healthz stays 200.
+func TestReadyzNamesWhatFailed(t *testing.T) {
+	r := start(t)
+	r.Redis.Close()
+	res := do(t, "GET", r.PlatformURL+"/readyz", "", nil, nil)
+	if res.Status != 503 || res.errorCode(t) != "not_ready" || !strings.Contains(string(res.Body), "redis") {
+		t.Fatalf("readyz: %d %s", res.Status, res.Body)
+	}
+	var body struct {
+		Checks map[string]string `json:"checks"`
+	}
+	res.json(t, &body)
+	if body.Checks["storage"] != "ok" || body.Checks["redis"] == "ok" {
+		t.Fatalf("checks: %v", body.Checks)
+	}
+	if res := do(t, "GET", r.PlatformURL+"/healthz", "", nil, nil); res.Status != 200 {
+		t.Fatalf("healthz: %d", res.Status)
+	}
+}
