@@ -3,6 +3,7 @@ package kiln
 import (
 	"context"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -41,4 +42,28 @@ type BlobStore interface {
 	PresignPut(ctx context.Context, key string, expiry time.Duration) (url string, ok bool, err error)
 	// Ping reports whether the store is reachable, for /readyz.
 	Ping(ctx context.Context) error
+}
+
+// CheckBlobKey admits slash-separated names that cannot leave a store's
+// folder or reach its temporary files: no "..", no empty segment, no
+// segment starting with a dot, no backslash (a separator on Windows).
+// Every store applies this one rule, so a key valid on one is valid on all.
+func CheckBlobKey(key string) error {
+	bad := key == "" || len(key) > 1024 || strings.ContainsAny(key, "\\\x00") || strings.Contains(key, "..")
+	for seg := range strings.SplitSeq(key, "/") {
+		bad = bad || seg == "" || seg[0] == '.'
+	}
+	if bad {
+		return Errorf(KindInvalid, "invalid_blob_key", "blob key %q must be slash-separated names, none empty or starting with a dot, without backslashes", key)
+	}
+	return nil
+}
+
+// CheckBlobPrefix admits the empty prefix and any valid key, with or
+// without a trailing slash.
+func CheckBlobPrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	return CheckBlobKey(strings.TrimSuffix(prefix, "/"))
 }

@@ -64,7 +64,7 @@ func (s *Store) path(key string) string { return filepath.Join(s.dir, filepath.F
 // the file into place only once it is complete and synced.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (kiln.BlobInfo, error) {
 	const op = "disk.Put"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return kiln.BlobInfo{}, kiln.E(op, err)
 	}
 	if contentType == "" {
@@ -166,7 +166,7 @@ func (s *Store) open(ctx context.Context, key string) (*os.File, kiln.BlobInfo, 
 	if err := ctx.Err(); err != nil {
 		return nil, kiln.BlobInfo{}, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return nil, kiln.BlobInfo{}, err
 	}
 	return openFile(s.path(key), key)
@@ -229,7 +229,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return kiln.E(op, err)
 	}
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return kiln.E(op, err)
 	}
 	path := s.path(key)
@@ -248,7 +248,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 // List walks only the folder named by the prefix up to its last slash.
 func (s *Store) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error) {
 	const op = "disk.List"
-	if err := checkPrefix(prefix); err != nil {
+	if err := kiln.CheckBlobPrefix(prefix); err != nil {
 		return nil, kiln.E(op, err)
 	}
 	root := s.dir

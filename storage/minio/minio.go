@@ -70,7 +70,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 // PUT or its multipart upload completes.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (kiln.BlobInfo, error) {
 	const op = "minio.Put"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return kiln.BlobInfo{}, kiln.E(op, err)
 	}
 	if contentType == "" {
@@ -99,7 +99,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 // later ranged reads carry If-Match, so they fail rather than mix versions.
 func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 	const op = "minio.Get"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return nil, kiln.E(op, err)
 	}
 	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
@@ -120,7 +120,7 @@ func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 
 func (s *Store) Stat(ctx context.Context, key string) (kiln.BlobInfo, error) {
 	const op = "minio.Stat"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return kiln.BlobInfo{}, kiln.E(op, err)
 	}
 	oi, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
@@ -133,7 +133,7 @@ func (s *Store) Stat(ctx context.Context, key string) (kiln.BlobInfo, error) {
 // Delete needs no existence check: S3 answers 204 for a missing key too.
 func (s *Store) Delete(ctx context.Context, key string) error {
 	const op = "minio.Delete"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return kiln.E(op, err)
 	}
 	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
@@ -146,7 +146,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 // type, so ContentType is empty in its results.
 func (s *Store) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error) {
 	const op = "minio.List"
-	if err := checkPrefix(prefix); err != nil {
+	if err := kiln.CheckBlobPrefix(prefix); err != nil {
 		return nil, kiln.E(op, err)
 	}
 	ctx, cancel := context.WithCancel(ctx) // stops the lister if we return early
@@ -163,7 +163,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error
 
 func (s *Store) PresignPut(ctx context.Context, key string, expiry time.Duration) (string, bool, error) {
 	const op = "minio.PresignPut"
-	if err := checkKey(key); err != nil {
+	if err := kiln.CheckBlobKey(key); err != nil {
 		return "", false, kiln.E(op, err)
 	}
 	if expiry < time.Second || expiry > maxExpiry {
