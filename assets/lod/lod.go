@@ -1,0 +1,220 @@
+// Package lod builds levels of detail of a scene: lod 0 is the source,
+// lod 1 keeps about half of its triangles, lod 2 about a quarter
+// (DESIGN.md). Each level is simplified from the one before, as
+// meshoptimizer advises, so a chain costs less than simplifying the
+// source twice and its errors add up.
+package lod
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/simplify"
+)
+
+// Max is the coarsest level.
+const Max = 2
+
+// stepRatio is what each level keeps of the one before it.
+const stepRatio = 0.5
+
+// Bound is the most of the source's triangles a level may keep; beyond
+// it the permissive fallback takes over.
+func Bound(level int) float64 {
+	switch level {
+	case 0:
+		return 1
+	case 1:
+		return 0.55
+	}
+	return 0.30
+}
+
+// Level reports one built level.
+type Level struct {
+	Level     int     `json:"lod"`
+	Triangles int     `json:"triangles"`
+	Ratio     float64 `json:"ratio"`
+	// Error is the relative error reached (largest over the primitives,
+	// summed over the chain), relative to each primitive's extent.
+	Error float64 `json:"error"`
+}
+
+// Chain simplifies s in place down to level, calling emit with the scene
+// at every level from 0 on, so that a caller can write each one out.
+func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) error {
+	if level < 0 || level > Max {
+		return kiln.Errorf(kiln.KindInvalid, "invalid_lod", "lod must be 0, 1 or 2, got %d", level)
+	}
+	source := s.Stats().Triangles
+	var total float64
+	rep := Level{Triangles: source, Ratio: 1}
+	if err := emit(rep, s); err != nil {
+		return err
+	}
+	for l := 1; l <= level; l++ {
+		target := float64(source) * math.Pow(stepRatio, float64(l))
+		e, err := reduce(s, float64(source), target, Bound(l))
+		if err != nil {
+			return fmt.Errorf("lod %d: %w", l, err)
+		}
+		total += e
+		tris := s.Stats().Triangles
+		rep = Level{Level: l, Triangles: tris, Error: total}
+		if source > 0 {
+			rep.Ratio = float64(tris) / float64(source)
+		}
+		if err := emit(rep, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reduce brings the scene's triangles from what it has to about target,
+// primitive by primitive with the same ratio, and reports the largest
+// error. Borders stay locked first, so primitives of different materials
+// (and separate meshes that meet, like an avatar's head and body) do not
+// crack apart; a primitive that cannot reach its share that way is done
+// again permissively, so the level always ends within bound.
+func reduce(s *scene.Scene, source, target, bound float64) (float64, error) {
+	have := float64(s.Stats().Triangles)
+	if have == 0 || have <= target {
+		return 0, nil
+	}
+	ratio := target / have
+	var worst float64
+	share := map[*scene.Primitive]float64{}
+	for _, m := range s.Meshes {
+		for _, p := range m.Primitives {
+			if err := index(p); err != nil {
+				return 0, err
+			}
+			if !simplifiable(p) {
+				continue
+			}
+			share[p] = float64(p.Triangles()) * ratio
+			e, err := apply(p, simplify.Options{TargetRatio: float32(ratio), LockBorder: true})
+			if err != nil {
+				return 0, err
+			}
+			worst = max(worst, e)
+		}
+	}
+	if float64(s.Stats().Triangles) <= bound*source {
+		return worst, nil
+	}
+	// Still above the bound: locked borders held too much. Every primitive
+	// that kept more than its share goes again, permissively.
+	for _, m := range s.Meshes {
+		for _, p := range m.Primitives {
+			want, ok := share[p]
+			if !ok || float64(p.Triangles()) <= want*1.05 {
+				continue
+			}
+			e, err := apply(p, simplify.Options{TargetRatio: float32(want / float64(p.Triangles())), Permissive: true})
+			if err != nil {
+				return 0, err
+			}
+			worst = max(worst, e)
+		}
+	}
+	return worst, nil
+}
+
+// index welds p and gives it an index buffer: the simplifier finds seams
+// and neighbours through shared indices, and per-corner exports (voxel
+// models, OBJ) have none.
+func index(p *scene.Primitive) error {
+	if p.Mode != gltf.PrimitiveTriangles {
+		return nil
+	}
+	if err := p.Weld(); err != nil {
+		return err
+	}
+	if p.Indices == nil {
+		p.Indices = make([]uint32, p.VertexCount())
+		for i := range p.Indices {
+			p.Indices[i] = uint32(i)
+		}
+	}
+	return nil
+}
+
+// simplifiable reports whether p is a triangle list worth simplifying.
+func simplifiable(p *scene.Primitive) bool {
+	return p.Mode == gltf.PrimitiveTriangles && p.Indices != nil && p.Triangles() > 1
+}
+
+// apply simplifies p with opt and drops the vertices it no longer uses
+// from every stream, so skin weights and morph targets follow their
+// vertices untouched. A result without triangles keeps the primitive as
+// it was: an empty primitive is not valid glTF.
+func apply(p *scene.Primitive, opt simplify.Options) (float64, error) {
+	m := mesh(p)
+	res, err := simplify.Simplify(m, opt)
+	if err != nil {
+		return 0, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
+	}
+	if len(res.Indices) == 0 {
+		return 0, nil
+	}
+	p.Indices = res.Indices
+	if err := p.Compact(); err != nil {
+		return 0, err
+	}
+	return float64(res.Error), nil
+}
+
+// Attribute weights: how much a unit change of the attribute counts
+// against moving the surface by the whole model's size.
+const (
+	normalWeight = 0.5
+	uvWeight     = 1.0
+	colorWeight  = 0.5
+)
+
+// mesh flattens the primitive's positions and the attributes that should
+// guide the collapses (normals, first texture coordinates, first colours).
+func mesh(p *scene.Primitive) simplify.Mesh {
+	n := p.VertexCount()
+	m := simplify.Mesh{Indices: p.Indices, Positions: make([]float32, 0, 3*n)}
+	for _, v := range p.Positions {
+		m.Positions = append(m.Positions, v[0], v[1], v[2])
+	}
+	var weights []float32
+	if p.Normals != nil {
+		weights = append(weights, normalWeight, normalWeight, normalWeight)
+	}
+	uv := p.TexCoords0()
+	if uv != nil {
+		weights = append(weights, uvWeight, uvWeight)
+	}
+	var col [][4]float32
+	if len(p.Colors) > 0 {
+		col = p.Colors[0]
+		weights = append(weights, colorWeight, colorWeight, colorWeight, colorWeight)
+	}
+	if len(weights) == 0 {
+		return m
+	}
+	m.AttrStride = len(weights)
+	m.AttrWeights = weights
+	m.Attributes = make([]float32, 0, n*len(weights))
+	for i := range n {
+		if p.Normals != nil {
+			m.Attributes = append(m.Attributes, p.Normals[i][:]...)
+		}
+		if uv != nil {
+			m.Attributes = append(m.Attributes, uv[i][:]...)
+		}
+		if col != nil {
+			m.Attributes = append(m.Attributes, col[i][:]...)
+		}
+	}
+	return m
+}
