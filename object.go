@@ -2,6 +2,7 @@ package kiln
 
 import (
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -51,6 +52,8 @@ type Object struct {
 	State           ObjectState `json:"state"`
 	Error           string      `json:"error,omitempty"`
 	Stats           *ModelStats `json:"stats,omitempty"`
+	// LODs lists the levels of detail built, lod 0 (the source) first.
+	LODs []LOD `json:"lods,omitempty"`
 	// Uploaded is set once the source file is stored, so a one-time upload
 	// URL cannot overwrite it.
 	Uploaded  bool      `json:"uploaded"`
@@ -61,8 +64,21 @@ type Object struct {
 // SourceKey is the blob key of the uploaded file.
 func (o *Object) SourceKey() string { return "uploads/" + o.ID + "/source." + o.Extension }
 
-// GLBKey is the blob key of the canonical GLB built from the upload.
-func (o *Object) GLBKey() string { return "objects/" + o.ID + "/model.glb" }
+// LOD is one level of detail of an object's model.
+type LOD struct {
+	Level     int     `json:"lod"`
+	Triangles int     `json:"triangles"`
+	Error     float64 `json:"error"`
+}
+
+// GLBKey is the blob key of a level of the GLB built from the upload;
+// lod 0 is the canonical GLB of the source.
+func (o *Object) GLBKey(lod int) string {
+	if lod == 0 {
+		return "objects/" + o.ID + "/model.glb"
+	}
+	return "objects/" + o.ID + "/lod" + strconv.Itoa(lod) + ".glb"
+}
 
 // ValidateNewObject checks the fields of a prepare-upload request.
 func ValidateNewObject(o *Object) error {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,14 +26,25 @@ const uploadTTL = time.Hour
 type objectView struct {
 	*kiln.Object
 	Files map[string]string `json:"files"`
+	LODs  []lodView         `json:"lods,omitempty"`
+}
+
+type lodView struct {
+	kiln.LOD
+	URL string `json:"url"`
 }
 
 func view(c *gin.Context, o *kiln.Object) objectView {
 	files := map[string]string{}
+	glb := baseURL(c.Request) + "/resources/objects/" + o.ID + "/model.glb"
 	if o.State == kiln.StateReady {
-		files["glb"] = baseURL(c.Request) + "/resources/objects/" + o.ID + "/model.glb"
+		files["glb"] = glb
 	}
-	return objectView{Object: o, Files: files}
+	v := objectView{Object: o, Files: files}
+	for _, l := range o.LODs {
+		v.LODs = append(v.LODs, lodView{LOD: l, URL: glb + "?lod=" + strconv.Itoa(l.Level)})
+	}
+	return v
 }
 
 type uploadTarget struct {
@@ -352,11 +364,24 @@ func (s *Server) downloadGLB(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	level := 0
+	if v := c.Query("lod"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 2 {
+			fail(c, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", v))
+			return
+		}
+		level = n
+	}
 	if o.State != kiln.StateReady {
 		fail(c, kiln.Errorf(kiln.KindConflict, "object_not_ready", "object %s is %s; its GLB exists once it is ready", o.ID, o.State))
 		return
 	}
-	s.serveBlob(c, o.GLBKey(), o.ID+".glb", "model/gltf-binary")
+	if !slices.ContainsFunc(o.LODs, func(l kiln.LOD) bool { return l.Level == level }) {
+		fail(c, kiln.Errorf(kiln.KindNotFound, "lod_not_built", "lod %d of object %s was not built (finish the upload with optimize=true)", level, o.ID))
+		return
+	}
+	s.serveBlob(c, o.GLBKey(level), fmt.Sprintf("%s-lod%d.glb", o.ID, level), "model/gltf-binary")
 }
 
 func (s *Server) serveBlob(c *gin.Context, key, name, contentType string) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -69,20 +70,36 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
 	}
-	glb, stats, err := assets.Canonical(data)
+	s, err := assets.Read(data)
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	if err := ctx.Err(); err != nil {
+	levels := 0
+	if o.Optimize {
+		levels = lod.Max
+	}
+	models, err := assets.Levels(s, levels)
+	if err != nil {
 		return kiln.E(op, err)
 	}
-	if _, err := w.Blobs.Put(ctx, o.GLBKey(), bytes.NewReader(glb), int64(len(glb)), "model/gltf-binary"); err != nil {
-		return kiln.E(op, err)
+	lods := make([]kiln.LOD, 0, len(models))
+	for _, m := range models {
+		// Each level is written atomically under its final key; the record
+		// changes only once all are there.
+		if err := ctx.Err(); err != nil {
+			return kiln.E(op, err)
+		}
+		if _, err := w.Blobs.Put(ctx, o.GLBKey(m.Level.Level), bytes.NewReader(m.GLB), int64(len(m.GLB)), "model/gltf-binary"); err != nil {
+			return kiln.E(op, err)
+		}
+		lods = append(lods, kiln.LOD{Level: m.Level.Level, Triangles: m.Level.Triangles, Error: m.Level.Error})
 	}
+	stats := assets.ModelStats(models[0].Stats)
 	_, err = w.Objects.UpdateObject(ctx, o.ID, func(o *kiln.Object) error {
 		o.State = kiln.StateReady
 		o.Error = ""
 		o.Stats = &stats
+		o.LODs = lods
 		return nil
 	})
 	return err

@@ -93,7 +93,7 @@ func TestProcessObjectIsIdempotent(t *testing.T) {
 	if err == nil || jobs.IsPermanent(err) {
 		t.Fatalf("cancelled run: %v, want a retryable error", err)
 	}
-	if _, err := blobs.Stat(ctx, o.GLBKey()); kiln.KindOf(err) != kiln.KindNotFound {
+	if _, err := blobs.Stat(ctx, o.GLBKey(0)); kiln.KindOf(err) != kiln.KindNotFound {
 		t.Fatalf("a cancelled run left a GLB: %v", err)
 	}
 	if got, _ := db.Object(ctx, o.ID); got.State != kiln.StateProcessing {
@@ -113,7 +113,7 @@ func TestProcessObjectIsIdempotent(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("blobs under the object: %v %v", list, err)
 	}
-	if glb := readAll(t, blobs, o.GLBKey()); !bytes.HasPrefix(glb, []byte("glTF")) {
+	if glb := readAll(t, blobs, o.GLBKey(0)); !bytes.HasPrefix(glb, []byte("glTF")) {
 		t.Fatal("stored GLB has no glTF header")
 	}
 }
@@ -140,7 +140,7 @@ func TestProcessObjectFailures(t *testing.T) {
 			if got.State != kiln.StateFailed || !strings.Contains(got.Error, tc.wantError) {
 				t.Fatalf("state %s error %q, want failed with %q", got.State, got.Error, tc.wantError)
 			}
-			if _, err := blobs.Stat(ctx, o.GLBKey()); kiln.KindOf(err) != kiln.KindNotFound {
+			if _, err := blobs.Stat(ctx, o.GLBKey(0)); kiln.KindOf(err) != kiln.KindNotFound {
 				t.Fatalf("a failed run left a GLB: %v", err)
 			}
 		})

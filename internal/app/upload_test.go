@@ -33,6 +33,11 @@ type objectJSON struct {
 	Error       string           `json:"error"`
 	Stats       *kiln.ModelStats `json:"stats"`
 	Files       map[string]string
+	LODs        []struct {
+		Level     int    `json:"lod"`
+		Triangles int    `json:"triangles"`
+		URL       string `json:"url"`
+	} `json:"lods"`
 	CreatedAt   time.Time `json:"createdAt"`
 }
 
@@ -134,7 +139,7 @@ func TestUploadFlow(t *testing.T) {
 	if dl.Status != http.StatusOK || dl.Header.Get("Content-Type") != "model/gltf-binary" {
 		t.Fatalf("download: %d %s", dl.Status, dl.Header.Get("Content-Type"))
 	}
-	if stats, err := assets.Inspect(dl.Body); err != nil || stats != want {
+	if stats, err := assets.Inspect(dl.Body); err != nil || assets.ModelStats(stats) != want {
 		t.Fatalf("downloaded GLB: %+v %v", stats, err)
 	}
 	gltfcheck.RequireValid(t, dl.Body)
@@ -148,6 +153,25 @@ func TestUploadFlow(t *testing.T) {
 	rng := do(t, "GET", glbURL, key, nil, map[string]string{"Range": "bytes=0-3"})
 	if rng.Status != http.StatusPartialContent || string(rng.Body) != "glTF" {
 		t.Fatalf("Range: %d %q", rng.Status, rng.Body)
+	}
+
+	// optimize=true (the default) builds lod 0, 1 and 2.
+	if len(o.LODs) != 3 || o.LODs[0].Triangles != 12 {
+		t.Fatalf("lods: %+v", o.LODs)
+	}
+	for _, l := range o.LODs {
+		res := do(t, "GET", l.URL, key, nil, nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("lod %d: %d %s", l.Level, res.Status, res.Body)
+		}
+		stats, err := assets.Inspect(res.Body)
+		if err != nil || stats.Triangles != l.Triangles {
+			t.Fatalf("lod %d: %d triangles, record says %d (%v)", l.Level, stats.Triangles, l.Triangles, err)
+		}
+		gltfcheck.RequireValid(t, res.Body)
+	}
+	if res := do(t, "GET", glbURL+"?lod=3", key, nil, nil); res.Status != http.StatusBadRequest || res.errorCode(t) != "invalid_lod" {
+		t.Fatalf("lod=3: %d %s", res.Status, res.Body)
 	}
 
 	// Another account's object is as missing as a missing one.
@@ -206,6 +230,21 @@ func TestUploadFailures(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("optimize false builds lod 0 only", func(t *testing.T) {
+		p := prepare(t, r, key, map[string]string{"name": "x", "type": "mesh", "extension": "glb"})
+		upload(t, p, fixture.CubeGLB())
+		if res := finish(t, r, key, p.ObjectID, map[string]string{"optimize": "false"}); res.Status != http.StatusOK {
+			t.Fatalf("finish: %d %s", res.Status, res.Body)
+		}
+		if o := waitState(t, r, key, p.ObjectID); o.State != "ready" || len(o.LODs) != 1 {
+			t.Fatalf("%+v", o)
+		}
+		res := do(t, "GET", r.PlatformURL+"/resources/objects/"+p.ObjectID+"/model.glb?lod=1", key, nil, nil)
+		if res.Status != http.StatusNotFound || res.errorCode(t) != "lod_not_built" {
+			t.Fatalf("lod 1 of an unoptimized object: %d %s", res.Status, res.Body)
+		}
+	})
 
 	t.Run("client reports failure", func(t *testing.T) {
 		p := prepare(t, r, key, map[string]string{"name": "x", "type": "mesh", "extension": "glb"})
