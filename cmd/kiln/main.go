@@ -27,6 +27,8 @@ Usage:
   kiln keys list
   kiln keys revoke ID
   kiln inspect FILE          print a model's stats as JSON
+  kiln optimize IN.glb OUT.glb [--lod 0|1|2]
+                             run the processing pipeline on a file; prints stats as JSON
 
 Configuration comes from KILN_* environment variables; see README.md.
 `
@@ -42,8 +44,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cmd, args := args[0], args[1:]
-	if cmd == "inspect" {
+	switch cmd {
+	case "inspect":
 		return inspect(args, stdout, stderr)
+	case "optimize":
+		return optimize(args, stdout, stderr)
 	}
 	cfg, err := config.FromEnv(os.Getenv)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 
 // buildKiln compiles the binary once per test run.
@@ -327,4 +328,39 @@ func TestInspect(t *testing.T) {
 	if code := run([]string{"inspect", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "not a valid GLB") || strings.Count(errb.String(), "\n") != 1 {
 		t.Fatalf("bad file: exit %d, stderr %q", code, errb.String())
 	}
+}
+
+func TestOptimize(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "cube.glb")
+	os.WriteFile(in, fixture.CubeGLB(), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{in, filepath.Join(dir, "l1.glb"), "--lod", "1"}, 0, `"lod": 1`},
+		{[]string{"--lod=2", in, filepath.Join(dir, "l2.glb")}, 0, `"lod": 2`},
+		{[]string{in, filepath.Join(dir, "bad.glb"), "--lod", "3"}, 2, "--lod must be 0, 1 or 2"},
+		{[]string{in}, 2, "usage"},
+		{[]string{filepath.Join(dir, "missing.glb"), filepath.Join(dir, "m.glb")}, 1, "no such file"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"optimize"}, tc.args...), &out, &errb)
+		got := out.String() + errb.String()
+		if code != tc.code || !strings.Contains(got, tc.want) {
+			t.Errorf("%v: exit %d %q, want %d with %q", tc.args, code, got, tc.code, tc.want)
+		}
+		if code != 0 && strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: not one line: %q", tc.args, errb.String())
+		}
+	}
+	glb, err := os.ReadFile(filepath.Join(dir, "l2.glb"))
+	if err != nil || !bytes.HasPrefix(glb, []byte("glTF")) {
+		t.Fatalf("output: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.glb")); !os.IsNotExist(err) {
+		t.Fatal("a failed optimize left an output file")
+	}
+	gltfcheck.RequireValid(t, glb)
 }

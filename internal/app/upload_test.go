@@ -38,7 +38,7 @@ type objectJSON struct {
 		Triangles int    `json:"triangles"`
 		URL       string `json:"url"`
 	} `json:"lods"`
-	CreatedAt   time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 func prepare(t *testing.T, r *Running, key string, fields map[string]string) prepared {

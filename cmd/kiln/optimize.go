@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets"
+)
+
+// optimize runs the worker's pipeline on a file, with no server, and
+// prints the stats of the level it wrote as JSON.
+func optimize(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	level := fs.Int("lod", 0, "level of detail: 0 (source), 1 (about 50%) or 2 (about 25%)")
+	// Flags may follow the file names, as the usage line shows.
+	var files []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			fmt.Fprintf(stderr, "kiln optimize: %v; usage: kiln optimize IN.glb OUT.glb [--lod N]\n", err)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 2 {
+		fmt.Fprintln(stderr, "kiln optimize: usage: kiln optimize IN.glb OUT.glb [--lod N]")
+		return 2
+	}
+	if err := optimizeFile(files[0], files[1], *level, stdout); err != nil {
+		_, msg := kiln.CodeOf(err)
+		if kiln.KindOf(err) == kiln.KindInternal {
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "kiln optimize: %s: %s\n", files[0], msg)
+		if kiln.KindOf(err) == kiln.KindInvalid {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func optimizeFile(in, out string, level int, stdout io.Writer) error {
+	if level < 0 || level > 2 {
+		return kiln.Errorf(kiln.KindInvalid, "invalid_lod", "--lod must be 0, 1 or 2, got %d", level)
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, assets.MaxModelBytes+1))
+	f.Close()
+	if err != nil {
+		return err
+	}
+	s, err := assets.Read(data)
+	if err != nil {
+		return err
+	}
+	models, err := assets.Levels(s, level)
+	if err != nil {
+		return err
+	}
+	m := models[len(models)-1]
+	// Write beside the target and rename, so a failure leaves no half file.
+	tmp, err := os.CreateTemp(filepath.Dir(out), ".kiln-optimize-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(m.GLB); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return err
+	}
+	return printJSON(stdout, struct {
+		Source  any `json:"source"`
+		Output  any `json:"output"`
+		Level   any `json:"level"`
+		Bytes   int `json:"bytes"`
+		InBytes int `json:"inputBytes"`
+	}{models[0].Stats, m.Stats, m.Level, len(m.GLB), len(data)})
+}
