@@ -85,7 +85,7 @@ func Read(data []byte, opts ReadOptions) (*Scene, error) {
 	// Decoded arrays may be larger than their source (quantized or shared
 	// data) but never without bound: the budget grows with the bytes that
 	// were actually supplied.
-	r.budget = 64<<20 + 16*(r.input+r.external)
+	r.budget = 64<<20 + 32*(r.input+r.external)
 	s, err := r.scene()
 	if err != nil {
 		return nil, err
@@ -590,6 +590,12 @@ func (r *reader) scene() (*Scene, error) {
 			normalizeTextureSources(t)
 		}
 	}
+	for _, m := range s.Materials {
+		if m != nil && m.AlphaMode == gltf.AlphaOpaque {
+			// Meaningless for OPAQUE, and qmuntal refuses to write it.
+			m.AlphaCutoff = nil
+		}
+	}
 	for i, img := range d.Images {
 		im, err := r.image(i, img)
 		if err != nil {
@@ -676,6 +682,9 @@ func (r *reader) image(i int, img *gltf.Image) (*Image, error) {
 	im.Data = bytes.Clone(im.Data)
 	if m := sniffMime(im.Data); m != "" {
 		im.MimeType = m
+	}
+	if im.MimeType == "" {
+		return nil, invalid("image %d is in an unknown format (neither PNG, JPEG, WebP nor KTX2)", i)
 	}
 	return im, nil
 }
