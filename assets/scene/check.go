@@ -134,6 +134,9 @@ func (s *Scene) checkNodes() error {
 		if node.Mesh != nil && (*node.Mesh < 0 || *node.Mesh >= len(s.Meshes)) {
 			return fmt.Errorf("node %d refers to mesh %d, which does not exist", i, *node.Mesh)
 		}
+		if len(node.Weights) > 0 && (node.Mesh == nil || len(node.Weights) != len(s.Meshes[*node.Mesh].Primitives[0].Targets)) {
+			return fmt.Errorf("node %d has %d morph weights, not one per morph target of its mesh", i, len(node.Weights))
+		}
 		if node.Skin != nil && (*node.Skin < 0 || *node.Skin >= len(s.Skins)) {
 			return fmt.Errorf("node %d refers to skin %d, which does not exist", i, *node.Skin)
 		}

@@ -178,6 +178,9 @@ func TestReadRejectsBadInput(t *testing.T) {
 			s := at(doc, "animations", 0, "samplers", 0)
 			s["output"] = s["input"]
 		}), ReadOptions{}, "has 3 output values for 3 keyframes of rotation (want 12)"},
+		{"node weights", edit(func(doc map[string]any, _ []byte) {
+			at(doc, "nodes", 3)["weights"] = []any{1}
+		}), ReadOptions{}, "node 3 has 1 morph weights"},
 		{"attribute count mismatch", edit(func(doc map[string]any, _ []byte) {
 			at(doc, "accessors", accessorOf(doc, "NORMAL"))["count"] = 5
 		}), ReadOptions{}, "(NORMAL of mesh 0 primitive 0) has 5 elements but POSITION has 6"},

@@ -173,10 +173,3 @@ type AnimationSampler struct {
 	Extensions    gltf.Extensions
 }
 
-// TexCoords0 is TEXCOORD_0, or nil.
-func (p *Primitive) TexCoords0() [][2]float32 {
-	if len(p.TexCoords) == 0 {
-		return nil
-	}
-	return p.TexCoords[0]
-}
