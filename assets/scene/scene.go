@@ -172,4 +172,3 @@ type AnimationSampler struct {
 	Extras        any
 	Extensions    gltf.Extensions
 }
-
