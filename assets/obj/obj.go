@@ -275,7 +275,6 @@ func unit(n [3]float64) [3]float32 {
 
 func (p *parser) scene(mats *library) (*scene.Scene, error) {
 	s := &scene.Scene{Asset: gltf.Asset{Version: "2.0"}}
-	s.Materials, s.Textures, s.Images = mats.materials, mats.textures, mats.images
 	var smooth [][3]float32
 	root := &gltf.Scene{Name: "Scene"}
 	for _, g := range p.groups {
@@ -297,6 +296,8 @@ func (p *parser) scene(mats *library) (*scene.Scene, error) {
 	if len(s.Meshes) == 0 {
 		return nil, invalid("the OBJ file has no faces")
 	}
+	// After the primitives: they add the materials the MTL lacks.
+	s.Materials, s.Textures, s.Images = mats.materials, mats.textures, mats.images
 	s.Scenes = []*gltf.Scene{root}
 	s.DefaultScene = gltf.Index(0)
 	s.Prune() // materials defined in the MTL but never used

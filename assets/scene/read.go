@@ -144,7 +144,8 @@ func splitContainer(data []byte) (jsonChunk, bin []byte, isGLB bool, err error) 
 		if jsonChunk == nil {
 			return nil, nil, true, invalid("the GLB has no JSON chunk")
 		}
-		return jsonChunk, bin, true, nil
+		// Some exporters pad the JSON chunk with NULs instead of spaces.
+		return bytes.TrimRight(jsonChunk, "\x00 "), bin, true, nil
 	}
 	text := bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	text = bytes.TrimLeft(text, " \t\r\n")

@@ -201,6 +201,17 @@ func TestReadRejectsBadInput(t *testing.T) {
 	}
 }
 
+func TestReadToleratesNULPaddedJSON(t *testing.T) {
+	text, bin, _, err := splitContainer(scenetest.Sparse())
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded := glb(append(append([]byte(nil), text...), 0, 0, 0, 0), bin)
+	if _, err := Read(padded, ReadOptions{}); err != nil {
+		t.Error(err)
+	}
+}
+
 // The extensions Kiln cannot decode are accepted when they are only used
 // and the file carries uncompressed fallback data: nothing is lost by
 // ignoring them, and the output no longer claims them.
