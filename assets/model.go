@@ -22,20 +22,7 @@ type Model struct {
 }
 
 // Read parses a GLB, or a .gltf whose buffers and images are embedded.
-func Read(data []byte) (*scene.Scene, error) {
-	if len(data) == 0 {
-		return nil, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "not a valid GLB or glTF file: the file is empty")
-	}
-	if len(data) > MaxModelBytes {
-		return nil, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "the file is %d bytes; at most %d can be processed", len(data), MaxModelBytes)
-	}
-	s, err := scene.Read(data, scene.ReadOptions{})
-	if err != nil {
-		_, msg := kiln.CodeOf(err)
-		return nil, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "not a valid GLB or glTF file: %s", msg)
-	}
-	return s, nil
-}
+func Read(data []byte) (*scene.Scene, error) { return ReadUpload(data, "glb") }
 
 // Inspect counts what the model in data holds.
 func Inspect(data []byte) (scene.Stats, error) {

@@ -14,9 +14,6 @@ import (
 	"github.com/kilnhq/kiln/jobs"
 )
 
-// processable lists the upload extensions the worker turns into a GLB.
-var processable = map[string]bool{"glb": true, "gltf": true}
-
 // ProcessObject reads an uploaded file, builds the canonical GLB and
 // stores it, then marks the object ready. It is idempotent: the GLB is
 // written atomically under its final key, and the record changes last, so
@@ -55,9 +52,6 @@ func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
 
 func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	const op = "worker.buildGLB"
-	if !processable[o.Extension] {
-		return kiln.Errorf(kiln.KindUnprocessable, "unsupported_extension", "files of extension %q are stored but not processed; upload glb or gltf", o.Extension)
-	}
 	src, err := w.Blobs.Get(ctx, o.SourceKey())
 	if err != nil {
 		return kiln.E(op, err)
@@ -70,7 +64,7 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
 	}
-	s, err := assets.Read(data)
+	s, err := assets.ReadUpload(data, o.Extension)
 	if err != nil {
 		return kiln.E(op, err)
 	}

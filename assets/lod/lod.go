@@ -190,8 +190,9 @@ func mesh(p *scene.Primitive) simplify.Mesh {
 	if p.Normals != nil {
 		weights = append(weights, normalWeight, normalWeight, normalWeight)
 	}
-	uv := p.TexCoords0()
-	if uv != nil {
+	var uv [][2]float32
+	if len(p.TexCoords) > 0 {
+		uv = p.TexCoords[0]
 		weights = append(weights, uvWeight, uvWeight)
 	}
 	var col [][4]float32
