@@ -58,7 +58,7 @@ func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) erro
 	}
 	for l := 1; l <= level; l++ {
 		target := float64(source) * math.Pow(stepRatio, float64(l))
-		e, err := reduce(s, float64(source), target, Bound(l))
+		e, err := reduce(s, target)
 		if err != nil {
 			return fmt.Errorf("lod %d: %w", l, err)
 		}
@@ -75,20 +75,24 @@ func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) erro
 	return nil
 }
 
+// borderError bounds the error a primitive may reach while its borders
+// stay locked: 2% of its size.
+const borderError = 0.02
+
 // reduce brings the scene's triangles from what it has to about target,
-// primitive by primitive with the same ratio, and reports the largest
-// error. Borders stay locked first, so primitives of different materials
-// (and separate meshes that meet, like an avatar's head and body) do not
-// crack apart; a primitive that cannot reach its share that way is done
-// again permissively, so the level always ends within bound.
-func reduce(s *scene.Scene, source, target, bound float64) (float64, error) {
+// every primitive by the same ratio, and reports the largest error.
+// Borders stay locked where that costs little, so primitives of different
+// materials (and separate meshes that meet, like an avatar's head and
+// body) do not crack apart; a primitive that cannot reach its share that
+// way within borderError is done again without locks and permissively, so
+// every level ends near its target whatever the mesh.
+func reduce(s *scene.Scene, target float64) (float64, error) {
 	have := float64(s.Stats().Triangles)
 	if have == 0 || have <= target {
 		return 0, nil
 	}
 	ratio := target / have
 	var worst float64
-	share := map[*scene.Primitive]float64{}
 	for _, m := range s.Meshes {
 		for _, p := range m.Primitives {
 			if err := index(p); err != nil {
@@ -97,26 +101,7 @@ func reduce(s *scene.Scene, source, target, bound float64) (float64, error) {
 			if !simplifiable(p) {
 				continue
 			}
-			share[p] = float64(p.Triangles()) * ratio
-			e, err := apply(p, simplify.Options{TargetRatio: float32(ratio), LockBorder: true})
-			if err != nil {
-				return 0, err
-			}
-			worst = max(worst, e)
-		}
-	}
-	if float64(s.Stats().Triangles) <= bound*source {
-		return worst, nil
-	}
-	// Still above the bound: locked borders held too much. Every primitive
-	// that kept more than its share goes again, permissively.
-	for _, m := range s.Meshes {
-		for _, p := range m.Primitives {
-			want, ok := share[p]
-			if !ok || float64(p.Triangles()) <= want*1.05 {
-				continue
-			}
-			e, err := apply(p, simplify.Options{TargetRatio: float32(want / float64(p.Triangles())), Permissive: true})
+			e, err := reducePrimitive(p, ratio)
 			if err != nil {
 				return 0, err
 			}
@@ -124,6 +109,27 @@ func reduce(s *scene.Scene, source, target, bound float64) (float64, error) {
 		}
 	}
 	return worst, nil
+}
+
+func reducePrimitive(p *scene.Primitive, ratio float64) (float64, error) {
+	m := mesh(p)
+	want := float64(p.Triangles()) * ratio
+	res, err := simplify.Simplify(m, simplify.Options{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError})
+	if err == nil && float64(len(res.Indices)/3) > want*1.05 {
+		res, err = simplify.Simplify(m, simplify.Options{TargetRatio: float32(ratio), Permissive: true})
+	}
+	if err != nil {
+		return 0, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
+	}
+	// A result without triangles keeps the primitive as it was: an empty
+	// primitive is not valid glTF.
+	if len(res.Indices) == 0 {
+		return 0, nil
+	}
+	p.Indices = res.Indices
+	// The vertices no index uses go from every stream, so skin weights and
+	// morph targets follow their vertices untouched.
+	return float64(res.Error), p.Compact()
 }
 
 // index welds p and gives it an index buffer: the simplifier finds seams
@@ -148,26 +154,6 @@ func index(p *scene.Primitive) error {
 // simplifiable reports whether p is a triangle list worth simplifying.
 func simplifiable(p *scene.Primitive) bool {
 	return p.Mode == gltf.PrimitiveTriangles && p.Indices != nil && p.Triangles() > 1
-}
-
-// apply simplifies p with opt and drops the vertices it no longer uses
-// from every stream, so skin weights and morph targets follow their
-// vertices untouched. A result without triangles keeps the primitive as
-// it was: an empty primitive is not valid glTF.
-func apply(p *scene.Primitive, opt simplify.Options) (float64, error) {
-	m := mesh(p)
-	res, err := simplify.Simplify(m, opt)
-	if err != nil {
-		return 0, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
-	}
-	if len(res.Indices) == 0 {
-		return 0, nil
-	}
-	p.Indices = res.Indices
-	if err := p.Compact(); err != nil {
-		return 0, err
-	}
-	return float64(res.Error), nil
 }
 
 // Attribute weights: how much a unit change of the attribute counts
