@@ -10,8 +10,8 @@ import (
 )
 
 func viewerRecord(token string) string { return prefix + "viewer:" + token }
-func accountViewers(a string) string    { return prefix + "account:" + a + ":viewers" }
-func publicViewers(kind string) string  { return prefix + "viewers:public:" + kind }
+func accountViewers(a string) string   { return prefix + "account:" + a + ":viewers" }
+func publicViewers(kind string) string { return prefix + "viewers:public:" + kind }
 
 // CreateViewer stores a new viewer and, when public, lists it by kind in
 // creation order.
