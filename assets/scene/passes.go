@@ -27,6 +27,7 @@ func (p *Primitive) Compact() error {
 		return nil
 	}
 	p.gather(order)
+	p.Indices = append([]uint32(nil), p.Indices...)
 	remapIndices(p.Indices, order, n)
 	return nil
 }
@@ -47,35 +48,53 @@ func pickStream(s Stream, order []uint32) Stream {
 	return Stream{Components: s.Components, Data: gatherN(s.Data, s.Components, order, len(order))}
 }
 
-// gather replaces every stream by its elements listed in order.
+// gather replaces every stream by its elements listed in order. It
+// builds new outer slices, maps and targets too, so that a shallow copy
+// of a primitive (lod := *p; lod.Indices = …; lod.Compact()) never
+// changes the original.
 func (p *Primitive) gather(order []uint32) {
 	p.Positions = pick(p.Positions, order)
 	p.Normals = pick(p.Normals, order)
 	p.Tangents = pick(p.Tangents, order)
-	for i := range p.TexCoords {
-		p.TexCoords[i] = pick(p.TexCoords[i], order)
-	}
-	for i := range p.Colors {
-		p.Colors[i] = pick(p.Colors[i], order)
-	}
-	for i := range p.Joints {
-		p.Joints[i] = pick(p.Joints[i], order)
-	}
-	for i := range p.Weights {
-		p.Weights[i] = pick(p.Weights[i], order)
-	}
-	for k, s := range p.Custom {
-		p.Custom[k] = pickStream(s, order)
-	}
-	for t := range p.Targets {
-		tg := &p.Targets[t]
-		tg.Positions = pick(tg.Positions, order)
-		tg.Normals = pick(tg.Normals, order)
-		tg.Tangents = pick(tg.Tangents, order)
-		for k, s := range tg.Custom {
-			tg.Custom[k] = pickStream(s, order)
+	p.TexCoords = pickEach(p.TexCoords, order)
+	p.Colors = pickEach(p.Colors, order)
+	p.Joints = pickEach(p.Joints, order)
+	p.Weights = pickEach(p.Weights, order)
+	p.Custom = pickCustom(p.Custom, order)
+	if p.Targets != nil {
+		targets := make([]Target, len(p.Targets))
+		for t, tg := range p.Targets {
+			targets[t] = Target{
+				Positions: pick(tg.Positions, order),
+				Normals:   pick(tg.Normals, order),
+				Tangents:  pick(tg.Tangents, order),
+				Custom:    pickCustom(tg.Custom, order),
+			}
 		}
+		p.Targets = targets
 	}
+}
+
+func pickEach[T any](sets [][]T, order []uint32) [][]T {
+	if sets == nil {
+		return nil
+	}
+	out := make([][]T, len(sets))
+	for i, s := range sets {
+		out[i] = pick(s, order)
+	}
+	return out
+}
+
+func pickCustom(m map[string]Stream, order []uint32) map[string]Stream {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]Stream, len(m))
+	for k, s := range m {
+		out[k] = pickStream(s, order)
+	}
+	return out
 }
 
 // vertexKey appends the bytes of vertex i in every stream.
@@ -176,15 +195,14 @@ func (p *Primitive) Weld() error {
 	if len(order) == n {
 		return nil
 	}
-	if p.Indices == nil {
-		p.Indices = make([]uint32, n)
-		for i := range p.Indices {
-			p.Indices[i] = uint32(i)
-		}
-	}
+	indices := make([]uint32, len(p.Indices))
 	for k, v := range p.Indices {
-		p.Indices[k] = remap[v]
+		indices[k] = remap[v]
 	}
+	if p.Indices == nil {
+		indices = remap
+	}
+	p.Indices = indices
 	p.gather(order)
 	return nil
 }

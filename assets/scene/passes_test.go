@@ -55,6 +55,33 @@ func TestCompactDropsUnreferencedVerticesFromEveryStream(t *testing.T) {
 	}
 }
 
+// A level of detail is made from a shallow copy of the primitive: the
+// copy's Compact must leave the original whole.
+func TestCompactOfACopyKeepsTheOriginal(t *testing.T) {
+	s := mustRead(t, scenetest.Skinned())
+	p := s.Meshes[0].Primitives[0]
+	want := corners(p)
+	lod := *p
+	lod.Indices = p.Indices[6:]
+	if err := lod.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.check(); err != nil || !slices.Equal(corners(p), want) || len(p.TexCoords[0]) != 6 || len(p.Targets[0].Positions) != 6 {
+		t.Errorf("the original changed: %v", err)
+	}
+	if lod.VertexCount() != 4 || len(lod.Joints[0]) != 4 || len(lod.Targets[1].Positions) != 4 {
+		t.Errorf("the copy was not compacted")
+	}
+	w := *p
+	if err := w.Weld(); err != nil {
+		t.Fatal(err)
+	}
+	unweld(&w)
+	if err := w.Weld(); err != nil || p.VertexCount() != 6 || !slices.Equal(corners(p), want) {
+		t.Errorf("welding a copy changed the original: %v", err)
+	}
+}
+
 // corners lists the position of every triangle corner.
 func corners(p *Primitive) [][3]float32 {
 	var out [][3]float32
