@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qmuntal/gltf"
@@ -793,6 +794,9 @@ func (r *reader) primitive(mi, pi int, p *gltf.Primitive) (*Primitive, error) {
 		return nil, err
 	}
 	count := acc.Count
+	if count < 1 || count > r.opts.MaxVertices {
+		return nil, invalid("%s has %d vertices; at most %d can be processed", located(posAcc, "POSITION of "+where), count, r.opts.MaxVertices)
+	}
 
 	// Which vertices to keep: all of them, unless the vertex buffer is
 	// shared with other primitives and this one indexes only a part.
@@ -854,7 +858,14 @@ func (r *reader) primitive(mi, pi int, p *gltf.Primitive) (*Primitive, error) {
 	}
 	vec3, vec4, vec2 := []gltf.AccessorType{gltf.AccessorVec3}, []gltf.AccessorType{gltf.AccessorVec4}, []gltf.AccessorType{gltf.AccessorVec2}
 
-	for name, a := range p.Attributes {
+	// In name order, so that the first error reported is always the same.
+	names := make([]string, 0, len(p.Attributes))
+	for name := range p.Attributes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a := p.Attributes[name]
 		switch {
 		case name == gltf.POSITION:
 			d, _, err := floatsOf(a, name, 3, vec3...)
@@ -943,7 +954,13 @@ func (r *reader) primitive(mi, pi int, p *gltf.Primitive) (*Primitive, error) {
 
 	for ti, t := range p.Targets {
 		var tg Target
-		for name, a := range t {
+		names := make([]string, 0, len(t))
+		for name := range t {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			a := t[name]
 			tname := fmt.Sprintf("%s of morph target %d", name, ti)
 			switch {
 			case name == gltf.POSITION || name == gltf.NORMAL || name == gltf.TANGENT:

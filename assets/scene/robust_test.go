@@ -129,8 +129,9 @@ func TestReadRejectsBadInput(t *testing.T) {
 			acc := at(doc, "accessors", accessorOf(doc, "POSITION"))
 			delete(acc, "bufferView")
 			acc["count"] = 4e9
-		}), ReadOptions{}, "the model has more than 8388608 vertices"},
-		{"too many vertices", good, ReadOptions{MaxVertices: 5}, "more than 5 vertices"},
+		}), ReadOptions{}, "(POSITION of mesh 0 primitive 0) has 4000000000 vertices; at most 8388608"},
+		{"too many vertices", scenetest.Interleaved(), ReadOptions{MaxVertices: 6}, "the model has more than 6 vertices"},
+		{"too many vertices in one accessor", good, ReadOptions{MaxVertices: 5}, "has 6 vertices; at most 5"},
 		{"too many indices", good, ReadOptions{MaxVertices: 100, MaxIndices: 11}, "more than 11 indices"},
 		{"image bytes", good, ReadOptions{MaxImageBytes: 10}, "images take more than 10 bytes"},
 		{"sparse index out of range", editGLB(t, scenetest.Sparse(), func(doc map[string]any, _ []byte) {
