@@ -261,6 +261,9 @@ func (p *Primitive) check() error {
 	if bad != "" {
 		return fmt.Errorf("%s", bad)
 	}
+	if p.Indices != nil && len(p.Indices) == 0 {
+		return fmt.Errorf("an empty index list (glTF accessors hold at least one element)")
+	}
 	for k, v := range p.Indices {
 		if int(v) >= n {
 			return fmt.Errorf("index %d at position %d is past the %d vertices", v, k, n)
