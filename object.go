@@ -8,18 +8,25 @@ import (
 
 // ObjectState is where an object is in its life: uploading until the
 // client finishes the upload, processing while a worker builds its GLB,
-// then ready or failed.
+// then ready or failed. An image series ends awaiting_reconstruction: its
+// photos are stored, and a photogrammetry step outside Kiln turns them
+// into a model.
 type ObjectState string
 
 const (
-	StateUploading  ObjectState = "uploading"
-	StateProcessing ObjectState = "processing"
-	StateReady      ObjectState = "ready"
-	StateFailed     ObjectState = "failed"
+	StateUploading              ObjectState = "uploading"
+	StateProcessing             ObjectState = "processing"
+	StateReady                  ObjectState = "ready"
+	StateFailed                 ObjectState = "failed"
+	StateAwaitingReconstruction ObjectState = "awaiting_reconstruction"
 )
 
 // Object types of spec section 4.2.
 var ObjectTypes = []string{"raw_model", "mesh", "images", "ai_model", "openconfiguration"}
+
+// TypeSprite marks an object made by POST /resources/objects/sprite: it is
+// no upload type, so prepare-upload does not accept it.
+const TypeSprite = "sprite"
 
 // Limits of an upload. The spec leaves them open; these are Kiln's.
 const (
@@ -56,13 +63,38 @@ type Object struct {
 	LODs []LOD `json:"lods,omitempty"`
 	// Uploaded is set once the source file is stored, so a one-time upload
 	// URL cannot overwrite it.
-	Uploaded  bool      `json:"uploaded"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	Uploaded bool `json:"uploaded"`
+	// PreviewType is the media type of the object's preview image (the
+	// preview of an image series, a sprite's thumbnail); empty when none.
+	PreviewType string `json:"previewType,omitempty"`
+	// Translations holds the name and description by locale (de_DE, fr);
+	// Name and Description are the default language.
+	Translations map[string]Translation `json:"translations,omitempty"`
+	CreatedAt    time.Time              `json:"createdAt"`
+	UpdatedAt    time.Time              `json:"updatedAt"`
 }
 
 // SourceKey is the blob key of the uploaded file.
 func (o *Object) SourceKey() string { return "uploads/" + o.ID + "/source." + o.Extension }
+
+// PreviewKey is the blob key of the preview image.
+func (o *Object) PreviewKey() string { return "objects/" + o.ID + "/preview" }
+
+// Translation is an object's name and description in one language.
+type Translation struct {
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// CatalogEntry is one object of an account's custom furniture catalog:
+// the object plus the shop data a configurator shows next to it.
+type CatalogEntry struct {
+	ObjectID string   `json:"objectId"`
+	Category string   `json:"category,omitempty"`
+	SKU      string   `json:"sku,omitempty"`
+	Price    *float64 `json:"price,omitempty"`
+	Currency string   `json:"currency,omitempty"`
+}
 
 // LOD is one level of detail of an object's model.
 type LOD struct {
@@ -80,8 +112,8 @@ func (o *Object) GLBKey(lod int) string {
 	return "objects/" + o.ID + "/lod" + strconv.Itoa(lod) + ".glb"
 }
 
-// ValidateNewObject checks the fields of a prepare-upload request.
-func ValidateNewObject(o *Object) error {
+// ValidateText checks the name, description and comment of a new object.
+func ValidateText(o *Object) error {
 	switch {
 	case o.Name == "":
 		return Errorf(KindInvalid, "missing_name", "name is required")
@@ -89,6 +121,16 @@ func ValidateNewObject(o *Object) error {
 		return Errorf(KindInvalid, "invalid_name", "name must be at most 200 characters")
 	case len(o.Description) > 5000 || len(o.Comment) > 5000:
 		return Errorf(KindInvalid, "invalid_description", "description and comment must be at most 5000 characters")
+	}
+	return nil
+}
+
+// ValidateNewObject checks the fields of a prepare-upload request.
+func ValidateNewObject(o *Object) error {
+	if err := ValidateText(o); err != nil {
+		return err
+	}
+	switch {
 	case o.Type == "":
 		return Errorf(KindInvalid, "missing_type", "type is required: one of %v", ObjectTypes)
 	case !slices.Contains(ObjectTypes, o.Type):
