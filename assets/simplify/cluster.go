@@ -9,7 +9,7 @@ package simplify
 // whose result has at most target indices; pinned vertices keep cells of
 // their own and never move.
 func (s *simplifier) cluster(target int) {
-	nv := len(s.pos)
+	nv := len(s.kind)
 	idx := s.indices
 	used := make([]bool, nv)
 	for _, v := range idx {
@@ -26,7 +26,7 @@ func (s *simplifier) cluster(target int) {
 				ids[v] = 1<<32 | uint64(v)
 				continue
 			}
-			p := s.pos[v]
+			p := s.ps[s.remap[v]].p
 			x, y, z := uint64(p.x*scale+0.5), uint64(p.y*scale+0.5), uint64(p.z*scale+0.5)
 			ids[v] = x<<20 | y<<10 | z
 		}
@@ -75,13 +75,14 @@ func (s *simplifier) cluster(target int) {
 	for i := 0; i+2 < len(idx); i += 3 {
 		i0, i1, i2 := idx[i], idx[i+1], idx[i+2]
 		c0, c1, c2 := cells[i0], cells[i1], cells[i2]
+		p0, p1, p2 := s.ps[s.remap[i0]].p, s.ps[s.remap[i1]].p, s.ps[s.remap[i2]].p
 		if c0 == c1 && c1 == c2 {
 			// a triangle inside a cell says more about where the surface is
-			fromTriangle(&q, s.pos[i0], s.pos[i1], s.pos[i2], 3)
+			fromTriangle(&q, p0, p1, p2, 3)
 			cq[c0].add(&q)
 			continue
 		}
-		fromTriangle(&q, s.pos[i0], s.pos[i1], s.pos[i2], 1)
+		fromTriangle(&q, p0, p1, p2, 1)
 		cq[c0].add(&q)
 		cq[c1].add(&q)
 		cq[c2].add(&q)
@@ -96,7 +97,7 @@ func (s *simplifier) cluster(target int) {
 			continue
 		}
 		c := cells[v]
-		e := cq[c].posError(s.pos[v])
+		e := posError(&cq[c], s.ps[s.remap[v]].p)
 		if best[c] == none || e < bestErr[c] {
 			best[c], bestErr[c] = uint32(v), e
 		}

@@ -118,7 +118,11 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 	}
 	s := newSimplifier(&m, opt)
 	s.run(opt, len(m.Indices)/3)
-	return Result{Indices: s.indices, Error: float32(math.Sqrt(float64(s.resultError)))}, nil
+	out := s.indices
+	for i, v := range out {
+		out[i] = s.old[v]
+	}
+	return Result{Indices: out, Error: float32(math.Sqrt(float64(s.resultError)))}, nil
 }
 
 func finite(f float32) bool {

@@ -44,22 +44,67 @@ var hasOpposite = [kindCount][kindCount]bool{
 	{true, false, true, false, false},
 }
 
+// Edge rules, combined into one byte per pair of kinds (edgeRules[k0<<3|k1])
+// so that picking edges costs one table look-up per edge.
+const (
+	ruleForward  = 1 << iota // k0 may collapse onto k1
+	ruleBackward             // k1 may collapse onto k0
+	ruleOpposite             // see hasOpposite
+	ruleLoop0                // i0 is on a border or seam: the edge must be its loop edge
+	ruleLoop1                // i1 is on a border or seam: the edge must be its loopback edge
+)
+
+var edgeRules = func() (r [64]uint8) {
+	onLoop := func(k uint8) bool { return k == kindBorder || k == kindSeam }
+	for k0 := uint8(0); k0 < kindCount; k0++ {
+		for k1 := uint8(0); k1 < kindCount; k1++ {
+			var f uint8
+			if canCollapse[k0][k1] {
+				f |= ruleForward
+			}
+			if canCollapse[k1][k0] {
+				f |= ruleBackward
+			}
+			if hasOpposite[k0][k1] {
+				f |= ruleOpposite
+			}
+			// two border (or seam) vertices without an edge between them on
+			// their loop are on different loops: collapsing would join them;
+			// the same holds between a border and a locked vertex
+			if onLoop(k0) && (k0 == k1 || k1 == kindLocked) {
+				f |= ruleLoop0
+			}
+			if onLoop(k1) && k0 == kindLocked {
+				f |= ruleLoop1
+			}
+			r[k0<<3|k1] = f
+		}
+	}
+	return r
+}()
+
 // adjacency lists, for each vertex, the triangles around it as the pair
-// (next, prev) of the other two corners in winding order. It is rebuilt on
-// position-welded indices at each pass, so that a vertex sees the triangles
-// of all its wedges.
+// (next, prev) of the other two corners in winding order, side by side so
+// that the flip test reads one cache line. It is rebuilt from the indices at
+// each pass, position-welded, so that a vertex sees the triangles of all its
+// wedges.
 type adjacency struct {
 	offsets []uint32 // len nv+1
-	next    []uint32 // len 3 * triangles
-	prev    []uint32
+	corners []corner // len 3 * triangles
 }
+
+type corner struct{ next, prev uint32 }
 
 func newAdjacency(nv, ni int) *adjacency {
 	return &adjacency{
 		offsets: make([]uint32, nv+1),
-		next:    make([]uint32, ni),
-		prev:    make([]uint32, ni),
+		corners: make([]corner, ni),
 	}
+}
+
+// around returns the triangles around v.
+func (a *adjacency) around(v uint32) []corner {
+	return a.corners[a.offsets[v]:a.offsets[v+1]]
 }
 
 // build fills the lists for indices, mapped through remap when not nil.
@@ -82,29 +127,31 @@ func (a *adjacency) build(indices, remap []uint32) {
 		off[i] = sum
 		sum += c
 	}
-	next, prev := a.next[:len(indices)], a.prev[:len(indices)]
+	cs := a.corners[:len(indices)]
 	for i := 0; i+2 < len(indices); i += 3 {
 		v0, v1, v2 := indices[i], indices[i+1], indices[i+2]
 		if remap != nil {
 			v0, v1, v2 = remap[v0], remap[v1], remap[v2]
 		}
 		o := off[v0]
-		next[o], prev[o] = v1, v2
+		cs[o] = corner{v1, v2}
 		off[v0] = o + 1
 		o = off[v1]
-		next[o], prev[o] = v2, v0
+		cs[o] = corner{v2, v0}
 		off[v1] = o + 1
 		o = off[v2]
-		next[o], prev[o] = v0, v1
+		cs[o] = corner{v0, v1}
 		off[v2] = o + 1
 	}
 	a.offsets[0] = 0
 }
 
-// hasEdge reports whether some triangle has the directed edge a -> b.
-func (a *adjacency) hasEdge(from, to uint32) bool {
-	for _, n := range a.next[a.offsets[from]:a.offsets[from+1]] {
-		if n == to {
+// closes reports whether some triangle around v has the edge t -> v, the
+// opposite of v -> t. Such a triangle has v as a corner, so it is in v's own
+// list (around), with t as the corner before v: no need to look at t's list.
+func closes(around []corner, t uint32) bool {
+	for _, c := range around {
+		if c.prev == t {
 			return true
 		}
 	}
@@ -166,7 +213,7 @@ func buildPositionRemap(pos []float32, remap, wedge []uint32) {
 
 // classify sets kind, loop and loopback for every vertex from the adjacency
 // of the unwelded indices, where each of the two wedges of a seam has an
-// open edge. loop[v] is the vertex that follows v along its
+// open edge. The indices must have no triangle with a repeated index. loop[v] is the vertex that follows v along its
 // border or seam (the open edge leaving v), loopback[v] the one before it;
 // they are only meaningful for border and seam vertices. Vertices on more
 // than one border loop, at the end of a seam, or with more than two wedges
@@ -183,23 +230,21 @@ func classify(kind []uint8, loop, loopback []uint32, adj *adjacency, remap, wedg
 	openInc, openOut := loopback, loop
 	for v := 0; v < nv; v++ {
 		vv := uint32(v)
-		lo, hi := adj.offsets[v], adj.offsets[v+1]
-		for _, t := range adj.next[lo:hi] {
-			if t == vv {
-				// a degenerate triangle has a self edge; treat the vertex as
-				// having several open edges rather than let it close a border
-				openInc[v], openOut[v] = vv, vv
-			} else if !adj.hasEdge(t, vv) {
-				if openInc[t] == none {
-					openInc[t] = vv
-				} else {
-					openInc[t] = t
-				}
-				if openOut[v] == none {
-					openOut[v] = t
-				} else {
-					openOut[v] = vv
-				}
+		around := adj.around(vv)
+		for _, c := range around {
+			t := c.next
+			if closes(around, t) {
+				continue
+			}
+			if openInc[t] == none {
+				openInc[t] = vv
+			} else {
+				openInc[t] = t
+			}
+			if openOut[v] == none {
+				openOut[v] = t
+			} else {
+				openOut[v] = vv
 			}
 		}
 	}
@@ -268,8 +313,9 @@ func relax(kind []uint8, welded *adjacency, remap, wedge []uint32, pinned []bool
 				break
 			}
 		}
-		for _, t := range welded.next[welded.offsets[i]:welded.offsets[i+1]] {
-			if t == ii || !welded.hasEdge(t, ii) {
+		around := welded.around(ii)
+		for _, c := range around {
+			if c.next == ii || !closes(around, c.next) {
 				keep = true
 			}
 		}
