@@ -5,7 +5,9 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"net"
+	"net/mail"
 	"net/url"
 	"runtime"
 	"strconv"
@@ -28,6 +30,25 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogFormat       string
+	// PublicPlatformURL is the base of links in mails (the worker has no
+	// request to take a host from).
+	PublicPlatformURL string
+	// SMTPURL (smtp://user:pass@host:port) sends mail_after_upload; empty
+	// disables mail. MailFrom is the sender address.
+	SMTPURL  string
+	MailFrom string
+	// AI is the chat completions provider of the assistant; an empty URL
+	// means the built-in one.
+	AI AI
+	// TrackingRate and TrackingBurst bound tracking events per client
+	// address and viewer (a token bucket); a zero rate means no limit.
+	TrackingRate  float64
+	TrackingBurst int
+}
+
+// AI locates an OpenAI-compatible chat completions endpoint.
+type AI struct {
+	URL, Model, Key string
 }
 
 // S3 locates the blob store; an empty Endpoint means local disk.
@@ -60,13 +81,22 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 			Bucket:    r.str("KILN_S3_BUCKET", "kiln"),
 			Secure:    r.boolean("KILN_S3_SECURE", false),
 		},
-		AdminKey:        r.str("KILN_ADMIN_KEY", ""),
-		Blender:         r.str("KILN_BLENDER", "blender"),
-		Concurrency:     r.integer("KILN_WORKER_CONCURRENCY", runtime.NumCPU(), 1, 256),
-		ShutdownTimeout: r.duration("KILN_SHUTDOWN_TIMEOUT", 20*time.Second),
-		LogLevel:        r.oneOf("KILN_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
-		LogFormat:       r.oneOf("KILN_LOG_FORMAT", "json", "json", "text"),
+		AdminKey:          r.str("KILN_ADMIN_KEY", ""),
+		Blender:           r.str("KILN_BLENDER", "blender"),
+		Concurrency:       r.integer("KILN_WORKER_CONCURRENCY", runtime.NumCPU(), 1, 256),
+		ShutdownTimeout:   r.duration("KILN_SHUTDOWN_TIMEOUT", 20*time.Second),
+		LogLevel:          r.oneOf("KILN_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		LogFormat:         r.oneOf("KILN_LOG_FORMAT", "json", "json", "text"),
+		PublicPlatformURL: strings.TrimRight(r.url("KILN_PUBLIC_PLATFORM_URL", "http://localhost:8080", "http", "https"), "/"),
+		SMTPURL:           r.url("KILN_SMTP_URL", "", "smtp", "smtps"),
+		MailFrom:          r.str("KILN_MAIL_FROM", "Kiln <kiln@localhost>"),
+		AI: AI{
+			URL:   strings.TrimRight(r.url("KILN_AI_URL", "", "http", "https"), "/"),
+			Model: r.str("KILN_AI_MODEL", ""),
+			Key:   r.str("KILN_AI_KEY", ""),
+		},
 	}
+	c.TrackingRate, c.TrackingBurst = r.rate("KILN_TRACKING_RATE", 50, 100)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -87,8 +117,14 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	if c.AdminKey != "" && len(c.AdminKey) < 16 {
 		return nil, &Error{"KILN_ADMIN_KEY", "must be at least 16 characters"}
 	}
+	if c.AI.URL != "" && c.AI.Model == "" {
+		return nil, &Error{"KILN_AI_MODEL", "must be set when KILN_AI_URL is"}
+	}
 	if c.DataDir == "" {
 		return nil, &Error{"KILN_DATA_DIR", "must not be empty"}
+	}
+	if _, err := mail.ParseAddress(c.MailFrom); err != nil {
+		return nil, &Error{"KILN_MAIL_FROM", fmt.Sprintf("must be an e-mail address like Kiln <kiln@example.com>, got %q", c.MailFrom)}
 	}
 	return c, nil
 }
@@ -181,6 +217,33 @@ func (r *reader) integer(name string, def, lo, hi int) int {
 		r.fail(name, "must be a whole number from %d to %d, got %q", lo, hi, v)
 	}
 	return n
+}
+
+// rate reads "RATE" or "RATE,BURST" (events a second, events at once);
+// a burst left out is twice the rate, and "0" turns the limit off.
+func (r *reader) rate(name string, defRate float64, defBurst int) (float64, int) {
+	v := r.str(name, "")
+	if v == "" {
+		return defRate, defBurst
+	}
+	rs, bs, hasBurst := strings.Cut(v, ",")
+	rate, err := strconv.ParseFloat(strings.TrimSpace(rs), 64)
+	if err != nil || rate < 0 || rate > 1e6 || math.IsNaN(rate) {
+		r.fail(name, "must be RATE or RATE,BURST with RATE events a second from 0 (no limit) to 1000000, got %q", v)
+		return defRate, defBurst
+	}
+	burst := int(math.Ceil(2 * rate))
+	if hasBurst {
+		burst, err = strconv.Atoi(strings.TrimSpace(bs))
+		if err != nil || burst < 1 || burst > 1e7 {
+			r.fail(name, "BURST must be a whole number from 1 to 10000000, got %q", v)
+			return defRate, defBurst
+		}
+	}
+	if rate > 0 && burst < 1 {
+		burst = 1
+	}
+	return rate, burst
 }
 
 func (r *reader) duration(name string, def time.Duration) time.Duration {

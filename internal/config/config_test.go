@@ -37,6 +37,54 @@ func TestValues(t *testing.T) {
 	}
 }
 
+func TestTrackingRateAndAI(t *testing.T) {
+	for _, tc := range []struct {
+		env   map[string]string
+		rate  float64
+		burst int
+	}{
+		{nil, 50, 100},
+		{map[string]string{"KILN_TRACKING_RATE": "20"}, 20, 40},
+		{map[string]string{"KILN_TRACKING_RATE": "0.5, 3"}, 0.5, 3},
+		{map[string]string{"KILN_TRACKING_RATE": "0"}, 0, 0},
+	} {
+		c, err := FromEnv(env(tc.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.TrackingRate != tc.rate || c.TrackingBurst != tc.burst {
+			t.Errorf("%v: rate %v burst %d, want %v %d", tc.env, c.TrackingRate, c.TrackingBurst, tc.rate, tc.burst)
+		}
+	}
+	c, err := FromEnv(env(map[string]string{"KILN_AI_URL": "http://127.0.0.1:11434/v1/", "KILN_AI_MODEL": "llama3", "KILN_AI_KEY": "sk"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AI != (AI{URL: "http://127.0.0.1:11434/v1", Model: "llama3", Key: "sk"}) {
+		t.Errorf("AI: %+v", c.AI)
+	}
+}
+
+func TestMail(t *testing.T) {
+	c, err := FromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTPURL != "" || c.MailFrom != "Kiln <kiln@localhost>" || c.PublicPlatformURL != "http://localhost:8080" {
+		t.Errorf("mail defaults: %q %q %q", c.SMTPURL, c.MailFrom, c.PublicPlatformURL)
+	}
+	c, err = FromEnv(env(map[string]string{
+		"KILN_SMTP_URL": "smtp://u:p@mailpit:1025", "KILN_MAIL_FROM": "3D <3d@example.com>",
+		"KILN_PUBLIC_PLATFORM_URL": "https://kiln.example.com/",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTPURL != "smtp://u:p@mailpit:1025" || c.MailFrom != "3D <3d@example.com>" || c.PublicPlatformURL != "https://kiln.example.com" {
+		t.Errorf("mail values: %q %q %q", c.SMTPURL, c.MailFrom, c.PublicPlatformURL)
+	}
+}
+
 func TestErrorsNameTheVariable(t *testing.T) {
 	for _, tc := range []struct {
 		env  map[string]string
@@ -54,6 +102,17 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_WORKER_CONCURRENCY": "0"}, "KILN_WORKER_CONCURRENCY: must be a whole number from 1"},
 		{map[string]string{"KILN_SHUTDOWN_TIMEOUT": "soon"}, "KILN_SHUTDOWN_TIMEOUT: must be a duration"},
 		{map[string]string{"KILN_LOG_LEVEL": "loud"}, "KILN_LOG_LEVEL: must be one of"},
+		{map[string]string{"KILN_SMTP_URL": "mailpit:1025"}, "KILN_SMTP_URL:"},
+		{map[string]string{"KILN_SMTP_URL": "http://mailpit:1025"}, "KILN_SMTP_URL: scheme must be one of smtp, smtps"},
+		{map[string]string{"KILN_MAIL_FROM": "kiln at example"}, "KILN_MAIL_FROM: must be an e-mail address"},
+		{map[string]string{"KILN_PUBLIC_PLATFORM_URL": "kiln.example.com"}, "KILN_PUBLIC_PLATFORM_URL:"},
+		{map[string]string{"KILN_AI_URL": "localhost:11434"}, "KILN_AI_URL:"},
+		{map[string]string{"KILN_AI_URL": "ftp://ai.example.com"}, "KILN_AI_URL: scheme must be one of http, https"},
+		{map[string]string{"KILN_AI_URL": "http://127.0.0.1:11434/v1"}, "KILN_AI_MODEL: must be set when KILN_AI_URL is"},
+		{map[string]string{"KILN_TRACKING_RATE": "fast"}, "KILN_TRACKING_RATE: must be RATE or RATE,BURST"},
+		{map[string]string{"KILN_TRACKING_RATE": "-1"}, "KILN_TRACKING_RATE: must be RATE"},
+		{map[string]string{"KILN_TRACKING_RATE": "10,0"}, "KILN_TRACKING_RATE: BURST must be"},
+		{map[string]string{"KILN_TRACKING_RATE": "10,many"}, "KILN_TRACKING_RATE: BURST must be"},
 	} {
 		_, err := FromEnv(env(tc.env))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {

@@ -1,0 +1,220 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/kilnhq/kiln"
+)
+
+// Analytics keys live under kiln:stats:<viewer>: so that nothing else
+// named after a viewer collides with them.
+func trackingSalt(day string) string          { return prefix + "tracking:salt:" + day }
+func rateBucket(viewer, client string) string { return prefix + "stats:" + viewer + ":rate:" + client }
+func liveSession(viewer, sid string) string   { return prefix + "stats:" + viewer + ":live:" + sid }
+func viewerSessions(viewer string) string     { return prefix + "stats:" + viewer + ":sessions" }
+func dayCounters(viewer, day string) string   { return prefix + "stats:" + viewer + ":day:" + day }
+func dayVisitors(viewer, day string) string {
+	return prefix + "stats:" + viewer + ":day:" + day + ":visitors"
+}
+
+// saltTTL is how long a daily salt lives: a day of use plus a day for
+// events that arrive late, after which no visitor hash can be recomputed.
+const saltTTL = 48 * time.Hour
+
+// DailySalt returns the salt of the UTC day (YYYY-MM-DD), storing fresh
+// when the day has none yet, so that every API process hashes alike.
+func (db *DB) DailySalt(ctx context.Context, day, fresh string) (string, error) {
+	const op = "redis.DailySalt"
+	var get *goredis.StringCmd
+	_, err := db.rdb.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		p.SetNX(ctx, trackingSalt(day), fresh, saltTTL)
+		get = p.Get(ctx, trackingSalt(day))
+		return nil
+	})
+	if err != nil {
+		return "", kiln.E(op, kiln.KindUnavailable, err)
+	}
+	return get.Val(), nil
+}
+
+// recordScript saves one event in one round trip: it checks the viewer
+// exists, takes a token from the client's bucket, continues or starts the
+// session, and counts the day. It answers -1 for an unknown viewer, 0
+// when saved, or the milliseconds to wait when the bucket is empty.
+//
+// KEYS: viewer record, rate bucket, live session, sessions, day counters,
+// day visitors. ARGV: now (ms), session id, visitor, view (1|0), rate
+// (events/s, 0 = none), burst, live session TTL (s), session timeout (s),
+// event key.
+//
+// A session is the hash {first, last, visitor} under the client's
+// session id while it lives, and the member "first:visitor:sessionId"
+// of the viewer's sessions sorted set, scored by its last event: the
+// member never changes, so ZADD moves the score as the session goes on.
+var recordScript = goredis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[5])
+if rate > 0 then
+  local burst = tonumber(ARGV[6])
+  local b = redis.call('HMGET', KEYS[2], 'tokens', 'at')
+  local tokens = tonumber(b[1]) or burst
+  local at = tonumber(b[2]) or now
+  if now > at then
+    tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+    at = now
+  end
+  if tokens < 1 then
+    return math.ceil((1 - tokens) * 1000 / rate)
+  end
+  redis.call('HSET', KEYS[2], 'tokens', tostring(tokens - 1), 'at', tostring(at))
+  redis.call('PEXPIRE', KEYS[2], math.ceil(burst * 1000 / rate) + 1000)
+end
+local sec = math.floor(now / 1000)
+local s = redis.call('HMGET', KEYS[3], 'first', 'last', 'visitor')
+local first, last, visitor = tonumber(s[1]), tonumber(s[2]), s[3]
+if not first or not last or not visitor or sec - last > tonumber(ARGV[8]) then
+  first, last, visitor = sec, sec, ARGV[3]
+  redis.call('HSET', KEYS[3], 'first', tostring(first), 'visitor', visitor)
+elseif sec > last then
+  last = sec
+end
+redis.call('HSET', KEYS[3], 'last', tostring(last))
+redis.call('EXPIRE', KEYS[3], ARGV[7])
+redis.call('ZADD', KEYS[4], last, tostring(first) .. ':' .. visitor .. ':' .. ARGV[2])
+redis.call('HINCRBY', KEYS[5], 'events', 1)
+redis.call('HINCRBY', KEYS[5], 'key:' .. ARGV[9], 1)
+if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[5], 'views', 1) end
+redis.call('SADD', KEYS[6], ARGV[3])
+return 0
+`)
+
+// RecordEvent saves e unless the client's bucket is empty, in which case
+// it answers how long to wait. An unknown viewer is KindNotFound.
+func (db *DB) RecordEvent(ctx context.Context, e *kiln.TrackedEvent, key string, limit kiln.RateLimit) (time.Duration, error) {
+	const op = "redis.RecordEvent"
+	day := e.At.UTC().Format(time.DateOnly)
+	keys := []string{
+		viewerRecord(e.Viewer), rateBucket(e.Viewer, e.Client), liveSession(e.Viewer, e.SessionID),
+		viewerSessions(e.Viewer), dayCounters(e.Viewer, day), dayVisitors(e.Viewer, day),
+	}
+	view := "0"
+	if e.View {
+		view = "1"
+	}
+	timeout := int64(kiln.SessionTimeout / time.Second)
+	n, err := recordScript.Run(ctx, db.rdb, keys, e.At.UnixMilli(), e.SessionID, e.Visitor, view,
+		limit.Rate, limit.Burst, 2*timeout, timeout, key).Int64()
+	if err != nil {
+		return 0, kiln.E(op, kiln.KindUnavailable, err)
+	}
+	switch {
+	case n < 0:
+		return 0, kiln.E(op, kiln.KindNotFound, errors.New("no viewer "+e.Viewer))
+	case n > 0:
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	return 0, nil
+}
+
+// PeriodStats counts views, events and distinct visitors of each period,
+// and of all of them together, in one transaction: the union of day sets
+// gives exact visitor counts for any grouping.
+func (db *DB) PeriodStats(ctx context.Context, viewer string, periods []kiln.Period) ([]kiln.PeriodStats, kiln.PeriodStats, error) {
+	const op = "redis.PeriodStats"
+	tmp := prefix + "tmp:" + kiln.NewID("union")
+	type period struct {
+		counters []*goredis.SliceCmd
+		visitors *goredis.IntCmd
+	}
+	ps := make([]period, len(periods))
+	var total *goredis.IntCmd
+	_, err := db.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		var all []string
+		for i, per := range periods {
+			var sets []string
+			for _, d := range per.Days() {
+				ps[i].counters = append(ps[i].counters, p.HMGet(ctx, dayCounters(viewer, d), "views", "events"))
+				sets = append(sets, dayVisitors(viewer, d))
+			}
+			if len(sets) == 1 {
+				ps[i].visitors = p.SCard(ctx, sets[0])
+			} else {
+				ps[i].visitors = p.SUnionStore(ctx, tmp, sets...)
+			}
+			all = append(all, sets...)
+		}
+		if len(all) > 0 {
+			total = p.SUnionStore(ctx, tmp, all...)
+		}
+		p.Del(ctx, tmp)
+		return nil
+	})
+	if err != nil {
+		return nil, kiln.PeriodStats{}, kiln.E(op, kiln.KindUnavailable, err)
+	}
+	out := make([]kiln.PeriodStats, len(periods))
+	var sum kiln.PeriodStats
+	for i, per := range ps {
+		for _, c := range per.counters {
+			vals := c.Val()
+			out[i].Views += count(vals[0])
+			out[i].Events += count(vals[1])
+		}
+		out[i].Visitors = per.visitors.Val()
+		sum.Views += out[i].Views
+		sum.Events += out[i].Events
+	}
+	if total != nil {
+		sum.Visitors = total.Val()
+	}
+	return out, sum, nil
+}
+
+func count(v any) int64 {
+	s, _ := v.(string)
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+// SessionStats aggregates the viewer's sessions whose span, first event
+// to last, overlaps [start, end] (Unix seconds, inclusive). The sorted set
+// is scored by the last event, so Redis returns only the sessions that
+// end at or after start; those that begin after end are skipped here.
+func (db *DB) SessionStats(ctx context.Context, viewer string, start, end int64) (kiln.SessionStats, error) {
+	const op = "redis.SessionStats"
+	min := "-inf"
+	if start != math.MinInt64 {
+		min = strconv.FormatInt(start, 10)
+	}
+	zs, err := db.rdb.ZRangeByScoreWithScores(ctx, viewerSessions(viewer), &goredis.ZRangeBy{Min: min, Max: "+inf"}).Result()
+	if err != nil {
+		return kiln.SessionStats{}, kiln.E(op, kiln.KindUnavailable, err)
+	}
+	var st kiln.SessionStats
+	visitors := make(map[string]struct{}, len(zs)/2)
+	for _, z := range zs {
+		m, _ := z.Member.(string)
+		firstS, rest, ok1 := strings.Cut(m, ":")
+		visitor, _, ok2 := strings.Cut(rest, ":")
+		first, err := strconv.ParseInt(firstS, 10, 64)
+		if !ok1 || !ok2 || err != nil {
+			return kiln.SessionStats{}, kiln.E(op, errors.New("malformed session member "+strconv.Quote(m)))
+		}
+		if first > end {
+			continue
+		}
+		st.Sessions++
+		st.Seconds += int64(z.Score) - first
+		visitors[visitor] = struct{}{}
+	}
+	st.Visitors = int64(len(visitors))
+	return st, nil
+}

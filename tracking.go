@@ -1,0 +1,67 @@
+package kiln
+
+import "time"
+
+// Limits of a tracking event. The spec leaves them open; these are Kiln's.
+const (
+	MaxTrackingBody  = 16 << 10 // the whole request body
+	MaxEventPayload  = 4 << 10  // the event's payload object, as sent
+	MaxSessionIDLen  = 128
+	MaxEventKeyLen   = 64
+	SessionTimeout   = 30 * time.Minute
+	ViewEventKey     = "view" // the event key that counts as a view
+	MaxAnalyticsDays = 732    // how far back GET .../views may reach
+)
+
+// TrackedEvent is a visitor event as the store keeps it. It holds no
+// client address: Visitor and Client are hashes salted with a salt that
+// is deleted after two days, so they cannot be traced back.
+type TrackedEvent struct {
+	Viewer    string
+	SessionID string
+	// Visitor identifies one visitor (address, user agent, viewer) for one
+	// UTC day.
+	Visitor string
+	// Client identifies the client address for the rate limit.
+	Client string
+	View   bool
+	At     time.Time
+}
+
+// RateLimit is a token bucket: Rate events a second on average, Burst at
+// once. A zero Rate means no limit.
+type RateLimit struct {
+	Rate  float64
+	Burst int
+}
+
+// Period is a span of whole UTC days, First to Last inclusive.
+type Period struct {
+	First, Last time.Time
+}
+
+// Days lists the UTC dates of the period as YYYY-MM-DD.
+func (p Period) Days() []string {
+	var days []string
+	for d := p.First; !d.After(p.Last); d = d.AddDate(0, 0, 1) {
+		days = append(days, d.Format(time.DateOnly))
+	}
+	return days
+}
+
+// PeriodStats counts a period's events. Visitors are distinct visitor
+// hashes; as the salt changes each day, one person on two days counts
+// twice, as in Plausible.
+type PeriodStats struct {
+	Views    int64 `json:"views"`
+	Events   int64 `json:"events"`
+	Visitors int64 `json:"visitors"`
+}
+
+// SessionStats aggregates the sessions of a time range.
+type SessionStats struct {
+	Visitors int64
+	Sessions int64
+	// Seconds is the sum over sessions of last event minus first.
+	Seconds int64
+}
