@@ -16,10 +16,15 @@ import (
 const testdata = "../../../shared/testdata"
 
 // models returns the generated fixtures and, when present, the shared
-// real models.
+// real models. The small fixtures test the encodings, the larger
+// generated meshes (scenetest.Meshes) the bounds, even where the shared
+// models are absent.
 func models(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for name, data := range scenetest.Fixtures() {
+		out["fixture/"+name] = data
+	}
+	for name, data := range scenetest.Meshes() {
 		out["fixture/"+name] = data
 	}
 	files, _ := filepath.Glob(filepath.Join(testdata, "*.glb"))
