@@ -53,7 +53,7 @@ type simplifier struct {
 
 func newSimplifier(m *Mesh, opt Options) *simplifier {
 	s := &simplifier{}
-	pos := s.renumber(m)
+	pos, box := s.renumber(m)
 	nv := len(s.old)
 	s.remap = make([]uint32, nv)
 	s.wedge = make([]uint32, nv)
@@ -72,9 +72,18 @@ func newSimplifier(m *Mesh, opt Options) *simplifier {
 
 	buildPositionRemap(pos, s.remap, s.wedge)
 	if m.Locked != nil {
+		// a lock holds the position: all its wedges
 		s.pinned = make([]bool, nv)
 		for i, v := range s.old {
-			s.pinned[i] = m.Locked[v]
+			if m.Locked[v] {
+				r := s.remap[i]
+				for w := r; ; {
+					s.pinned[w] = true
+					if w = s.wedge[w]; w == r {
+						break
+					}
+				}
+			}
 		}
 	}
 	s.adj.build(s.indices, nil)
@@ -85,151 +94,90 @@ func newSimplifier(m *Mesh, opt Options) *simplifier {
 	s.collectLoopVerts()
 	s.packKinds()
 
-	s.rescale(pos, m)
+	s.rescale(pos, box, m)
 	s.fillQuadrics()
 	return s
 }
 
 // renumber gives the vertices that the triangles use internal numbers in
-// spatial order (along a Z-order curve), and sorts the triangles by their
-// lowest internal vertex. It sets s.old (internal to caller's numbers) and
+// order of first use. It sets s.old (internal to caller's numbers) and
 // s.indices (the triangles in internal numbers, without those that repeat
-// an index: they cover nothing), and returns the internal positions.
+// an index: they cover nothing), and returns the internal positions and
+// their bounding box.
 //
-// Every phase of a pass walks the triangles or the edges in order and reads
-// the per-vertex data of their corners; in spatial order those reads fall
-// next to each other in memory instead of missing the cache, whatever order
-// the caller's buffers have. On meshes of hundreds of thousands of
-// triangles this more than halves the time of a pass. Vertices that no
-// triangle uses (a primitive sharing a vertex buffer with others) cost
-// nothing.
-func (s *simplifier) renumber(m *Mesh) []float32 {
+// Vertices that no triangle uses (a primitive that shares a vertex buffer
+// with others) then cost nothing, and the per-vertex arrays follow the
+// order in which the passes walk the triangles. (Sorting vertices and
+// triangles along a Z-order curve was tried: on the bunny and its
+// subdivisions it cost more than the cache misses it saved.)
+func (s *simplifier) renumber(m *Mesh) ([]float32, bbox) {
 	internal := make([]uint32, len(m.Positions)/3)
 	for i := range internal {
 		internal[i] = none
 	}
-	kept := 0
+	s.indices = make([]uint32, 0, len(m.Indices))
 	for i := 0; i+2 < len(m.Indices); i += 3 {
 		a, b, c := m.Indices[i], m.Indices[i+1], m.Indices[i+2]
 		if a == b || b == c || c == a {
 			continue
 		}
-		internal[a], internal[b], internal[c] = 0, 0, 0
-		kept++
-	}
-	minv := [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
-	maxv := [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
-	nu := 0
-	for v, n := range internal {
-		if n == none {
-			continue
-		}
-		nu++
-		for j := 0; j < 3; j++ {
-			minv[j] = min(minv[j], m.Positions[3*v+j])
-			maxv[j] = max(maxv[j], m.Positions[3*v+j])
+		for _, v := range [3]uint32{a, b, c} {
+			n := internal[v]
+			if n == none {
+				n = uint32(len(s.old))
+				internal[v] = n
+				s.old = append(s.old, v)
+			}
+			s.indices = append(s.indices, n)
 		}
 	}
-	var scale [3]float32
-	for j := range scale {
-		if maxv[j] > minv[j] {
-			scale[j] = 1023 / (maxv[j] - minv[j])
-		}
+	box := bbox{
+		min: [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32},
+		max: [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32},
 	}
-	keys := make([]uint64, 0, nu)
-	for v, n := range internal {
-		if n == none {
-			continue
-		}
-		var code uint64
-		for j := 0; j < 3; j++ {
-			q := uint64((m.Positions[3*v+j] - minv[j]) * scale[j])
-			code |= spread10(q) << j
-		}
-		keys = append(keys, code<<32|uint64(v))
-	}
-	radixSort30(keys)
-	s.old = make([]uint32, nu)
-	for i, k := range keys {
-		v := uint32(k)
-		s.old[i] = v
-		internal[v] = uint32(i)
-	}
-
-	// triangles by lowest corner: a counting sort
-	start := make([]uint32, nu+1)
-	for i := 0; i+2 < len(m.Indices); i += 3 {
-		a, b, c := m.Indices[i], m.Indices[i+1], m.Indices[i+2]
-		if a != b && b != c && c != a {
-			start[min(internal[a], internal[b], internal[c])+1]++
-		}
-	}
-	for i := 1; i <= nu; i++ {
-		start[i] += start[i-1]
-	}
-	s.indices = make([]uint32, 3*kept)
-	for i := 0; i+2 < len(m.Indices); i += 3 {
-		a, b, c := m.Indices[i], m.Indices[i+1], m.Indices[i+2]
-		if a == b || b == c || c == a {
-			continue
-		}
-		ia, ib, ic := internal[a], internal[b], internal[c]
-		k := min(ia, ib, ic)
-		t := start[k]
-		start[k] = t + 1
-		s.indices[3*t], s.indices[3*t+1], s.indices[3*t+2] = ia, ib, ic
-	}
-
-	pos := make([]float32, 3*nu)
+	pos := make([]float32, 3*len(s.old))
 	for i, v := range s.old {
-		copy(pos[3*i:3*i+3], m.Positions[3*v:3*v+3])
+		p := m.Positions[3*v : 3*v+3 : 3*v+3]
+		copy(pos[3*i:3*i+3], p)
+		for j := 0; j < 3; j++ {
+			box.min[j] = min(box.min[j], p[j])
+			box.max[j] = max(box.max[j], p[j])
+		}
 	}
-	return pos
+	return pos, box
 }
 
-// spread10 spaces the 10 low bits of x three bits apart, for Morton codes.
-func spread10(x uint64) uint64 {
-	x &= 0x3ff
-	x = (x | x<<16) & 0x30000ff
-	x = (x | x<<8) & 0x300f00f
-	x = (x | x<<4) & 0x30c30c3
-	x = (x | x<<2) & 0x9249249
-	return x
-}
+// bbox is an axis-aligned bounding box.
+type bbox struct{ min, max [3]float32 }
 
-// radixSort30 sorts keys by their bits 32 to 61 (a 30-bit Morton code), in
-// three stable passes of 10 bits.
-func radixSort30(keys []uint64) {
-	tmp := make([]uint64, len(keys))
-	src, dst := keys, tmp
-	for shift := 32; shift < 62; shift += 10 {
-		var count [1025]uint32
-		for _, k := range src {
-			count[(k>>shift)&1023+1]++
-		}
-		for i := 1; i < len(count); i++ {
-			count[i] += count[i-1]
-		}
-		for _, k := range src {
-			b := (k >> shift) & 1023
-			dst[count[b]] = k
-			count[b]++
-		}
-		src, dst = dst, src
-	}
-	// three passes: the result is in tmp
-	copy(keys, src)
-}
-
-// lockBorders turns border vertices into locked ones and pins them, so that
-// later stages, which classify the mesh again, keep them too.
+// lockBorders locks and pins every vertex at a position on an open boundary
+// of the position-welded surface: border vertices, and also the seam or
+// locked vertices that sit on a border (every border vertex of a
+// flat-shaded mesh). Pinning keeps them in the later stages too, which
+// classify the mesh again or ignore topology.
 func (s *simplifier) lockBorders() {
 	pinned := make([]bool, len(s.kind))
 	copy(pinned, s.pinned)
-	for i, k := range s.kind {
-		if k == kindBorder {
-			s.kind[i] = kindLocked
-			pinned[i] = true
+	s.adj.build(s.indices, s.remap)
+	for i, r := range s.remap {
+		if r != uint32(i) {
+			continue
+		}
+		around := s.adj.around(r)
+		open := false
+		for _, c := range around {
+			if !closes(around, c.next) {
+				open = true
+			}
+		}
+		if !open {
+			continue
+		}
+		for v := r; ; {
+			s.kind[v], pinned[v] = kindLocked, true
+			if v = s.wedge[v]; v == r {
+				break
+			}
 		}
 	}
 	s.pinned = pinned
@@ -244,19 +192,13 @@ func (s *simplifier) collectLoopVerts() {
 	}
 }
 
-// rescale maps the internal positions p into the unit box (s.ps[r].p, one
+// rescale maps the internal positions p, whose bounding box is box, into
+// the unit box (s.ps[r].p, one
 // per distinct position), so that errors are relative to the extent, and
 // pre-multiplies the attributes by their weights.
-func (s *simplifier) rescale(p []float32, m *Mesh) {
+func (s *simplifier) rescale(p []float32, box bbox, m *Mesh) {
 	nv := len(s.kind)
-	minv := [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
-	maxv := [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
-	for i := 0; i+2 < len(p); i += 3 {
-		for j := 0; j < 3; j++ {
-			minv[j] = min(minv[j], p[i+j])
-			maxv[j] = max(maxv[j], p[i+j])
-		}
-	}
+	minv, maxv := box.min, box.max
 	extent := max(maxv[0]-minv[0], maxv[1]-minv[1], maxv[2]-minv[2])
 	var scale float32
 	if extent > 0 {

@@ -304,15 +304,7 @@ func relax(kind []uint8, welded *adjacency, remap, wedge []uint32, pinned []bool
 		if kind[i] != kindSeam && kind[i] != kindLocked {
 			continue
 		}
-		keep := false
-		for v := ii; ; {
-			if pinned != nil && pinned[v] {
-				keep = true
-			}
-			if v = wedge[v]; v == ii {
-				break
-			}
-		}
+		keep := pinned != nil && pinned[i] // pins cover all wedges of a position
 		around := welded.around(ii)
 		for _, c := range around {
 			if c.next == ii || !closes(around, c.next) {
