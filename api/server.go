@@ -49,6 +49,8 @@ type Config struct {
 	AdminKey string
 	Keys     KeyStore
 	Objects  ObjectStore
+	Spaces   SpaceStore
+	Viewers  ViewerStore
 	Blobs    kiln.BlobStore
 	Jobs     Enqueuer
 	// Ready lists the dependencies /readyz checks, by name.

@@ -67,6 +67,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, erro
 	}
 	a.Redis = rdb
 	a.DB = redis.New(rdb)
+	if err := a.DB.SeedSystemTemplates(ctx); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("seed system space templates: %w", err)
+	}
 	if a.RedisOpt, err = jobs.RedisOpt(url); err != nil {
 		a.Close()
 		return nil, err
@@ -144,6 +148,8 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		AdminKey: adminKey,
 		Keys:     a.DB,
 		Objects:  a.DB,
+		Spaces:   a.DB,
+		Viewers:  a.DB,
 		Blobs:    a.Blobs,
 		Jobs:     client,
 		Ready:    map[string]api.Pinger{"redis": a.DB, "storage": a.Blobs},

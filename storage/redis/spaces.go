@@ -225,5 +225,7 @@ func mgetJSON[T any](ctx context.Context, db *DB, op string, key func(string) st
 	return out, nil
 }
 
-// createdScore orders an index by creation time.
-func createdScore(t time.Time) float64 { return float64(t.UnixMilli()) }
+// createdScore orders an index by creation time, in microseconds so that
+// records made in one millisecond keep their order (a float64 holds them
+// exactly for millennia).
+func createdScore(t time.Time) float64 { return float64(t.UnixMicro()) }

@@ -48,7 +48,7 @@ func (db *DB) CreateViewer(ctx context.Context, v *kiln.Viewer) error {
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	score := float64(v.CreatedAt.UnixMilli())
+	score := createdScore(v.CreatedAt)
 	if v.Kind == kiln.ViewerSpace {
 		public := "0"
 		if v.Public {
