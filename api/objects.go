@@ -27,6 +27,10 @@ type objectView struct {
 	*kiln.Object
 	Files map[string]string `json:"files"`
 	LODs  []lodView         `json:"lods,omitempty"`
+	// Likes and LikedByMe are shown where they were read (GET of the
+	// object), not in the answers of the upload flow.
+	Likes     *int64 `json:"likes,omitempty"`
+	LikedByMe *bool  `json:"likedByMe,omitempty"`
 }
 
 type lodView struct {
@@ -36,9 +40,16 @@ type lodView struct {
 
 func view(c *gin.Context, o *kiln.Object) objectView {
 	files := map[string]string{}
-	glb := baseURL(c.Request) + "/resources/objects/" + o.ID + "/model.glb"
-	if o.State == kiln.StateReady {
+	base := baseURL(c.Request) + "/resources/objects/" + o.ID
+	glb := base + "/model.glb"
+	if o.State == kiln.StateReady && len(o.LODs) > 0 {
 		files["glb"] = glb
+	}
+	if o.Uploaded {
+		files["source"] = base + "/source"
+	}
+	if o.PreviewType != "" {
+		files["preview"] = base + "/preview"
 	}
 	v := objectView{Object: o, Files: files}
 	for _, l := range o.LODs {
@@ -132,7 +143,15 @@ func (s *Server) prepareUpload(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	if err := checkMailAddress(o.MailAfterUpload); err != nil {
+		fail(c, err)
+		return
+	}
 	ctx := c.Request.Context()
+	if err := s.storePreview(c, o); err != nil {
+		fail(c, err)
+		return
+	}
 	expires := now.Add(uploadTTL)
 	target := uploadTarget{Method: http.MethodPut, Headers: map[string]string{}, ExpiresAt: expires.Truncate(time.Second)}
 	url, presigned, err := s.Blobs.PresignPut(ctx, o.SourceKey(), uploadTTL)
@@ -353,7 +372,12 @@ func (s *Server) getObject(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, []objectView{view(c, o)})
+	v := view(c, o)
+	if err := s.addLikes(c, &v); err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, []objectView{v})
 }
 
 // downloadGLB streams the object's GLB with ETag, conditional requests
@@ -375,6 +399,10 @@ func (s *Server) downloadGLB(c *gin.Context) {
 	}
 	if o.State != kiln.StateReady {
 		fail(c, kiln.Errorf(kiln.KindConflict, "object_not_ready", "object %s is %s; its GLB exists once it is ready", o.ID, o.State))
+		return
+	}
+	if len(o.LODs) == 0 {
+		fail(c, kiln.Errorf(kiln.KindNotFound, "no_glb", "object %s (type %s, .%s) is kept as uploaded and has no GLB; download it from files.source", o.ID, o.Type, o.Extension))
 		return
 	}
 	if !slices.ContainsFunc(o.LODs, func(l kiln.LOD) bool { return l.Level == level }) {

@@ -22,14 +22,25 @@ func (s *Server) platformTable() []route {
 		{"GET", "/api-key-authorized", kiln.ScopeUserRead, s.apiKeyAuthorized},
 		{"POST", "/resources/objects/prepare-upload", kiln.ScopeProductWrite, s.prepareUpload},
 		{"POST", "/resources/objects/:objectId/finish-upload", kiln.ScopeProductWrite, s.finishUpload},
-		{"POST", "/resources/objects/sprite", kiln.ScopeProductWrite, notImplemented},
+		{"POST", "/resources/objects/sprite", kiln.ScopeProductWrite, s.createSprite},
 		{"GET", "/resources/objects/:objectId", kiln.ScopeProductRead, s.getObject},
 		{"GET", "/resources/objects/:objectId/model.glb", kiln.ScopeProductRead, s.downloadGLB},
-		{"POST", "/resources/objects/:objectId/like", KeyOnly, notImplemented},
-		{"DELETE", "/resources/objects/:objectId/like", KeyOnly, notImplemented},
-		{"GET", "/resources/furniture/custom-catalog", kiln.ScopeProductRead, notImplemented},
-		{"GET", "/console/objects/:objectId/details", kiln.ScopeProductService, notImplemented},
+		// The uploaded file and the preview image, beyond the spec, with
+		// model.glb's rules; translations feed the console details.
+		{"GET", "/resources/objects/:objectId/source", kiln.ScopeProductRead, s.downloadSource},
+		{"GET", "/resources/objects/:objectId/preview", kiln.ScopeProductRead, s.downloadPreview},
+		{"PUT", "/resources/objects/:objectId/translations", kiln.ScopeProductWrite, s.putTranslations},
+		{"POST", "/resources/objects/:objectId/like", KeyOnly, s.likeHandler(true)},
+		{"DELETE", "/resources/objects/:objectId/like", KeyOnly, s.likeHandler(false)},
+		{"GET", "/resources/furniture/custom-catalog", kiln.ScopeProductRead, s.getCatalog},
+		// Setting the catalog up, beyond the spec.
+		{"PUT", "/resources/furniture/custom-catalog", kiln.ScopeProductWrite, s.putCatalog},
+		{"POST", "/resources/furniture/custom-catalog", kiln.ScopeProductWrite, s.addCatalogEntry},
+		{"DELETE", "/resources/furniture/custom-catalog/:objectId", kiln.ScopeProductWrite, s.deleteCatalogEntry},
+		{"GET", "/console/objects/:objectId/details", kiln.ScopeProductService, s.objectDetails},
 		{"DELETE", "/resources/spaces/:spaceTemplateId", kiln.ScopeSpaceWrite, s.deleteTemplate},
+		// Spaces and templates beyond the spec, so they can be made and
+		// read over HTTP; space:write is the one space scope the spec has.
 		{"GET", "/resources/spaces/templates", kiln.ScopeSpaceWrite, s.listTemplates},
 		{"POST", "/resources/spaces/templates", kiln.ScopeSpaceWrite, s.createTemplate},
 		{"GET", "/resources/spaces", kiln.ScopeSpaceWrite, s.listSpaces},
@@ -45,15 +56,16 @@ func (s *Server) platformTable() []route {
 		{"GET", "/viewers/:viewerToken/objects", kiln.ScopeViewerRead, s.listSpaceObjects},
 		{"POST", "/viewers/:viewerToken/objects", kiln.ScopeViewerWrite, s.addSpaceObject},
 		{"PATCH", "/viewers/:viewerToken/objects/:spaceObjectId", kiln.ScopeViewerWrite, s.moveSpaceObject},
-		{"POST", "/viewers/:viewerToken/tracking-event", Public, notImplemented},
-		{"GET", "/viewers/:viewerToken/analytics/views", kiln.ScopeViewerStatsRead, notImplemented},
-		{"GET", "/viewers/:viewerToken/visitor-tracking-summary", kiln.ScopeViewerStatsRead, notImplemented},
+		{"POST", "/viewers/:viewerToken/tracking-event", Public, s.trackEvent},
+		{"GET", "/viewers/:viewerToken/analytics/views", kiln.ScopeViewerStatsRead, s.deprecatedViews},
+		{"GET", "/viewers/:viewerToken/views", kiln.ScopeViewerStatsRead, s.views},
+		{"GET", "/viewers/:viewerToken/visitor-tracking-summary", kiln.ScopeViewerStatsRead, s.visitorSummary},
 		{"GET", "/viewers/:viewerToken/annotations", kiln.ScopeViewerRead, s.listAnnotations},
 		{"DELETE", "/viewers/:viewerToken/objects", kiln.ScopeViewerWrite, s.resetSpaceObjects},
 		{"POST", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsWrite, notImplemented},
 		{"GET", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsRead, notImplemented},
 		{"GET", "/renderings/custom-setups", kiln.ScopeRenderingRead, notImplemented},
-		{"GET", "/magic/conversational-ai/:type", Public, notImplemented},
+		{"GET", "/magic/conversational-ai/:type", Public, s.chat},
 	}
 }
 

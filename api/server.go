@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/assistant"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -49,16 +50,33 @@ type Config struct {
 	AdminKey string
 	Keys     KeyStore
 	Objects  ObjectStore
-	Spaces   SpaceStore
-	Viewers  ViewerStore
-	Blobs    kiln.BlobStore
-	Jobs     Enqueuer
+	// Spaces keeps space templates and spaces; Viewers the viewers with
+	// their annotations and space-objects.
+	Spaces  SpaceStore
+	Viewers ViewerStore
+	Blobs   kiln.BlobStore
+	Jobs    Enqueuer
 	// Ready lists the dependencies /readyz checks, by name.
 	Ready map[string]Pinger
 	// Monitor is the queue monitor (asynqmon) served under /monitoring/.
 	Monitor  http.Handler
 	Registry *prometheus.Registry
 	Logger   *slog.Logger
+	// Now is the clock of tracking and analytics; nil means time.Now.
+	// Tests replay a known stream of events through it.
+	Now func() time.Time
+	// Analytics keeps tracking events and answers the analytics endpoints.
+	Analytics AnalyticsStore
+	// TrackingRate bounds tracking events per client address and viewer.
+	TrackingRate kiln.RateLimit
+	// Chat keeps conversations; Assistant answers them.
+	Chat      ChatStore
+	Assistant assistant.Assistant
+
+	// Likes keeps who likes which object; Catalog the accounts' custom
+	// furniture catalogs.
+	Likes   LikeStore
+	Catalog CatalogStore
 }
 
 // Server holds the handlers of both services.
@@ -66,6 +84,7 @@ type Server struct {
 	Config
 	log     *slog.Logger
 	metrics *metrics
+	salt    saltCache
 }
 
 // New builds a Server.

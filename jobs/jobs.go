@@ -36,6 +36,10 @@ var QueuePriorities = map[string]int{
 // Task types.
 const (
 	TypeObjectProcess = "object:process"
+	// TypeMailObjectProcessed is the mail_after_upload notification. It is a
+	// job of its own so that a mail server that is down delays the mail,
+	// never the object.
+	TypeMailObjectProcessed = "mail:object-processed"
 )
 
 // Retention keeps a finished task (and so its id) for a day: a second
@@ -62,6 +66,35 @@ func (p ObjectProcess) Task() (*asynq.Task, error) {
 		asynq.Queue(QueueDefault),
 		asynq.MaxRetry(5),
 		asynq.Timeout(10*time.Minute),
+		asynq.Retention(Retention),
+	), nil
+}
+
+// MailObjectProcessed tells the object's mail_after_upload address that
+// processing ended in State.
+type MailObjectProcessed struct {
+	ObjectID string           `json:"objectId"`
+	State    kiln.ObjectState `json:"state"`
+}
+
+// TaskID is one per object and final state, so a processing job that runs
+// twice sends one mail.
+func (p MailObjectProcessed) TaskID() string {
+	return TypeMailObjectProcessed + ":" + p.ObjectID + ":" + string(p.State)
+}
+
+// Task builds the Asynq task: low priority, and retried for about a day
+// with Asynq's backoff, as a mail server may be down for hours.
+func (p MailObjectProcessed) Task() (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeMailObjectProcessed, b,
+		asynq.TaskID(p.TaskID()),
+		asynq.Queue(QueueLow),
+		asynq.MaxRetry(12),
+		asynq.Timeout(2*time.Minute),
 		asynq.Retention(Retention),
 	), nil
 }

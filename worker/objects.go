@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/hibiken/asynq"
 
@@ -34,10 +35,10 @@ func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	if o.State == kiln.StateReady {
+	if o.State == kiln.StateReady || o.State == kiln.StateAwaitingReconstruction {
 		return nil
 	}
-	err = w.buildGLB(ctx, o)
+	state, err := w.process(ctx, o)
 	if kiln.KindOf(err) == kiln.KindUnprocessable || kiln.KindOf(err) == kiln.KindNotFound {
 		return w.failObject(ctx, o.ID, err)
 	}
@@ -47,7 +48,42 @@ func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
 		}
 		return kiln.E(op, err)
 	}
+	w.mailAfterUpload(ctx, o, state)
 	return nil
+}
+
+// process does what the object's type asks for and returns the state it
+// ends in. Models become GLBs; an image series waits for a
+// reconstruction outside Kiln; an OpenConfiguration file, and an AI model
+// in a format Kiln does not convert, are kept as uploaded and ready to
+// download.
+func (w *Worker) process(ctx context.Context, o *kiln.Object) (kiln.ObjectState, error) {
+	model := slices.Contains(assets.Extensions, o.Extension)
+	switch {
+	case o.Type == "images":
+		return kiln.StateAwaitingReconstruction, w.keepSource(ctx, o, kiln.StateAwaitingReconstruction)
+	case o.Type == "openconfiguration", o.Type == "ai_model" && !model:
+		return kiln.StateReady, w.keepSource(ctx, o, kiln.StateReady)
+	}
+	return kiln.StateReady, w.buildGLB(ctx, o)
+}
+
+// keepSource checks that the upload is stored and moves the object to
+// state without converting anything.
+func (w *Worker) keepSource(ctx context.Context, o *kiln.Object, state kiln.ObjectState) error {
+	const op = "worker.keepSource"
+	if _, err := w.Blobs.Stat(ctx, o.SourceKey()); err != nil {
+		if kiln.KindOf(err) == kiln.KindNotFound {
+			return kiln.Errorf(kiln.KindNotFound, "upload_missing", "the uploaded file of object %s is missing; upload it again", o.ID)
+		}
+		return kiln.E(op, err)
+	}
+	_, err := w.Objects.UpdateObject(ctx, o.ID, func(o *kiln.Object) error {
+		o.State = state
+		o.Error = ""
+		return nil
+	})
+	return err
 }
 
 func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
@@ -106,12 +142,14 @@ func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
 	if kiln.KindOf(cause) == kiln.KindInternal || kiln.KindOf(cause) == kiln.KindUnavailable {
 		msg = "processing failed after several attempts: " + cause.Error()
 	}
-	if _, err := w.Objects.UpdateObject(context.WithoutCancel(ctx), id, func(o *kiln.Object) error {
+	o, err := w.Objects.UpdateObject(context.WithoutCancel(ctx), id, func(o *kiln.Object) error {
 		o.State = kiln.StateFailed
 		o.Error = msg
 		return nil
-	}); err != nil {
+	})
+	if err != nil {
 		return err
 	}
+	w.mailAfterUpload(ctx, o, kiln.StateFailed)
 	return jobs.Permanent(cause)
 }

@@ -26,6 +26,12 @@ type Worker struct {
 	Blobs   kiln.BlobStore
 	Objects ObjectStore
 	Log     *slog.Logger
+	// Jobs queues follow-up jobs (mail after upload); Mail sends mail, nil
+	// when no SMTP server is configured. PublicURL is the platform
+	// service's base URL, for links in mails.
+	Jobs      Enqueuer
+	Mail      Mailer
+	PublicURL string
 
 	outcomes *prometheus.CounterVec
 }
@@ -46,6 +52,7 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
 	mux.Use(w.observe)
 	mux.HandleFunc(jobs.TypeObjectProcess, w.ProcessObject)
+	mux.HandleFunc(jobs.TypeMailObjectProcessed, w.MailObjectProcessed)
 	return mux
 }
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -23,7 +24,9 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/api"
+	"github.com/kilnhq/kiln/internal/assistant"
 	"github.com/kilnhq/kiln/internal/config"
+	"github.com/kilnhq/kiln/internal/mail"
 	"github.com/kilnhq/kiln/jobs"
 	"github.com/kilnhq/kiln/storage/disk"
 	"github.com/kilnhq/kiln/storage/embedded"
@@ -43,6 +46,27 @@ type App struct {
 	Registry *prometheus.Registry
 
 	embedded *embedded.Server
+	clock    atomic.Pointer[func() time.Time]
+
+	// workerJobs queues the worker's follow-up jobs (mail after upload).
+	workerJobs *jobs.Client
+}
+
+// SetClock replaces the API's clock, so that a test can replay visitor
+// events at the times it chooses; nil restores the wall clock.
+func (a *App) SetClock(now func() time.Time) {
+	if now == nil {
+		a.clock.Store(nil)
+		return
+	}
+	a.clock.Store(&now)
+}
+
+func (a *App) now() time.Time {
+	if f := a.clock.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
 }
 
 // Open connects to Redis and the blob store, starting the embedded Redis
@@ -96,6 +120,9 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, erro
 // Close releases the connections; the embedded Redis saves its state last.
 func (a *App) Close() error {
 	var errs []error
+	if a.workerJobs != nil {
+		errs = append(errs, a.workerJobs.Close())
+	}
 	if a.Redis != nil {
 		errs = append(errs, a.Redis.Close())
 	}
@@ -156,6 +183,14 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Monitor:  monitor,
 		Registry: a.Registry,
 		Logger:   a.Log,
+
+		Now:          a.now,
+		Analytics:    a.DB,
+		TrackingRate: kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Chat:         a.DB,
+		Likes:        a.DB,
+		Catalog:      a.DB,
+		Assistant:    assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
 }
@@ -163,6 +198,16 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 // Worker builds the Asynq server and its handlers.
 func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w := worker.New(a.Blobs, a.DB, a.Log.With("component", "worker"), a.Registry)
+	a.workerJobs = jobs.NewClient(a.RedisOpt)
+	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL
+	if a.Config.SMTPURL == "" {
+		a.Log.Info("mail is disabled: set KILN_SMTP_URL to send mail_after_upload notifications")
+	} else if m, err := mail.New(a.Config.SMTPURL, a.Config.MailFrom); err != nil {
+		a.Log.Error("mail is disabled: KILN_SMTP_URL cannot be used", "err", err)
+	} else {
+		w.Mail = m
+		a.Log.Info("mail after upload enabled", "smtp", m.Addr())
+	}
 	srv := worker.NewServer(a.RedisOpt, worker.Config{
 		Concurrency:     a.Config.Concurrency,
 		ShutdownTimeout: a.Config.ShutdownTimeout,

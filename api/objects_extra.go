@@ -1,0 +1,281 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	_ "image/jpeg" // registers JPEG for image.DecodeConfig
+	_ "image/png"  // registers PNG for image.DecodeConfig
+	"io"
+	"mime"
+	"net/http"
+	"net/mail"
+	"regexp"
+	"strings"
+
+	_ "github.com/chai2010/webp" // registers WebP for image.DecodeConfig
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+)
+
+// Limits of a preview image of prepare-upload.
+const (
+	maxPreviewBytes = 16 << 20
+	maxPreviewSide  = 8192
+)
+
+// checkMailAddress admits an empty mail_after_upload (no mail) or one
+// RFC 5322 address.
+func checkMailAddress(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	if _, err := mail.ParseAddress(addr); err != nil || len(addr) > 254 {
+		return invalidf("invalid_mail_after_upload", "mail_after_upload must be one e-mail address like ana@example.com, got %q", addr)
+	}
+	return nil
+}
+
+// checkImage reads the header of an image sent in field and returns its
+// media type. Only what every browser shows is taken: PNG, JPEG, WebP.
+func checkImage(field string, data []byte) (string, error) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || (format != "png" && format != "jpeg" && format != "webp") {
+		return "", invalidf("invalid_"+field, "%s must be a PNG, JPEG or WebP image", field)
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxPreviewSide || cfg.Height > maxPreviewSide {
+		return "", invalidf("invalid_"+field, "%s is %dx%d pixels; each side must be from 1 to %d", field, cfg.Width, cfg.Height, maxPreviewSide)
+	}
+	return "image/" + format, nil
+}
+
+// storePreview keeps the preview file of a prepare-upload form (the first
+// image of a series, or a picture of any other object) as the object's
+// preview image. No preview file is fine.
+func (s *Server) storePreview(c *gin.Context, o *kiln.Object) error {
+	fh, err := c.FormFile("preview")
+	if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
+		return nil
+	}
+	if err != nil {
+		return invalidf("invalid_preview", "the preview file cannot be read: %v", err)
+	}
+	if fh.Size > maxPreviewBytes {
+		return kiln.Errorf(kiln.KindTooLarge, "preview_too_large", "the preview is %d bytes; at most %d are taken", fh.Size, maxPreviewBytes)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return invalidf("invalid_preview", "the preview file cannot be read: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPreviewBytes+1))
+	if err != nil {
+		return invalidf("invalid_preview", "the preview file cannot be read: %v", err)
+	}
+	mt, err := checkImage("preview", data)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Blobs.Put(c.Request.Context(), o.PreviewKey(), bytes.NewReader(data), int64(len(data)), mt); err != nil {
+		return err
+	}
+	o.PreviewType = mt
+	return nil
+}
+
+// sourceTypes are the media types of uploads by extension; a ZIP set is
+// recognised by its content whatever its extension.
+var sourceTypes = map[string]string{
+	"glb": "model/gltf-binary", "gltf": "model/gltf+json", "obj": "model/obj",
+	"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp",
+	"zip": "application/zip", "oc": "application/json",
+}
+
+// downloadSource streams the file as uploaded, with the rules of
+// model.glb: product:read, the caller's own object, 404 otherwise.
+func (s *Server) downloadSource(c *gin.Context) {
+	o, err := s.ownObject(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if !o.Uploaded {
+		fail(c, kiln.Errorf(kiln.KindNotFound, "source_not_uploaded", "object %s has no uploaded file yet; PUT it to the upload URL and finish the upload", o.ID))
+		return
+	}
+	b, err := s.Blobs.Get(c.Request.Context(), o.SourceKey())
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(b, head)
+	b.Close()
+	ct, name := sourceTypes[o.Extension], o.ID+"."+o.Extension
+	if http.DetectContentType(head[:n]) == "application/zip" {
+		ct, name = "application/zip", o.ID+".zip"
+	}
+	if ct == "" {
+		if ct = mime.TypeByExtension("." + o.Extension); ct == "" {
+			ct = "application/octet-stream"
+		}
+	}
+	s.serveBlob(c, o.SourceKey(), name, ct)
+}
+
+// downloadPreview streams the preview image: the preview of
+// prepare-upload, or a sprite's thumbnail.
+func (s *Server) downloadPreview(c *gin.Context) {
+	o, err := s.ownObject(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if o.PreviewType == "" {
+		fail(c, kiln.Errorf(kiln.KindNotFound, "no_preview", "object %s has no preview image; send one as preview with prepare-upload", o.ID))
+		return
+	}
+	ext, _ := strings.CutPrefix(o.PreviewType, "image/")
+	s.serveBlob(c, o.PreviewKey(), o.ID+"-preview."+ext, o.PreviewType)
+}
+
+// LikeStore keeps likes: one set of accounts per object.
+type LikeStore interface {
+	SetLike(ctx context.Context, id, account string, like bool) (int64, error)
+	Likes(ctx context.Context, id, account string) (count int64, mine bool, err error)
+	ObjectViewers(ctx context.Context, account, id string) ([]*kiln.Viewer, error)
+}
+
+type likeView struct {
+	ObjectID  string `json:"objectId"`
+	Likes     int64  `json:"likes"`
+	LikedByMe bool   `json:"likedByMe"`
+}
+
+// likeHandler likes (POST) or unlikes (DELETE) an object for the caller's
+// account. An account may like its own objects and any object that a
+// public product viewer shows; every other object answers 404 like a
+// missing one, so private ids cannot be probed.
+func (s *Server) likeHandler(like bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		o, err := s.likeableObject(c)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		account := callerKey(c).Account
+		n, err := s.Likes.SetLike(c.Request.Context(), o.ID, account, like)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		logger(c).Info("object like set", "object_id", o.ID, "like", like, "likes", n)
+		c.JSON(http.StatusOK, []likeView{{ObjectID: o.ID, Likes: n, LikedByMe: like}})
+	}
+}
+
+func (s *Server) likeableObject(c *gin.Context) (*kiln.Object, error) {
+	id := c.Param("objectId")
+	if err := kiln.CheckID("objectId", id); err != nil {
+		return nil, err
+	}
+	ctx := c.Request.Context()
+	notFound := kiln.Errorf(kiln.KindNotFound, "object_not_found", "no object with id %s", id)
+	o, err := s.Objects.Object(ctx, id)
+	if kiln.KindOf(err) == kiln.KindNotFound {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if k := callerKey(c); o.Account == k.Account || k.Admin {
+		return o, nil
+	}
+	viewers, err := s.Likes.ObjectViewers(ctx, o.Account, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range viewers {
+		if v.Public {
+			return o, nil
+		}
+	}
+	return nil, notFound
+}
+
+// langPattern is a locale as the spec writes it: de or de_DE.
+var langPattern = regexp.MustCompile(`^[a-z]{2}(_[A-Z]{2})?$`)
+
+// maxTranslations bounds the languages of one object.
+const maxTranslations = 100
+
+func checkLang(field, lang string) error {
+	if !langPattern.MatchString(lang) {
+		return invalidf("invalid_lang", "%s must be a language like de or a locale like de_DE, got %q", field, lang)
+	}
+	return nil
+}
+
+// putTranslations replaces the object's names and descriptions in other
+// languages: {"de_DE":{"name":"Stuhl","description":"…"}}; {} removes
+// them all.
+func (s *Server) putTranslations(c *gin.Context) {
+	o, err := s.ownObject(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	var tr map[string]kiln.Translation
+	if err := bindJSON(c, &tr); err != nil {
+		fail(c, err)
+		return
+	}
+	if tr == nil {
+		fail(c, invalidf("invalid_json", "the body must be a JSON object of locales, like {\"de_DE\":{\"name\":\"Stuhl\"}}"))
+		return
+	}
+	if len(tr) > maxTranslations {
+		fail(c, invalidf("too_many_translations", "at most %d languages, got %d", maxTranslations, len(tr)))
+		return
+	}
+	for lang, t := range tr {
+		if err := checkLang("the key "+lang, lang); err != nil {
+			fail(c, err)
+			return
+		}
+		t.Name, t.Description = strings.TrimSpace(t.Name), strings.TrimSpace(t.Description)
+		if t.Name == "" && t.Description == "" {
+			fail(c, invalidf("invalid_translation", "%s: give a name, a description or both", lang))
+			return
+		}
+		if len(t.Name) > 200 || len(t.Description) > 5000 {
+			fail(c, invalidf("invalid_translation", "%s: name must be at most 200 characters, description at most 5000", lang))
+			return
+		}
+		tr[lang] = t
+	}
+	o, err = s.Objects.UpdateObject(c.Request.Context(), o.ID, func(o *kiln.Object) error {
+		o.Translations = tr
+		if len(tr) == 0 {
+			o.Translations = nil
+		}
+		return nil
+	})
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, []objectView{view(c, o)})
+}
+
+// addLikes fills the like count and whether the caller likes the object.
+func (s *Server) addLikes(c *gin.Context, v *objectView) error {
+	n, mine, err := s.Likes.Likes(c.Request.Context(), v.ID, callerKey(c).Account)
+	if err != nil {
+		return err
+	}
+	v.Likes, v.LikedByMe = &n, &mine
+	return nil
+}
