@@ -113,7 +113,7 @@ func (db *DB) RecordEvent(ctx context.Context, e *kiln.TrackedEvent, key string,
 	n, err := recordScript.Run(ctx, db.rdb, keys, e.At.UnixMilli(), e.SessionID, e.Visitor, view,
 		limit.Rate, limit.Burst, 2*timeout, timeout, key).Int64()
 	if err != nil {
-		return 0, kiln.E(op, kiln.KindUnavailable, err)
+		return 0, storeErr(op, err)
 	}
 	switch {
 	case n < 0:
@@ -158,7 +158,7 @@ func (db *DB) PeriodStats(ctx context.Context, viewer string, periods []kiln.Per
 		return nil
 	})
 	if err != nil {
-		return nil, kiln.PeriodStats{}, kiln.E(op, kiln.KindUnavailable, err)
+		return nil, kiln.PeriodStats{}, storeErr(op, err)
 	}
 	out := make([]kiln.PeriodStats, len(periods))
 	var sum kiln.PeriodStats
@@ -176,6 +176,16 @@ func (db *DB) PeriodStats(ctx context.Context, viewer string, periods []kiln.Per
 		sum.Visitors = total.Val()
 	}
 	return out, sum, nil
+}
+
+// storeErr tells a Redis that refused a command (a key of the wrong type:
+// our fault, 500) from one that could not be reached (try later, 503).
+func storeErr(op string, err error) error {
+	var reply goredis.Error
+	if errors.As(err, &reply) {
+		return kiln.E(op, err)
+	}
+	return kiln.E(op, kiln.KindUnavailable, err)
 }
 
 func count(v any) int64 {
@@ -196,7 +206,7 @@ func (db *DB) SessionStats(ctx context.Context, viewer string, start, end int64)
 	}
 	zs, err := db.rdb.ZRangeByScoreWithScores(ctx, viewerSessions(viewer), &goredis.ZRangeBy{Min: min, Max: "+inf"}).Result()
 	if err != nil {
-		return kiln.SessionStats{}, kiln.E(op, kiln.KindUnavailable, err)
+		return kiln.SessionStats{}, storeErr(op, err)
 	}
 	var st kiln.SessionStats
 	visitors := make(map[string]struct{}, len(zs)/2)
