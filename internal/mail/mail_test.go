@@ -2,9 +2,7 @@ package mail
 
 import (
 	"context"
-	"io"
 	"mime"
-	"mime/quotedprintable"
 	"net"
 	"strings"
 	"testing"
@@ -46,12 +44,11 @@ func TestSend(t *testing.T) {
 	if ct := m.Message.Header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
 		t.Errorf("content type %q", ct)
 	}
-	got, err := io.ReadAll(quotedprintable.NewReader(strings.NewReader(m.Body)))
-	if err != nil {
-		t.Fatal(err)
+	if m.Text != body {
+		t.Errorf("body %q, want %q", m.Text, body)
 	}
-	if strings.ReplaceAll(string(got), "\r\n", "\n") != body {
-		t.Errorf("body %q, want %q", got, body)
+	if strings.Contains(m.Body, "“") {
+		t.Errorf("raw body %q is not quoted-printable", m.Body)
 	}
 }
 

@@ -7,8 +7,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
+	"strings"
 	"sync"
 	"testing"
 
@@ -28,6 +30,7 @@ type Received struct {
 	To      []string
 	Message *mail.Message
 	Body    string // the raw body, still transfer-encoded
+	Text    string // the body decoded (quoted-printable), with LF line ends
 }
 
 // Server is a running SMTP server that keeps what it receives.
@@ -136,7 +139,16 @@ func (s *session) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "malformed message: " + err.Error()}
 	}
 	body, _ := io.ReadAll(m.Body)
-	s.srv.received = append(s.srv.received, Received{From: s.from, To: s.to, Message: m, Body: string(body)})
+	text := body
+	if m.Header.Get("Content-Transfer-Encoding") == "quoted-printable" {
+		if text, err = io.ReadAll(quotedprintable.NewReader(bytes.NewReader(body))); err != nil {
+			return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "bad quoted-printable: " + err.Error()}
+		}
+	}
+	s.srv.received = append(s.srv.received, Received{
+		From: s.from, To: s.to, Message: m, Body: string(body),
+		Text: strings.ReplaceAll(string(text), "\r\n", "\n"),
+	})
 	return nil
 }
 
