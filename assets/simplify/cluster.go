@@ -108,7 +108,7 @@ func (s *simplifier) cluster(target int) {
 
 	// Neighbouring cells often produce the same triangle several times;
 	// keep one, comparing triangles rotated to start at their least index.
-	out := idx[:0:len(idx)]
+	out := idx[:0] // written behind the reads
 	seen := newTriangleTable(len(idx) / 3)
 	for i := 0; i+2 < len(idx); i += 3 {
 		c0, c1, c2 := cells[idx[i]], cells[idx[i+1]], cells[idx[i+2]]

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // collapse is a candidate edge collapse v0 -> v1. Before ranking, bits is
@@ -38,39 +39,71 @@ type simplifier struct {
 
 	adj *adjacency
 
-	old     []uint32 // the caller's number of each internal vertex
-	indices []uint32 // the result in progress, in internal numbers
+	old []uint32 // the caller's number of each internal vertex
 
-	collapses []collapse
-	order     []uint32
-	cremap    []uint32 // where each vertex moves in this pass
-	clocked   []bool   // positions touched in this pass
-	moved     []uint32 // vertices moved in this pass
-	touched   []uint32 // positions locked in this pass
+	internal   []uint32  // scratch: internal number of each caller's vertex, then a hash table
+	scratchPos []float32 // scratch of renumber: positions in internal numbers
+	indices    []uint32  // the result in progress, in internal numbers
+
+	collapses   []collapse
+	order       []uint32
+	cremap      []uint32 // where each vertex moves in this pass
+	clocked     []bool   // positions touched in this pass
+	moved       []uint32 // vertices moved in this pass
+	chunkCounts []int    // edges picked per chunk of triangles
+	touched     []uint32 // positions locked in this pass
 
 	resultError float32 // largest squared collapse error so far
 }
 
+// pool keeps the buffers of finished calls for the next ones: the scene
+// code simplifies every primitive of a model, twice, and allocating and
+// zeroing megabytes per call showed in the time and in the garbage
+// collector's work.
+var pool sync.Pool
+
+// poolMaxIndices bounds what is pooled: the state of a call on millions
+// of triangles would hold hundreds of megabytes between calls, for a gain
+// that is small next to the call's own time.
+const poolMaxIndices = 3 << 20
+
+// resize returns b with length n, reusing its memory when it is large
+// enough. The contents are whatever they were: callers overwrite or clear.
+func resize[T any](b []T, n int) []T {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]T, n)
+}
+
 func newSimplifier(m *Mesh, opt Options) *simplifier {
-	s := &simplifier{}
+	s, _ := pool.Get().(*simplifier)
+	if s == nil {
+		s = &simplifier{adj: &adjacency{}}
+	}
+	s.nattr, s.pinned, s.resultError = 0, nil, 0
+	s.moved, s.touched = s.moved[:0], s.touched[:0]
+
 	pos, box := s.renumber(m)
 	nv := len(s.old)
-	s.remap = make([]uint32, nv)
-	s.wedge = make([]uint32, nv)
-	s.kind = make([]uint8, nv)
-	s.loop = make([]uint32, nv)
-	s.loopback = make([]uint32, nv)
-	s.cremap = make([]uint32, nv)
-	s.clocked = make([]bool, nv)
+	s.remap = resize(s.remap, nv)
+	s.wedge = resize(s.wedge, nv)
+	s.kind = resize(s.kind, nv)
+	s.loop = resize(s.loop, nv)
+	s.loopback = resize(s.loopback, nv)
+	s.cremap = resize(s.cremap, nv)
+	s.clocked = resize(s.clocked, nv)
+	clear(s.clocked)
 	ni := len(s.indices)
-	s.adj = newAdjacency(nv, ni)
-	s.collapses = make([]collapse, ni)
-	s.order = make([]uint32, ni)
+	s.adj.offsets = resize(s.adj.offsets, nv+1)
+	s.adj.corners = resize(s.adj.corners, ni)
+	s.collapses = resize(s.collapses, ni)
+	s.order = resize(s.order, ni)
 	for i := range s.cremap {
 		s.cremap[i] = uint32(i)
 	}
 
-	buildPositionRemap(pos, s.remap, s.wedge)
+	s.internal = buildPositionRemap(pos, s.remap, s.wedge, s.internal)
 	if m.Locked != nil {
 		// a lock holds the position: all its wedges
 		s.pinned = make([]bool, nv)
@@ -111,11 +144,13 @@ func newSimplifier(m *Mesh, opt Options) *simplifier {
 // triangles along a Z-order curve was tried: on the bunny and its
 // subdivisions it cost more than the cache misses it saved.)
 func (s *simplifier) renumber(m *Mesh) ([]float32, bbox) {
-	internal := make([]uint32, len(m.Positions)/3)
+	internal := resize(s.internal, len(m.Positions)/3)
+	s.internal = internal
 	for i := range internal {
 		internal[i] = none
 	}
-	s.indices = make([]uint32, 0, len(m.Indices))
+	s.old = s.old[:0]
+	s.indices = resize(s.indices, len(m.Indices))[:0]
 	for i := 0; i+2 < len(m.Indices); i += 3 {
 		a, b, c := m.Indices[i], m.Indices[i+1], m.Indices[i+2]
 		if a == b || b == c || c == a {
@@ -135,7 +170,8 @@ func (s *simplifier) renumber(m *Mesh) ([]float32, bbox) {
 		min: [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32},
 		max: [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32},
 	}
-	pos := make([]float32, 3*len(s.old))
+	pos := resize(s.scratchPos, 3*len(s.old))
+	s.scratchPos = pos
 	for i, v := range s.old {
 		p := m.Positions[3*v : 3*v+3 : 3*v+3]
 		copy(pos[3*i:3*i+3], p)
@@ -204,7 +240,8 @@ func (s *simplifier) rescale(p []float32, box bbox, m *Mesh) {
 	if extent > 0 {
 		scale = 1 / extent
 	}
-	s.ps = make([]position, nv)
+	s.ps = resize(s.ps, nv)
+	clear(s.ps)
 	for i, r := range s.remap {
 		if r == uint32(i) {
 			s.ps[i].p = vec3{(p[3*i] - minv[0]) * scale, (p[3*i+1] - minv[1]) * scale, (p[3*i+2] - minv[2]) * scale}
@@ -221,7 +258,7 @@ func (s *simplifier) rescale(p []float32, box bbox, m *Mesh) {
 	if s.nattr == 0 {
 		return
 	}
-	s.attr = make([]float32, nv*s.nattr)
+	s.attr = resize(s.attr, nv*s.nattr)
 	for i, v := range s.old {
 		src := m.Attributes[int(v)*m.AttrStride : int(v+1)*m.AttrStride]
 		dst := s.attr[i*s.nattr : (i+1)*s.nattr]
@@ -285,8 +322,10 @@ func (s *simplifier) fillQuadrics() {
 		return
 	}
 	na := s.nattr
-	s.aq = make([]quadric, nv)
-	s.ag = make([]grad, nv*na)
+	s.aq = resize(s.aq, nv)
+	s.ag = resize(s.ag, nv*na)
+	clear(s.aq)
+	clear(s.ag)
 	g := make([]grad, na)
 	for i := 0; i+2 < len(idx); i += 3 {
 		i0, i1, i2 := idx[i], idx[i+1], idx[i+2]
@@ -299,32 +338,44 @@ func (s *simplifier) fillQuadrics() {
 	}
 }
 
-// maxParts bounds how many goroutines share a parallel phase.
-const maxParts = 8
+// chunkSize is the unit of work (triangles or edges) handed to a
+// goroutine in the parallel phases, and maxWorkers bounds how many share
+// them.
+const (
+	chunkSize  = 16384
+	maxWorkers = 8
+)
 
-// minPart is the least work (triangles or edges) worth a goroutine: below
-// it, starting one costs more than it saves.
-const minPart = 4096
-
-// split runs fn over [0, n) cut into as many parts as there are processors
-// (GOMAXPROCS, at most maxParts, each of at least minPart items), the first
-// on the calling goroutine, and returns the number of parts. Ranking and
-// picking edges are independent per edge, and they are most of the time of
-// a pass, so on the 2-core machines that run Kiln's workers this is the
-// cheapest speed-up there is.
-func split(n int, fn func(part, lo, hi int)) int {
-	parts := min(runtime.GOMAXPROCS(0), maxParts, n/minPart)
-	if parts <= 1 {
-		fn(0, 0, n)
-		return 1
+// split runs fn over [0, n) in chunks of chunkSize and returns the number of
+// chunks. Ranking and picking edges are independent per edge and are most
+// of the time of a pass, so when there are at least four chunks, up to
+// GOMAXPROCS goroutines take chunks from a shared counter. The calling
+// goroutine works too and takes chunks as long as any is left, so a helper
+// that the operating system does not schedule (the machines are shared with
+// builds) delays the phase by one chunk at most, not by half the work.
+func split(n int, fn func(chunk, lo, hi int)) int {
+	chunks := max(1, (n+chunkSize-1)/chunkSize)
+	run := func(c int) { fn(c, c*chunkSize, min(n, (c+1)*chunkSize)) }
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
+	if workers <= 1 || chunks < 4 {
+		for c := range chunks {
+			run(c)
+		}
+		return chunks
+	}
+	var next atomic.Int64
+	work := func() {
+		for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+			run(c)
+		}
 	}
 	var wg sync.WaitGroup
-	for p := 1; p < parts; p++ {
-		wg.Go(func() { fn(p, n*p/parts, n*(p+1)/parts) })
+	for range workers - 1 {
+		wg.Go(work)
 	}
-	fn(0, 0, n/parts)
+	work()
 	wg.Wait()
-	return parts
+	return chunks
 }
 
 // stage runs collapse passes until the index count reaches target, no
@@ -350,19 +401,23 @@ func (s *simplifier) stage(target int, limit float32) {
 	}
 }
 
-// pick lists the edges that may collapse in at least one direction. Parts
-// of the index buffer are scanned in parallel, each into its own range of
-// s.collapses (a triangle yields at most three edges), then packed.
+// pick lists the edges that may collapse in at least one direction. Chunks
+// of the index buffer may be scanned in parallel, each into its own range
+// of s.collapses (a triangle yields at most three edges), then packed.
 func (s *simplifier) pick() int {
 	ntri := len(s.indices) / 3
-	var counts [maxParts]int
-	parts := split(ntri, func(part, lo, hi int) {
-		counts[part] = s.pickRange(s.indices[3*lo:3*hi], s.collapses[3*lo:3*hi])
+	counts := s.chunkCounts[:0]
+	for range max(1, (ntri+chunkSize-1)/chunkSize) {
+		counts = append(counts, 0)
+	}
+	s.chunkCounts = counts
+	chunks := split(ntri, func(c, lo, hi int) {
+		counts[c] = s.pickRange(s.indices[3*lo:3*hi], s.collapses[3*lo:3*hi])
 	})
 	n := counts[0]
-	for p := 1; p < parts; p++ {
-		lo := 3 * (ntri * p / parts)
-		n += copy(s.collapses[n:], s.collapses[lo:lo+counts[p]])
+	for c := 1; c < chunks; c++ {
+		lo := 3 * c * chunkSize
+		n += copy(s.collapses[n:], s.collapses[lo:lo+counts[c]])
 	}
 	return n
 }
@@ -708,9 +763,7 @@ func (s *simplifier) relaxSeams() {
 
 // packKinds fills rk from remap and kind.
 func (s *simplifier) packKinds() {
-	if s.rk == nil {
-		s.rk = make([]uint64, len(s.kind))
-	}
+	s.rk = resize(s.rk, len(s.kind))
 	for i, k := range s.kind {
 		s.rk[i] = uint64(s.remap[i])<<8 | uint64(k)
 	}
@@ -737,5 +790,12 @@ func (s *simplifier) run(opt Options, triangles int) {
 	s.dropPositionDegenerates()
 	if opt.Permissive && len(s.indices) > target {
 		s.cluster(target)
+	}
+}
+
+// release hands the buffers of s to the next call.
+func (s *simplifier) release() {
+	if cap(s.indices) <= poolMaxIndices {
+		pool.Put(s)
 	}
 }

@@ -117,9 +117,10 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 		return Result{Indices: []uint32{}}, nil
 	}
 	s := newSimplifier(&m, opt)
+	defer s.release()
 	s.run(opt, len(m.Indices)/3)
-	out := s.indices
-	for i, v := range out {
+	out := make([]uint32, len(s.indices))
+	for i, v := range s.indices {
 		out[i] = s.old[v]
 	}
 	return Result{Indices: out, Error: float32(math.Sqrt(float64(s.resultError)))}, nil

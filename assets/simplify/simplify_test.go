@@ -3,6 +3,7 @@ package simplify_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/simplify"
@@ -39,6 +40,7 @@ func TestSimplify(t *testing.T) {
 		{"cube with hard normals 10%", hardCube, simplify.Options{TargetRatio: 0.1}, 0.05, 0.1, true},
 		{"terrain with a border 25%", terrain, simplify.Options{TargetRatio: 0.25}, 0.2, 0.25, false},
 		{"terrain with locked border 25%", terrain, simplify.Options{TargetRatio: 0.25, LockBorder: true}, 0.2, 0.25, false},
+		{"large terrain 10%", largeTerrain, simplify.Options{TargetRatio: 0.1, MaxError: 1e-2}, 0.09, 0.1, false},
 		{"bunny 50%", bunny, simplify.Options{TargetRatio: 0.5, MaxError: 1e-2}, 0.48, 0.5, false},
 		{"bunny 25%", bunny, simplify.Options{TargetRatio: 0.25, MaxError: 1e-2}, 0.23, 0.25, false},
 		{"bunny bounded by 1e-3", bunny, simplify.Options{TargetRatio: 0.01, MaxError: 1e-3}, 0.05, 0.5, false},
@@ -84,6 +86,11 @@ func hardCube(testing.TB) simplify.Mesh {
 
 func terrain(testing.TB) simplify.Mesh {
 	return generated(simplifytest.Terrain(48), nil)
+}
+
+// largeTerrain has enough triangles (80,000) for the parallel phases.
+func largeTerrain(testing.TB) simplify.Mesh {
+	return generated(simplifytest.Terrain(200), nil)
 }
 
 // checkResult checks what every result must satisfy: whole triangles,
@@ -534,6 +541,43 @@ func TestDegenerate(t *testing.T) {
 	res, _ := simplify.Simplify(simplify.Mesh{Indices: g.Indices, Positions: flat}, simplify.Options{TargetRatio: 0.1})
 	if got := len(res.Indices) / 3; got > len(g.Indices)/3/10 {
 		t.Errorf("a flat grid kept %d triangles at a 10%% target", got)
+	}
+}
+
+// TestRepeatable simplifies different meshes in turn, twice: buffers are
+// reused between calls, and nothing of one call may leak into the next.
+func TestRepeatable(t *testing.T) {
+	locked := uvSphere(t)
+	locked.Locked = make([]bool, len(locked.Positions)/3)
+	for v := 0; v < len(locked.Locked); v += 5 {
+		locked.Locked[v] = true
+	}
+	calls := []struct {
+		m   simplify.Mesh
+		opt simplify.Options
+	}{
+		{largeTerrain(t), simplify.Options{TargetRatio: 0.3}},
+		{locked, simplify.Options{TargetRatio: 0.25}},
+		{terrain(t), simplify.Options{TargetRatio: 0.25, LockBorder: true}},
+		{hardCube(t), simplify.Options{TargetRatio: 0.1, MaxError: 1e-3}},
+		{generated(simplifytest.FacetedSphere(2), normalWeights), simplify.Options{TargetRatio: 0.2, Permissive: true}},
+		{uvSphere(t), simplify.Options{TargetRatio: 0.5}},
+	}
+	var first []simplify.Result
+	for round := 0; round < 2; round++ {
+		for i, c := range calls {
+			res, err := simplify.Simplify(c.m, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if round == 0 {
+				first = append(first, res)
+				continue
+			}
+			if !slices.Equal(res.Indices, first[i].Indices) || res.Error != first[i].Error {
+				t.Errorf("call %d gave a different result the second time", i)
+			}
+		}
 	}
 }
 

@@ -95,13 +95,6 @@ type adjacency struct {
 
 type corner struct{ next, prev uint32 }
 
-func newAdjacency(nv, ni int) *adjacency {
-	return &adjacency{
-		offsets: make([]uint32, nv+1),
-		corners: make([]corner, ni),
-	}
-}
-
 // around returns the triangles around v.
 func (a *adjacency) around(v uint32) []corner {
 	return a.corners[a.offsets[v]:a.offsets[v+1]]
@@ -170,14 +163,15 @@ func positionBits(f float32) uint32 {
 // buildPositionRemap maps each vertex to the first vertex at the same
 // position (remap) and links the vertices at one position into a cycle
 // (wedge). An open-addressing table keyed by vertex index keeps this linear
-// and allocation-light on millions of vertices.
-func buildPositionRemap(pos []float32, remap, wedge []uint32) {
+// on millions of vertices; it is made in scratch's memory when that is large
+// enough, and returned for reuse.
+func buildPositionRemap(pos []float32, remap, wedge, scratch []uint32) []uint32 {
 	nv := len(pos) / 3
 	size := 1
 	for size < nv+nv/4 {
 		size *= 2
 	}
-	table := make([]uint32, size)
+	table := resize(scratch, size)
 	for i := range table {
 		table[i] = none
 	}
@@ -209,6 +203,7 @@ func buildPositionRemap(pos []float32, remap, wedge []uint32) {
 			wedge[r] = uint32(i)
 		}
 	}
+	return table
 }
 
 // classify sets kind, loop and loopback for every vertex from the adjacency

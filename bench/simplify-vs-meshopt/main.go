@@ -2,9 +2,11 @@
 // with meshoptimizer's npm build on the four meshes of BenchmarkSimplify:
 // the Stanford bunny at 50% and 25%, the bunny subdivided twice at 50% and
 // four times at 25%. It writes each mesh as raw little-endian files
-// (uint32 indices, float32 positions) into a temporary directory, runs
-// meshopt.mjs with node on them, runs Kiln on the same files, and prints
-// both side by side. Times are medians of several runs, after a warm-up.
+// (uint32 indices, float32 positions) into a temporary directory, starts
+// meshopt.mjs with node on them, reads the same files for Kiln, and runs
+// the two in turn, one run each at a time, so that both see the same load
+// on a machine shared with other work. After a warm-up run of each, it
+// prints the best and the median time of each side and their ratios.
 //
 // Run it through run.sh, which installs meshoptimizer first.
 package main
@@ -16,6 +18,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -40,10 +43,9 @@ type benchCase struct {
 }
 
 type outcome struct {
-	Name    string    `json:"name"`
-	Seconds []float64 `json:"seconds"`
-	Indices int       `json:"indices"`
-	Error   float32   `json:"error"`
+	Seconds []float64
+	Indices int
+	Error   float32
 }
 
 func main() {
@@ -117,22 +119,35 @@ func main() {
 		log.Fatal(err)
 	}
 
-	log.Printf("running meshoptimizer (node)...")
-	mo := runMeshopt(manifest)
-	log.Printf("running Kiln...")
-	var kiln []outcome
-	for _, c := range cases {
-		kiln = append(kiln, runKiln(dir, c))
-	}
-
+	node := startMeshopt(manifest)
+	defer node.close()
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "mesh\ttarget\tsource tris\tmeshopt tris\tkiln tris\tmeshopt Mtri/s\tkiln Mtri/s\tspeed kiln/meshopt\tmeshopt error\tkiln error\terror kiln/meshopt\t")
 	for i, c := range cases {
-		m, k := mo[i], kiln[i]
-		ms, ks := median(m.Seconds), median(k.Seconds)
-		mt, kt := float64(c.Triangles)/ms/1e6, float64(c.Triangles)/ks/1e6
-		fmt.Fprintf(tw, "%s\t%.0f%%\t%d\t%d\t%d\t%.2f\t%.2f\t%.2fx\t%.3g\t%.3g\t%.2fx\t\n",
-			c.Name, 100*c.Ratio, c.Triangles, m.Indices/3, k.Indices/3, mt, kt, kt/mt, m.Error, k.Error, float64(k.Error)/float64(m.Error))
+		log.Printf("%s %.0f%%: %d runs each...", c.Name, 100*c.Ratio, c.Runs)
+		m := simplify.Mesh{
+			Indices:   readRaw[uint32](filepath.Join(dir, c.Indices)),
+			Positions: readRaw[float32](filepath.Join(dir, c.Positions)),
+		}
+		opt := simplify.Options{TargetRatio: c.Ratio, MaxError: c.MaxError}
+		var mo, k outcome
+		for r := -1; r < c.Runs; r++ { // r == -1 warms up
+			a := node.run(i)
+			b := runKiln(m, opt)
+			if r >= 0 {
+				mo.Seconds = append(mo.Seconds, a.Seconds...)
+				k.Seconds = append(k.Seconds, b.Seconds...)
+			}
+			mo.Indices, mo.Error = a.Indices, a.Error
+			k.Indices, k.Error = b.Indices, b.Error
+		}
+		mBest, kBest := slices.Min(mo.Seconds), slices.Min(k.Seconds)
+		mMed, kMed := median(mo.Seconds), median(k.Seconds)
+		tris := float64(c.Triangles) / 1e6
+		fmt.Fprintf(tw, "%s\t%.0f%%\t%d\t%d\t%d\t%.2f (median %.2f)\t%.2f (median %.2f)\t%.2fx (median %.2fx)\t%.3g\t%.3g\t%.2fx\t\n",
+			c.Name, 100*c.Ratio, c.Triangles, mo.Indices/3, k.Indices/3,
+			tris/mBest, tris/mMed, tris/kBest, tris/kMed, mBest/kBest, mMed/kMed,
+			mo.Error, k.Error, float64(k.Error)/float64(mo.Error))
 	}
 	tw.Flush()
 }
@@ -174,49 +189,65 @@ func fileSize(path string) int64 {
 	return st.Size()
 }
 
-func runMeshopt(manifest string) []outcome {
-	cmd := exec.Command("node", "meshopt.mjs", manifest)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		log.Fatalf("node meshopt.mjs: %v", err)
-	}
-	var res []outcome
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		var o outcome
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			log.Fatalf("node meshopt.mjs printed %q: %v", sc.Text(), err)
-		}
-		res = append(res, o)
-	}
-	return res
+// meshopt is the node process that runs meshoptimizer, one case per request.
+type meshopt struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
 }
 
-func runKiln(dir string, c benchCase) outcome {
-	m := simplify.Mesh{
-		Indices:   readRaw[uint32](filepath.Join(dir, c.Indices)),
-		Positions: readRaw[float32](filepath.Join(dir, c.Positions)),
+func startMeshopt(manifest string) *meshopt {
+	cmd := exec.Command("node", "meshopt.mjs", manifest)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		log.Fatal(err)
 	}
-	opt := simplify.Options{TargetRatio: c.Ratio, MaxError: c.MaxError}
-	o := outcome{Name: c.Name}
-	first := 0
-	if c.Runs > 3 {
-		first = -1 // one warm-up run, as for node, unless the mesh is huge
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		log.Fatal(err)
 	}
-	for r := first; r < c.Runs; r++ {
-		start := time.Now()
-		res, err := simplify.Simplify(m, opt)
-		d := time.Since(start)
-		if err != nil {
-			log.Fatalf("%s: %v", c.Name, err)
-		}
-		if r >= 0 {
-			o.Seconds = append(o.Seconds, d.Seconds())
-		}
-		o.Indices, o.Error = len(res.Indices), res.Error
+	if err := cmd.Start(); err != nil {
+		log.Fatalf("node meshopt.mjs: %v", err)
 	}
-	return o
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	return &meshopt{cmd: cmd, in: in, out: sc}
+}
+
+func (m *meshopt) run(i int) outcome {
+	if _, err := fmt.Fprintln(m.in, i); err != nil {
+		log.Fatalf("node meshopt.mjs: %v", err)
+	}
+	if !m.out.Scan() {
+		log.Fatalf("node meshopt.mjs stopped: %v", m.out.Err())
+	}
+	var r struct {
+		Seconds float64 `json:"seconds"`
+		Indices int     `json:"indices"`
+		Error   float32 `json:"error"`
+	}
+	if err := json.Unmarshal(m.out.Bytes(), &r); err != nil {
+		log.Fatalf("node meshopt.mjs printed %q: %v", m.out.Text(), err)
+	}
+	return outcome{Seconds: []float64{r.Seconds}, Indices: r.Indices, Error: r.Error}
+}
+
+func (m *meshopt) close() {
+	m.in.Close()
+	if err := m.cmd.Wait(); err != nil {
+		log.Printf("node meshopt.mjs: %v", err)
+	}
+}
+
+func runKiln(m simplify.Mesh, opt simplify.Options) outcome {
+	start := time.Now()
+	res, err := simplify.Simplify(m, opt)
+	d := time.Since(start)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return outcome{Seconds: []float64{d.Seconds()}, Indices: len(res.Indices), Error: res.Error}
 }
 
 func median(v []float64) float64 {
