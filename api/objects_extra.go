@@ -8,7 +8,6 @@ import (
 	_ "image/jpeg" // registers JPEG for image.DecodeConfig
 	_ "image/png"  // registers PNG for image.DecodeConfig
 	"io"
-	"mime"
 	"net/http"
 	"net/mail"
 	"regexp"
@@ -86,7 +85,8 @@ func (s *Server) storePreview(c *gin.Context, o *kiln.Object) error {
 }
 
 // sourceTypes are the media types of uploads by extension; a ZIP set is
-// recognised by its content whatever its extension.
+// recognised by its content whatever its extension, and anything else is
+// application/octet-stream (the system's MIME table differs by machine).
 var sourceTypes = map[string]string{
 	"glb": "model/gltf-binary", "gltf": "model/gltf+json", "obj": "model/obj",
 	"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp",
@@ -118,9 +118,7 @@ func (s *Server) downloadSource(c *gin.Context) {
 		ct, name = "application/zip", o.ID+".zip"
 	}
 	if ct == "" {
-		if ct = mime.TypeByExtension("." + o.Extension); ct == "" {
-			ct = "application/octet-stream"
-		}
+		ct = "application/octet-stream"
 	}
 	s.serveBlob(c, o.SourceKey(), name, ct)
 }
