@@ -282,10 +282,10 @@ func (s *simplifier) fillQuadrics() {
 	var q quadric
 	for i := 0; i+2 < len(idx); i += 3 {
 		p0, p1, p2 := &ps[remap[idx[i]]], &ps[remap[idx[i+1]]], &ps[remap[idx[i+2]]]
-		fromTriangle(&q, p0.p, p1.p, p2.p, 1)
-		p0.q.add(&q)
-		p1.q.add(&q)
-		p2.q.add(&q)
+		a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w := planeTerms(p0.p, p1.p, p2.p, 1)
+		p0.q.addTerms(a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w)
+		p1.q.addTerms(a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w)
+		p2.q.addTerms(a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w)
 	}
 	if len(s.loopVerts) > 0 {
 		onLoop := func(k uint8) bool { return k == kindBorder || k == kindSeam }

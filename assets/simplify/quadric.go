@@ -130,29 +130,47 @@ func normalize(v *vec3) float32 {
 }
 
 // fromTriangle sets q to the plane of the triangle, weighted by the square
-// root of its area: the error then grows linearly with the size of the
-// triangles merged, which keeps silhouettes better than an area weight.
-// The normal is left unnormalized and the normalization folded into one
-// factor, which saves three divisions per triangle.
+// root of its area; see planeTerms.
 func fromTriangle(q *quadric, p0, p1, p2 vec3, weight float32) {
+	a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w := planeTerms(p0, p1, p2, weight)
+	*q = quadric{a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w}
+}
+
+// planeTerms returns the fields of the quadric of the triangle's plane,
+// weighted by the square root of its area: the error then grows linearly
+// with the size of the triangles merged, which keeps silhouettes better
+// than an area weight. The normal is left unnormalized and the
+// normalization folded into one factor, which saves three divisions. The
+// terms come back as scalars so that fillQuadrics can add them to three
+// vertices straight from registers.
+func planeTerms(p0, p1, p2 vec3, weight float32) (a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w float32) {
 	e1 := vec3{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z}
 	e2 := vec3{p2.x - p0.x, p2.y - p0.y, p2.z - p0.z}
 	nx, ny, nz := e1.y*e2.z-e1.z*e2.y, e1.z*e2.x-e1.x*e2.z, e1.x*e2.y-e1.y*e2.x
 	l2 := nx*nx + ny*ny + nz*nz
 	if l2 == 0 {
-		*q = quadric{}
 		return
 	}
-	w := sqrt32(sqrt32(l2)) * weight // sqrt of the doubled area
-	f := w / l2                      // w times the normalization of n twice
+	w = float32(math.Sqrt(math.Sqrt(float64(l2)))) * weight // sqrt of the doubled area
+	f := w / l2                                                // w times the normalization of n, twice
 	d := -(nx*p0.x + ny*p0.y + nz*p0.z)
 	fx, fy, fz, fd := nx*f, ny*f, nz*f, d*f
-	*q = quadric{
-		a00: nx * fx, a11: ny * fy, a22: nz * fz,
-		a10: nx * fy, a20: nx * fz, a21: ny * fz,
-		b0: nx * fd, b1: ny * fd, b2: nz * fd,
-		c: d * fd, w: w,
-	}
+	return nx * fx, ny * fy, nz * fz, nx * fy, nx * fz, ny * fz, nx * fd, ny * fd, nz * fd, d * fd, w
+}
+
+// addTerms adds the fields of a quadric given as scalars.
+func (q *quadric) addTerms(a00, a11, a22, a10, a20, a21, b0, b1, b2, c, w float32) {
+	q.a00 += a00
+	q.a11 += a11
+	q.a22 += a22
+	q.a10 += a10
+	q.a20 += a20
+	q.a21 += a21
+	q.b0 += b0
+	q.b1 += b1
+	q.b2 += b2
+	q.c += c
+	q.w += w
 }
 
 // fromEdge sets q to the plane through the edge p0 p1 that is perpendicular

@@ -126,8 +126,26 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 	return Result{Indices: out, Error: float32(math.Sqrt(float64(s.resultError)))}, nil
 }
 
-func finite(f float32) bool {
-	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+// firstNonFinite returns the index of the first NaN or infinity in v, or
+// -1. It tests the exponent bits (all ones for both) with no branch per
+// element, since it reads every float of the mesh.
+func firstNonFinite(v []float32) int {
+	const exp = 0x7f800000
+	for lo := 0; lo < len(v); lo += 1024 {
+		chunk := v[lo:min(lo+1024, len(v))]
+		least := uint32(exp) // zero once a float has all exponent bits set
+		for _, f := range chunk {
+			least = min(least, math.Float32bits(f)&exp^exp)
+		}
+		if least == 0 {
+			for i, f := range chunk {
+				if math.Float32bits(f)&exp == exp {
+					return lo + i
+				}
+			}
+		}
+	}
+	return -1
 }
 
 func validate(m *Mesh, opt *Options) error {
@@ -152,10 +170,8 @@ func validate(m *Mesh, opt *Options) error {
 			return invalid("index %d at position %d is out of range (%d vertices)", v, i, nv)
 		}
 	}
-	for i, f := range m.Positions {
-		if !finite(f) {
-			return invalid("position of vertex %d is not finite (%v)", i/3, f)
-		}
+	if i := firstNonFinite(m.Positions); i >= 0 {
+		return invalid("position of vertex %d is not finite (%v)", i/3, m.Positions[i])
 	}
 	if m.AttrStride < 0 {
 		return invalid("negative attribute stride %d", m.AttrStride)
@@ -176,10 +192,8 @@ func validate(m *Mesh, opt *Options) error {
 				return invalid("attribute weight %d is %v", i, w)
 			}
 		}
-		for i, f := range m.Attributes {
-			if !finite(f) {
-				return invalid("attribute %d of vertex %d is not finite (%v)", i%m.AttrStride, i/m.AttrStride, f)
-			}
+		if i := firstNonFinite(m.Attributes); i >= 0 {
+			return invalid("attribute %d of vertex %d is not finite (%v)", i%m.AttrStride, i/m.AttrStride, m.Attributes[i])
 		}
 	}
 	if m.Locked != nil && len(m.Locked) != nv {
