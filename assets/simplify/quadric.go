@@ -152,7 +152,7 @@ func planeTerms(p0, p1, p2 vec3, weight float32) (a00, a11, a22, a10, a20, a21, 
 		return
 	}
 	w = float32(math.Sqrt(math.Sqrt(float64(l2)))) * weight // sqrt of the doubled area
-	f := w / l2                                                // w times the normalization of n, twice
+	f := w / l2                                             // w times the normalization of n, twice
 	d := -(nx*p0.x + ny*p0.y + nz*p0.z)
 	fx, fy, fz, fd := nx*f, ny*f, nz*f, d*f
 	return nx * fx, ny * fy, nz * fz, nx * fy, nx * fz, ny * fz, nx * fd, ny * fd, nz * fd, d * fd, w
