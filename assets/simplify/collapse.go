@@ -382,8 +382,9 @@ func split(n int, fn func(chunk, lo, hi int)) int {
 // collapse stays under limit (a squared relative error), or the topology
 // allows none.
 func (s *simplifier) stage(target int, limit float32) {
+	s.adj.count(s.indices, s.remap)
 	for len(s.indices) > target {
-		s.adj.build(s.indices, s.remap)
+		s.adj.fill(s.indices, s.remap)
 		n := s.pick()
 		if n == 0 {
 			return
@@ -707,16 +708,22 @@ func (s *simplifier) remapLoops() {
 	}
 }
 
-// remapIndices applies the pass's collapses and drops the triangles that
-// lost a corner.
+// remapIndices applies the pass's collapses, drops the triangles that lost
+// a corner, and counts the corners of each position for the next pass's
+// adjacency.
 func (s *simplifier) remapIndices() {
-	idx, cremap := s.indices, s.cremap
+	idx, cremap, remap := s.indices, s.cremap, s.remap
+	off := s.adj.offsets[1:]
+	clear(off)
 	w := 0
 	for i := 0; i+2 < len(idx); i += 3 {
 		a, b, c := cremap[idx[i]], cremap[idx[i+1]], cremap[idx[i+2]]
 		if a != b && b != c && c != a {
 			idx[w], idx[w+1], idx[w+2] = a, b, c
 			w += 3
+			off[remap[a]]++
+			off[remap[b]]++
+			off[remap[c]]++
 		}
 	}
 	s.indices = idx[:w]

@@ -102,6 +102,14 @@ func (a *adjacency) around(v uint32) []corner {
 
 // build fills the lists for indices, mapped through remap when not nil.
 func (a *adjacency) build(indices, remap []uint32) {
+	a.count(indices, remap)
+	a.fill(indices, remap)
+}
+
+// count counts the corners of each vertex into offsets[1:], the first half
+// of build; remapIndices does the same while it writes the indices, which
+// saves the next pass one walk over them.
+func (a *adjacency) count(indices, remap []uint32) {
 	nv := len(a.offsets) - 1
 	off := a.offsets[1:]
 	clear(off)
@@ -115,6 +123,11 @@ func (a *adjacency) build(indices, remap []uint32) {
 			off[v]++
 		}
 	}
+}
+
+// fill turns the counts into offsets and fills the lists.
+func (a *adjacency) fill(indices, remap []uint32) {
+	off := a.offsets[1:]
 	var sum uint32
 	for i, c := range off {
 		off[i] = sum
