@@ -139,7 +139,9 @@ func (s *Server) downloadPreview(c *gin.Context) {
 	s.serveBlob(c, o.PreviewKey(), o.ID+"-preview."+ext, o.PreviewType)
 }
 
-// LikeStore keeps likes: one set of accounts per object.
+// LikeStore keeps likes: one set of accounts per object. ObjectViewers
+// lists the product viewers that show an object, which decides who else
+// may like it and which viewers the console details name.
 type LikeStore interface {
 	SetLike(ctx context.Context, id, account string, like bool) (int64, error)
 	Likes(ctx context.Context, id, account string) (count int64, mine bool, err error)
