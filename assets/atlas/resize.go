@@ -1,0 +1,176 @@
+package atlas
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+)
+
+// toNRGBA converts a decoded image to non-premultiplied 8-bit RGBA with
+// its origin at (0,0), the one layout the atlas code reads. JPEG's YCbCr
+// and the common PNG forms are converted directly; the rest go through
+// image/draw.
+func toNRGBA(img image.Image) *image.NRGBA {
+	b := img.Bounds()
+	if n, ok := img.(*image.NRGBA); ok && b.Min == (image.Point{}) {
+		return n
+	}
+	dst := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	switch src := img.(type) {
+	case *image.YCbCr:
+		for y := 0; y < b.Dy(); y++ {
+			row := dst.Pix[y*dst.Stride:]
+			for x := 0; x < b.Dx(); x++ {
+				yi := src.YOffset(b.Min.X+x, b.Min.Y+y)
+				ci := src.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bl := color.YCbCrToRGB(src.Y[yi], src.Cb[ci], src.Cr[ci])
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r, g, bl, 255
+			}
+		}
+	case *image.Gray:
+		for y := 0; y < b.Dy(); y++ {
+			row := dst.Pix[y*dst.Stride:]
+			for x := 0; x < b.Dx(); x++ {
+				v := src.Pix[(y)*src.Stride+x]
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
+			}
+		}
+	default:
+		draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Src)
+	}
+	return dst
+}
+
+// tap is one source pixel's weight in a destination pixel.
+type tap struct {
+	i int
+	w float32
+}
+
+// taps returns, for each of n destination pixels, the source pixels of a
+// line of m that it averages: the exact overlap of its footprint with each
+// source pixel (an area filter, the right one for downscaling, which is
+// what an atlas does), widened to one source pixel when enlarging, which
+// makes it a linear interpolation.
+func taps(m, n int) [][]tap {
+	out := make([][]tap, n)
+	scale := float64(m) / float64(n)
+	r := math.Max(scale, 1) / 2
+	for x := range out {
+		c := (float64(x) + 0.5) * scale
+		lo, hi := c-r, c+r
+		var sum float32
+		var list []tap
+		for i := int(math.Floor(lo)); float64(i) < hi; i++ {
+			w := float32(math.Min(hi, float64(i+1)) - math.Max(lo, float64(i)))
+			if w <= 0 {
+				continue
+			}
+			list = append(list, tap{min(max(i, 0), m-1), w})
+			sum += w
+		}
+		for k := range list {
+			list[k].w /= sum
+		}
+		out[x] = list
+	}
+	return out
+}
+
+// resize resamples src to w×h. Colour is averaged weighted by alpha, so
+// the invisible colour of transparent texels never darkens a visible edge.
+func resize(src *image.NRGBA, w, h int) *image.NRGBA {
+	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
+	if sw == w && sh == h {
+		copy(dst.Pix, src.Pix)
+		return dst
+	}
+	tx, ty := taps(sw, w), taps(sh, h)
+	// Horizontal pass, premultiplied, into w×sh floats.
+	tmp := make([]float32, 4*w*sh)
+	for y := 0; y < sh; y++ {
+		row := src.Pix[y*src.Stride:]
+		out := tmp[4*w*y:]
+		for x, list := range tx {
+			var r, g, b, a float32
+			for _, t := range list {
+				p := row[4*t.i : 4*t.i+4 : 4*t.i+4]
+				al := float32(p[3]) * t.w
+				r += float32(p[0]) * al
+				g += float32(p[1]) * al
+				b += float32(p[2]) * al
+				a += al
+			}
+			out[4*x], out[4*x+1], out[4*x+2], out[4*x+3] = r, g, b, a
+		}
+	}
+	// Vertical pass, then back to straight alpha.
+	for y, list := range ty {
+		row := dst.Pix[y*dst.Stride:]
+		for x := 0; x < w; x++ {
+			var r, g, b, a float32
+			for _, t := range list {
+				p := tmp[4*(w*t.i+x):]
+				r += p[0] * t.w
+				g += p[1] * t.w
+				b += p[2] * t.w
+				a += p[3] * t.w
+			}
+			if a > 0 {
+				row[4*x] = clamp8(r / a)
+				row[4*x+1] = clamp8(g / a)
+				row[4*x+2] = clamp8(b / a)
+			}
+			row[4*x+3] = clamp8(a)
+		}
+	}
+	return dst
+}
+
+func clamp8(v float32) uint8 {
+	v += 0.5
+	if v <= 0 {
+		return 0
+	}
+	if v >= 255 {
+		return 255
+	}
+	return uint8(v)
+}
+
+// sRGB transfer functions, as lookup tables: factors multiply linear
+// light (glTF spec, base colour and emissive are sRGB-encoded).
+var (
+	srgbToLinear [256]float32
+	linearToSRGB [4096]uint8
+)
+
+func init() {
+	for i := range srgbToLinear {
+		c := float64(i) / 255
+		if c <= 0.04045 {
+			c /= 12.92
+		} else {
+			c = math.Pow((c+0.055)/1.055, 2.4)
+		}
+		srgbToLinear[i] = float32(c)
+	}
+	for i := range linearToSRGB {
+		l := float64(i) / float64(len(linearToSRGB)-1)
+		var c float64
+		if l <= 0.0031308 {
+			c = l * 12.92
+		} else {
+			c = 1.055*math.Pow(l, 1/2.4) - 0.055
+		}
+		linearToSRGB[i] = uint8(math.Round(c * 255))
+	}
+}
+
+// encodeSRGB turns linear light in 0..1 into an sRGB byte.
+func encodeSRGB(l float64) uint8 {
+	l = min(max(l, 0), 1)
+	return linearToSRGB[int(l*float64(len(linearToSRGB)-1)+0.5)]
+}
