@@ -87,7 +87,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, erro
 	rdb, err := redis.Open(ctx, url)
 	if err != nil {
 		a.Close()
-		return nil, fmt.Errorf("redis at %s: %w", redactURL(url), err)
+		return nil, fmt.Errorf("redis at %s: %w", config.Redact(url), err)
 	}
 	a.Redis = rdb
 	a.DB = redis.New(rdb)
@@ -223,13 +223,4 @@ func Listen(addr string, h http.Handler) (*http.Server, net.Listener, error) {
 		return nil, nil, err
 	}
 	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, ln, nil
-}
-
-func redactURL(u string) string {
-	if i := strings.Index(u, "@"); i >= 0 {
-		if j := strings.Index(u, "://"); j >= 0 && j < i {
-			return u[:j+3] + "…" + u[i:]
-		}
-	}
-	return u
 }

@@ -183,7 +183,7 @@ func (r *reader) url(name, def string, schemes ...string) string {
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" {
-		r.fail(name, "must be a URL like %s://host:port, got %q", schemes[0], v)
+		r.fail(name, "must be a URL like %s://host:port, got %q", schemes[0], Redact(v))
 		return v
 	}
 	for _, s := range schemes {
@@ -267,4 +267,16 @@ func (r *reader) oneOf(name, def string, allowed ...string) string {
 	}
 	r.fail(name, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
 	return v
+}
+
+// Redact hides the credentials of a URL (user:password@) so that it can
+// be printed or logged.
+func Redact(u string) string {
+	if i := strings.LastIndex(u, "@"); i >= 0 {
+		if j := strings.Index(u, "://"); j >= 0 && j < i {
+			return u[:j+3] + "…" + u[i:]
+		}
+		return "…" + u[i:]
+	}
+	return u
 }

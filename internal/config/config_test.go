@@ -120,3 +120,10 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		}
 	}
 }
+
+func TestBadURLDoesNotPrintPassword(t *testing.T) {
+	_, err := FromEnv(env(map[string]string{"KILN_REDIS_URL": "redis://user:s3cret@[bad"}))
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("error %v shows the password", err)
+	}
+}
