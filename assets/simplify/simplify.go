@@ -60,10 +60,12 @@ type Options struct {
 	// lod 1, 0.25 for lod 2. Zero simplifies as far as MaxError allows.
 	TargetRatio float32
 	// MaxError bounds the error, relative to the mesh extent (the largest
-	// side of its bounding box): 1e-2 lets the surface move by at most
-	// about 1% of the model's size. Zero means no bound, so that only
-	// TargetRatio stops the simplification, as for a lod whose size is
-	// fixed in advance.
+	// side of the bounding box of the vertices the triangles use, so a
+	// primitive that shares a vertex buffer is measured on its own): 1e-2
+	// lets the surface move by about 1% of the primitive's size. Zero means
+	// no bound, so that only TargetRatio stops the simplification, as for a
+	// lod whose size is fixed in advance. To chain lods, simplify the
+	// previous lod and add the errors.
 	MaxError float32
 	// LockBorder keeps every vertex on an open boundary in place. Set it
 	// when primitives of different materials meet along a border, so that
