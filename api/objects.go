@@ -224,7 +224,7 @@ func (s *Server) putUpload(c *gin.Context) {
 		return
 	}
 	id := parts[0]
-	unlock, locked, err := s.Objects.LockUpload(ctx, id, 2*uploadTTL)
+	unlock, locked, err := s.Objects.Lock(ctx, "upload:"+id, 2*uploadTTL)
 	if err != nil {
 		fail(c, err)
 		return

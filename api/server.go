@@ -31,7 +31,7 @@ type ObjectStore interface {
 	CreateObject(ctx context.Context, o *kiln.Object) error
 	Object(ctx context.Context, id string) (*kiln.Object, error)
 	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
-	LockUpload(ctx context.Context, id string, ttl time.Duration) (unlock func(), ok bool, err error)
+	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error)
 	UploadSecret(ctx context.Context, fresh string) (string, error)
 }
 

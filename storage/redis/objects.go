@@ -13,7 +13,6 @@ import (
 
 func objectRecord(id string) string  { return prefix + "object:" + id }
 func accountObjects(a string) string { return prefix + "account:" + a + ":objects" }
-func uploadLock(id string) string    { return prefix + "object:" + id + ":upload-lock" }
 func uploadSecret() string           { return prefix + "upload-secret" }
 
 // CreateObject stores a new object record.
@@ -54,17 +53,6 @@ func (db *DB) UpdateObject(ctx context.Context, id string, fn func(*kiln.Object)
 		o.UpdatedAt = time.Now().UTC()
 		return nil
 	})
-}
-
-// LockUpload takes the upload lock of an object for ttl, so that two PUTs
-// to one upload URL cannot interleave. It reports false when taken.
-func (db *DB) LockUpload(ctx context.Context, id string, ttl time.Duration) (unlock func(), ok bool, err error) {
-	const op = "redis.LockUpload"
-	ok, err = db.rdb.SetNX(ctx, uploadLock(id), "1", ttl).Result()
-	if err != nil {
-		return nil, false, kiln.E(op, kiln.KindUnavailable, err)
-	}
-	return func() { db.rdb.Del(context.WithoutCancel(ctx), uploadLock(id)) }, ok, nil
 }
 
 // UploadSecret returns the secret that signs local upload URLs, made once

@@ -106,3 +106,21 @@ func update[T any](ctx context.Context, db *DB, op, key string, fn func(*T) erro
 	}
 	return nil, kiln.E(op, kiln.KindUnavailable, errors.New("too many concurrent updates"))
 }
+
+// unlockScript deletes a lock only while it still holds the token of the
+// one who took it: a holder whose lock expired must not free the next
+// holder's.
+var unlockScript = goredis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Lock takes the named lock for ttl and reports false when another holds
+// it. The ttl frees a lock whose holder died.
+func (db *DB) Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error) {
+	const op = "redis.Lock"
+	key := prefix + "lock:" + name
+	token := kiln.NewID("lk")
+	ok, err = db.rdb.SetNX(ctx, key, token, ttl).Result()
+	if err != nil {
+		return nil, false, kiln.E(op, kiln.KindUnavailable, err)
+	}
+	return func() { unlockScript.Run(context.WithoutCancel(ctx), db.rdb, []string{key}, token) }, ok, nil
+}

@@ -120,15 +120,15 @@ func TestUpdateObjectLosesNothing(t *testing.T) {
 func TestUploadLockAndSecret(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
-	unlock, ok, err := db.LockUpload(ctx, "obj_1", time.Minute)
+	unlock, ok, err := db.Lock(ctx, "upload:obj_1", time.Minute)
 	if err != nil || !ok {
 		t.Fatalf("first lock: %v %v", ok, err)
 	}
-	if _, ok, _ := db.LockUpload(ctx, "obj_1", time.Minute); ok {
+	if _, ok, _ := db.Lock(ctx, "upload:obj_1", time.Minute); ok {
 		t.Fatal("second lock granted while held")
 	}
 	unlock()
-	if _, ok, _ := db.LockUpload(ctx, "obj_1", time.Minute); !ok {
+	if _, ok, _ := db.Lock(ctx, "upload:obj_1", time.Minute); !ok {
 		t.Fatal("lock not released")
 	}
 	a, err := db.UploadSecret(ctx, "first")
