@@ -15,19 +15,21 @@ import (
 // measurements behind them.
 var (
 	// webpQuality is libwebp's lossy quality. Colour at 80 matches
-	// glTF-Transform's default; normal maps get 90, which keeps their
-	// SSIM above 0.98 for a third of lossless WebP's bytes and a tenth of
-	// its time; data maps 85.
+	// glTF-Transform's default. Normal maps get 90: on DamagedHelmet's
+	// at 1024² the mean angle error is 1.04° (q80: 1.22°; even q100
+	// keeps 0.86°, from 4:2:0 chroma) in 62 KB and 0.1 s, where lossless
+	// WebP takes 584 KB and 0.9 s. Data maps 85: the metallic-roughness
+	// map's SSIM goes from 0.958 at q80 to 0.974.
 	webpQuality = map[Role]float32{RoleColor: 80, RoleData: 85, RoleNormal: 90}
 	// jpegQuality for compat: Go's encoder always subsamples chroma
 	// 4:2:0, so normal maps, whose chroma is the signal, get the most.
 	jpegQuality = map[Role]int{RoleColor: 88, RoleData: 90, RoleNormal: 95}
 )
 
-// pngEncoder trades a little size for speed: BestSpeed encodes about
-// three times faster than the default level for 10 to 20% more bytes on
-// textures, and compat and png output are about being lossless and
-// universal, not smallest.
+// pngEncoder trades a little size for speed: on DamagedHelmet's five
+// textures at 1024², BestSpeed encoded in 0.48 s what the default level
+// took 1.44 s for, at 12% more bytes (4.89 against 4.37 MB); png and
+// compat output are about being lossless and universal, not smallest.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // result is one converted image.
@@ -91,16 +93,20 @@ func convertImage(im *scene.Image, u use, opt Options) (result, error) {
 		}
 	}
 	r := result{before: [2]int{w, h}, after: [2]int{nw, nh}, alphaUsed: alpha}
+	wq, jq := webpQuality[u.role], jpegQuality[u.role]
+	if opt.Quality > 0 {
+		wq, jq = opt.Quality, int(opt.Quality+0.5)
+	}
 	switch target {
 	case FormatWebP:
 		r.mime = "image/webp"
-		r.data, err = encodeWebP(m, webpQuality[u.role], alpha)
+		r.data, err = encodeWebP(m, wq, alpha)
 	case FormatPNG:
 		r.mime = "image/png"
 		r.data, err = encodePNG(m)
 	default:
 		r.mime = "image/jpeg"
-		r.data, err = encodeJPEG(m, jpegQuality[u.role])
+		r.data, err = encodeJPEG(m, jq)
 	}
 	return r, err
 }

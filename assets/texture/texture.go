@@ -55,6 +55,20 @@ type Options struct {
 	// MaxSize caps the longer side of every image (aspect kept); 0 means
 	// DefaultMaxSize.
 	MaxSize int
+	// Quality, when not zero, is the lossy quality (1..100) of WebP and
+	// JPEG for every role, for a caller that must match another tool's
+	// single setting (benchmarks); zero keeps Kiln's per-role choice.
+	Quality float32
+}
+
+// CheckFormat reports whether f names a format Convert accepts, so that
+// a command can refuse a bad flag before it does any work.
+func CheckFormat(f string) error {
+	switch f {
+	case FormatKeep, FormatWebP, FormatPNG, FormatCompat:
+		return nil
+	}
+	return kiln.Errorf(kiln.KindInvalid, "invalid_texture_format", "texture format must be webp, png or compat, got %q", f)
 }
 
 // Role is what an image holds, which decides how much loss it tolerates
@@ -161,13 +175,14 @@ func (u *use) add(r Role, alpha bool) {
 // processed in parallel, one per CPU, and ctx is checked before each. On
 // error the scene is left unchanged.
 func Convert(ctx context.Context, s *scene.Scene, opt Options) (Report, error) {
-	switch opt.Format {
-	case FormatKeep, FormatWebP, FormatPNG, FormatCompat:
-	default:
-		return Report{}, kiln.Errorf(kiln.KindInvalid, "invalid_texture_format", "texture format must be webp, png or compat, got %q", opt.Format)
+	if err := CheckFormat(opt.Format); err != nil {
+		return Report{}, err
 	}
 	if opt.MaxSize < 0 {
 		return Report{}, kiln.Errorf(kiln.KindInvalid, "invalid_texture_size", "texture size cap must be positive, got %d", opt.MaxSize)
+	}
+	if opt.Quality < 0 || opt.Quality > 100 {
+		return Report{}, kiln.Errorf(kiln.KindInvalid, "invalid_texture_quality", "texture quality must be 1 to 100, got %v", opt.Quality)
 	}
 	if opt.MaxSize == 0 {
 		opt.MaxSize = DefaultMaxSize

@@ -410,10 +410,28 @@ func TestConvertCapsSize(t *testing.T) {
 }
 
 func TestConvertRejectsBadOptions(t *testing.T) {
-	for _, opt := range []Options{{Format: "jpeg"}, {Format: "WEBP"}, {Format: FormatPNG, MaxSize: -1}} {
+	for _, opt := range []Options{{Format: "jpeg"}, {Format: "WEBP"}, {Format: FormatPNG, MaxSize: -1}, {Format: FormatWebP, Quality: 101}} {
 		s := fixture(t)
 		if _, err := Convert(context.Background(), s, opt); kiln.KindOf(err) != kiln.KindInvalid {
 			t.Errorf("%+v: %v, want an invalid-input error", opt, err)
+		}
+	}
+}
+
+// Quality overrides the per-role choice, for WebP and JPEG alike.
+func TestConvertQuality(t *testing.T) {
+	for _, format := range []string{FormatWebP, FormatCompat} {
+		var sizes []int
+		for _, q := range []float32{0, 40} {
+			s := fixture(t)
+			rep, err := Convert(context.Background(), s, Options{Format: format, Quality: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, rep.BytesAfter())
+		}
+		if sizes[1] >= sizes[0] {
+			t.Errorf("%s: quality 40 gave %d bytes, the default %d", format, sizes[1], sizes[0])
 		}
 	}
 }

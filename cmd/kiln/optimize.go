@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/texture"
 )
 
 // optimize runs the worker's pipeline on a file, with no server, and
@@ -17,11 +20,12 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	level := fs.Int("lod", 0, "level of detail: 0 (source), 1 (about 50%) or 2 (about 25%)")
+	texFormat := fs.String("texture-format", "", "webp, png or compat; absent, formats are kept and textures only capped at 1024")
 	// Flags may follow the file names, as the usage line shows.
 	var files []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			fmt.Fprintf(stderr, "kiln optimize: %v; usage: kiln optimize IN.glb OUT.glb [--lod N]\n", err)
+			fmt.Fprintf(stderr, "kiln optimize: %v; usage: kiln optimize IN.glb OUT.glb [--lod N] [--texture-format webp|png|compat]\n", err)
 			return 2
 		}
 		if fs.NArg() == 0 {
@@ -31,10 +35,10 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 		args = fs.Args()[1:]
 	}
 	if len(files) != 2 {
-		fmt.Fprintln(stderr, "kiln optimize: usage: kiln optimize IN.glb OUT.glb [--lod N]")
+		fmt.Fprintln(stderr, "kiln optimize: usage: kiln optimize IN.glb OUT.glb [--lod N] [--texture-format webp|png|compat]")
 		return 2
 	}
-	if err := optimizeFile(files[0], files[1], *level, stdout); err != nil {
+	if err := optimizeFile(files[0], files[1], *level, *texFormat, stdout); err != nil {
 		_, msg := kiln.CodeOf(err)
 		if kiln.KindOf(err) == kiln.KindInternal {
 			msg = err.Error()
@@ -48,9 +52,12 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func optimizeFile(in, out string, level int, stdout io.Writer) error {
+func optimizeFile(in, out string, level int, texFormat string, stdout io.Writer) error {
 	if level < 0 || level > 2 {
 		return kiln.Errorf(kiln.KindInvalid, "invalid_lod", "--lod must be 0, 1 or 2, got %d", level)
+	}
+	if err := texture.CheckFormat(texFormat); err != nil {
+		return kiln.Errorf(kiln.KindInvalid, "invalid_texture_format", "--texture-format must be webp, png or compat, got %q", texFormat)
 	}
 	f, err := os.Open(in)
 	if err != nil {
@@ -70,6 +77,19 @@ func optimizeFile(in, out string, level int, stdout io.Writer) error {
 		return err
 	}
 	m := models[len(models)-1]
+	// Textures last, on the level written: the lod chain only touches
+	// geometry, and this is the stage the variant pipeline shares.
+	ls, err := assets.Read(m.GLB)
+	if err != nil {
+		return err
+	}
+	texReport, err := texture.Convert(context.Background(), ls, texture.Options{Format: texFormat})
+	if err != nil {
+		return err
+	}
+	if m.GLB, err = scene.Write(ls); err != nil {
+		return err
+	}
 	// Write beside the target and rename, so a failure leaves no half file.
 	tmp, err := os.CreateTemp(filepath.Dir(out), ".kiln-optimize-*")
 	if err != nil {
@@ -87,10 +107,11 @@ func optimizeFile(in, out string, level int, stdout io.Writer) error {
 		return err
 	}
 	return printJSON(stdout, struct {
-		Source  any `json:"source"`
-		Output  any `json:"output"`
-		Level   any `json:"level"`
-		Bytes   int `json:"bytes"`
-		InBytes int `json:"inputBytes"`
-	}{models[0].Stats, m.Stats, m.Level, len(m.GLB), len(data)})
+		Source   any `json:"source"`
+		Output   any `json:"output"`
+		Level    any `json:"level"`
+		Bytes    int `json:"bytes"`
+		InBytes  int `json:"inputBytes"`
+		Textures any `json:"textures"`
+	}{models[0].Stats, m.Stats, m.Level, len(m.GLB), len(data), texReport.Images})
 }

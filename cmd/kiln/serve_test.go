@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/internal/fixture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
@@ -334,6 +335,8 @@ func TestOptimize(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "cube.glb")
 	os.WriteFile(in, fixture.CubeGLB(), 0o644)
+	textured := filepath.Join(dir, "textured.glb")
+	os.WriteFile(textured, scenetest.Skinned(), 0o644)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -342,6 +345,9 @@ func TestOptimize(t *testing.T) {
 		{[]string{in, filepath.Join(dir, "l1.glb"), "--lod", "1"}, 0, `"lod": 1`},
 		{[]string{"--lod=2", in, filepath.Join(dir, "l2.glb")}, 0, `"lod": 2`},
 		{[]string{in, filepath.Join(dir, "bad.glb"), "--lod", "3"}, 2, "--lod must be 0, 1 or 2"},
+		{[]string{textured, filepath.Join(dir, "webp.glb"), "--texture-format", "webp"}, 0, `"mimeAfter": "image/webp"`},
+		{[]string{"--texture-format=compat", textured, filepath.Join(dir, "compat.glb")}, 0, `"mimeAfter": "image/jpeg"`},
+		{[]string{textured, filepath.Join(dir, "bad.glb"), "--texture-format", "gif"}, 2, "--texture-format must be webp, png or compat"},
 		{[]string{in}, 2, "usage"},
 		{[]string{filepath.Join(dir, "missing.glb"), filepath.Join(dir, "m.glb")}, 1, "no such file"},
 	} {
@@ -361,6 +367,11 @@ func TestOptimize(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.glb")); !os.IsNotExist(err) {
 		t.Fatal("a failed optimize left an output file")
+	}
+	gltfcheck.RequireValid(t, glb)
+	glb, err = os.ReadFile(filepath.Join(dir, "webp.glb"))
+	if err != nil || !bytes.Contains(glb, []byte(`"extensionsRequired":["EXT_texture_webp"]`)) {
+		t.Fatalf("webp output does not require EXT_texture_webp (%v)", err)
 	}
 	gltfcheck.RequireValid(t, glb)
 }
