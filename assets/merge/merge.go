@@ -1,0 +1,487 @@
+// Package merge joins every mesh of a model into one skinned mesh per
+// alpha group (mergeMesh=1, issue 5): with the atlas (assets/atlas) in
+// front, a whole avatar draws in at most two calls, the way Ready Player
+// Me's merged avatars do.
+//
+// Decisions, each for a reason:
+//
+//   - Two meshes, not one mesh of two primitives: the opaque primitives go
+//     into a mesh named Wolf3D_Avatar and the BLEND/MASK ones into
+//     Wolf3D_Avatar_Transparent for Ready Player Me avatars (any mesh named
+//     Wolf3D_*), Kiln_Merged and Kiln_Merged_Transparent otherwise. glTF
+//     primitives have no names, and clients look these meshes up by name
+//     (RPM's SDKs drive blend shapes on Wolf3D_Avatar); the draw calls are
+//     the same. Both meshes share one skin and one node each.
+//   - Within each mesh, primitives are grouped by material: glTF gives a
+//     primitive one material, so after the atlas (one material per group)
+//     each mesh has one primitive; without the atlas, one per material.
+//     Primitives of a kept-out material (see assets/atlas) stay apart too.
+//   - Skins: all skinned meshes end up on one skin. Several skins are
+//     folded into the first: joints are united, and a skin whose inverse
+//     bind matrices differ from the first's by one common transform X
+//     (another bind pose of the same skeleton) has its vertices moved by X;
+//     skins that disagree otherwise cannot share joints and are an error.
+//   - Unskinned meshes of a skinned (or animated) model are baked and
+//     bound with weight 1 to the nearest joint above them, or to the
+//     nearest animated node above them (made a joint), or to the top of
+//     their tree (made a joint): they move exactly as before. Without any
+//     skin or node animation, meshes are baked into world space (normals
+//     by the inverse transpose; mirrored instances re-wound) and the
+//     merged nodes sit at the root.
+//   - Morph targets: the union of the target names (targets of a mesh
+//     without names are named mesh.index); a mesh without a target gets
+//     zero deltas; targetNames go into the mesh's extras and the default
+//     weights into its weights. Weight animations of the merged meshes'
+//     nodes are moved onto the merged node, resampled on the union of
+//     their times when several drive one mesh.
+//   - Streams only some sources have are filled neutrally: normals from
+//     the geometry, tangents from the UVs, UV (0,0), colour white, joint
+//     weights renormalized to sum to 1.
+//   - Merged-away mesh nodes lose their mesh and skin; those left as empty
+//     leaves (no children, not a joint, not animated) are removed, the
+//     skeleton stays.
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/atlas"
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// Report says what Meshes did.
+type Report struct {
+	// Instances is the number of (node, mesh) pairs merged.
+	Instances int          `json:"instances"`
+	Meshes    []MeshReport `json:"meshes"`
+	Skinned   bool         `json:"skinned"`
+	Joints    int          `json:"joints"`
+	// AddedJoints names the nodes made joints to carry unskinned meshes.
+	AddedJoints []string `json:"addedJoints,omitempty"`
+	// SkinsMerged counts the source skins folded into the one kept.
+	SkinsMerged  int      `json:"skinsMerged"`
+	MorphTargets []string `json:"morphTargets,omitempty"`
+}
+
+// MeshReport is one merged mesh, by its index after Meshes.
+type MeshReport struct {
+	Name         string `json:"name"`
+	Mesh         int    `json:"mesh"`
+	Node         int    `json:"node"`
+	Transparent  bool   `json:"transparent"`
+	Primitives   int    `json:"primitives"`
+	Vertices     int    `json:"vertices"`
+	Triangles    int    `json:"triangles"`
+	MorphTargets int    `json:"morphTargets"`
+}
+
+// instance is one node drawing one mesh.
+type instance struct {
+	node  int
+	mesh  *scene.Mesh
+	skin  int // -1 when unskinned
+	world mat4
+	// names are the mesh's morph target names (generated when absent),
+	// weights its default weights (the node's, else the mesh's).
+	names   []string
+	weights []float64
+	// For a skinned instance: its joints' merged indices and the bind
+	// correction X. For an unskinned one in a skinned result: the joint
+	// it rides and the transform into that joint's bind space.
+	jointMap []uint16
+	attach   int
+	xform    mat4
+}
+
+// Names of the merged meshes, opaque and transparent.
+func names(s *scene.Scene) [2]string {
+	if atlas.IsWolf3D(s) {
+		return [2]string{"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent"}
+	}
+	return [2]string{"Kiln_Merged", "Kiln_Merged_Transparent"}
+}
+
+// Meshes merges every mesh drawn by the default scene into at most two
+// meshes (opaque, transparent), rewriting s in place; see the package
+// documentation. A scene without meshes is left alone.
+func Meshes(s *scene.Scene) (Report, error) {
+	var rep Report
+	t := newTree(s)
+	var insts []*instance
+	for _, n := range t.drawn {
+		node := s.Nodes[n]
+		if node.Mesh == nil {
+			continue
+		}
+		if *node.Mesh < 0 || *node.Mesh >= len(s.Meshes) {
+			return rep, kiln.Errorf(kiln.KindInvalid, "invalid_model", "node %d refers to mesh %d, which does not exist", n, *node.Mesh)
+		}
+		in := &instance{node: n, mesh: s.Meshes[*node.Mesh], skin: -1, world: t.world(n), attach: -1, xform: identity}
+		if node.Skin != nil && *node.Skin >= 0 && *node.Skin < len(s.Skins) {
+			in.skin = *node.Skin
+		}
+		in.names, in.weights = targetsOf(in.mesh, *node.Mesh, node.Weights)
+		insts = append(insts, in)
+	}
+	if len(insts) == 0 {
+		return rep, nil
+	}
+	rep.Instances = len(insts)
+
+	skinned := false
+	for _, in := range insts {
+		skinned = skinned || in.skin >= 0 || t.moves(in.node)
+	}
+	var skin *scene.Skin
+	if skinned {
+		var err error
+		skin, err = bindAll(s, t, insts, &rep)
+		if err != nil {
+			return rep, err
+		}
+	} else {
+		for _, in := range insts {
+			in.xform = in.world
+		}
+	}
+
+	// Group primitives: by alpha group, then by material, mode and
+	// extensions (KHR_materials_variants mappings), in order of appearance.
+	type key struct {
+		transparent bool
+		material    int
+		mode        gltf.PrimitiveMode
+		ext         string
+	}
+	var kinds [2][]key
+	pieces := map[key][]piece{}
+	for _, in := range insts {
+		for _, p := range in.mesh.Primitives {
+			k := key{material: -1, mode: drawMode(p.Mode)}
+			if p.Material != nil {
+				k.material = *p.Material
+				if k.material >= 0 && k.material < len(s.Materials) {
+					m := s.Materials[k.material]
+					k.transparent = m.AlphaMode == gltf.AlphaBlend || m.AlphaMode == gltf.AlphaMask
+				}
+			}
+			if len(p.Extensions) > 0 {
+				b, _ := json.Marshal(p.Extensions)
+				k.ext = string(b)
+			}
+			kind := btoi(k.transparent)
+			if _, ok := pieces[k]; !ok {
+				kinds[kind] = append(kinds[kind], k)
+			}
+			pieces[k] = append(pieces[k], piece{in: in, p: p})
+		}
+	}
+
+	nm := names(s)
+	var mergedNodes [2]*gltf.Node
+	var unions [2][]string
+	for kind, keys := range kinds {
+		if len(keys) == 0 {
+			continue
+		}
+		// The kind's morph targets: the union of its instances' names.
+		var union []string
+		index := map[string]int{}
+		defaults := []float64{}
+		seen := map[*instance]bool{}
+		for _, k := range keys {
+			for _, pc := range pieces[k] {
+				if seen[pc.in] {
+					continue
+				}
+				seen[pc.in] = true
+				for i, name := range pc.in.names {
+					if _, ok := index[name]; !ok {
+						index[name] = len(union)
+						union = append(union, name)
+						defaults = append(defaults, pc.in.weights[i])
+					}
+				}
+			}
+		}
+		mesh := &scene.Mesh{Name: nm[kind]}
+		for _, k := range keys {
+			ps := pieces[k]
+			for i := range ps {
+				ps[i].targets = make([]int, len(ps[i].in.names))
+				for j, name := range ps[i].in.names {
+					ps[i].targets[j] = index[name]
+				}
+			}
+			var mat *int
+			if k.material >= 0 {
+				mat = gltf.Index(k.material)
+			}
+			mp := build(ps, k.mode, len(union), skin != nil)
+			mp.Material = mat
+			mp.Extensions = ps[0].p.Extensions
+			mesh.Primitives = append(mesh.Primitives, mp)
+		}
+		if len(union) > 0 {
+			mesh.Weights = defaults
+			list := make([]any, len(union))
+			for i, n := range union {
+				list[i] = n
+			}
+			mesh.Extras = map[string]any{"targetNames": list}
+		}
+		unions[kind] = union
+		s.Meshes = append(s.Meshes, mesh)
+		node := &gltf.Node{Name: nm[kind], Mesh: gltf.Index(len(s.Meshes) - 1)}
+		if skin != nil {
+			node.Skin = gltf.Index(slices.Index(s.Skins, skin))
+		}
+		mergedNodes[kind] = node
+	}
+
+	// Animated weights move to the merged nodes; then the nodes are added
+	// (so the channels can name them) and the sources let go.
+	nodeIndex := [2]int{-1, -1}
+	for kind, node := range mergedNodes {
+		if node == nil {
+			continue
+		}
+		s.Nodes = append(s.Nodes, node)
+		nodeIndex[kind] = len(s.Nodes) - 1
+		t.place(s, nodeIndex[kind], insts, skin != nil)
+	}
+	retargetWeights(s, insts, nodeIndex, unions)
+	t.release(s, insts, skin)
+
+	// Prune drops the source meshes, skins folded away, and the emptied
+	// nodes; find the merged objects again by identity.
+	s.Prune()
+	for kind, node := range mergedNodes {
+		if node == nil {
+			continue
+		}
+		ni := slices.Index(s.Nodes, node)
+		mi := *node.Mesh
+		m := s.Meshes[mi]
+		mr := MeshReport{Name: m.Name, Mesh: mi, Node: ni, Transparent: kind == 1, Primitives: len(m.Primitives), MorphTargets: len(unions[kind])}
+		for _, p := range m.Primitives {
+			mr.Vertices += p.VertexCount()
+			mr.Triangles += p.Triangles()
+		}
+		rep.Meshes = append(rep.Meshes, mr)
+	}
+	if skin != nil {
+		rep.Skinned = true
+		rep.Joints = len(skin.Joints)
+	}
+	rep.MorphTargets = unionAll(unions)
+	return rep, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func unionAll(u [2][]string) []string {
+	out := slices.Clone(u[0])
+	for _, n := range u[1] {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// targetsOf returns a mesh's morph target names (from extras, or
+// mesh.index for those without) and its default weights (the node's
+// override, else the mesh's, else zeros).
+func targetsOf(m *scene.Mesh, mi int, nodeWeights []float64) ([]string, []float64) {
+	n := 0
+	if len(m.Primitives) > 0 {
+		n = len(m.Primitives[0].Targets)
+	}
+	given := m.TargetNames()
+	names := make([]string, n)
+	for i := range names {
+		if i < len(given) && given[i] != "" {
+			names[i] = given[i]
+		} else {
+			base := m.Name
+			if base == "" {
+				base = "mesh" + strconv.Itoa(mi)
+			}
+			names[i] = base + "." + strconv.Itoa(i)
+		}
+	}
+	w := make([]float64, n)
+	switch {
+	case len(nodeWeights) == n:
+		copy(w, nodeWeights)
+	case len(m.Weights) == n:
+		copy(w, m.Weights)
+	}
+	return names, w
+}
+
+// tree holds the node hierarchy: parents, rest-pose world matrices, the
+// nodes the default scene draws and the nodes animations move.
+type tree struct {
+	parent   []int
+	worlds   []mat4
+	done     []bool
+	drawn    []int
+	animated []bool
+	roots    *[]int // the default scene's root list, nil without scenes
+}
+
+func newTree(s *scene.Scene) *tree {
+	t := &tree{
+		parent:   make([]int, len(s.Nodes)),
+		worlds:   make([]mat4, len(s.Nodes)),
+		done:     make([]bool, len(s.Nodes)),
+		animated: make([]bool, len(s.Nodes)),
+	}
+	for i := range t.parent {
+		t.parent[i] = -1
+	}
+	for i, n := range s.Nodes {
+		for _, c := range n.Children {
+			if c >= 0 && c < len(s.Nodes) {
+				t.parent[c] = i
+			}
+		}
+	}
+	for _, a := range s.Animations {
+		for _, c := range a.Channels {
+			if c.Node != nil && *c.Node >= 0 && *c.Node < len(s.Nodes) && c.Path != gltf.TRSWeights {
+				t.animated[*c.Node] = true
+			}
+		}
+	}
+	var roots []int
+	switch {
+	case len(s.Scenes) == 0:
+		for i := range s.Nodes {
+			if t.parent[i] == -1 {
+				roots = append(roots, i)
+			}
+		}
+	default:
+		sc := 0
+		if s.DefaultScene != nil && *s.DefaultScene >= 0 && *s.DefaultScene < len(s.Scenes) {
+			sc = *s.DefaultScene
+		}
+		t.roots = &s.Scenes[sc].Nodes
+		roots = *t.roots
+	}
+	seen := make([]bool, len(s.Nodes))
+	var walk func(n int)
+	walk = func(n int) {
+		if n < 0 || n >= len(s.Nodes) || seen[n] {
+			return
+		}
+		seen[n] = true
+		t.drawn = append(t.drawn, n)
+		for _, c := range s.Nodes[n].Children {
+			walk(c)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	for i, n := range s.Nodes {
+		t.worlds[i] = local(n)
+	}
+	return t
+}
+
+// world is the node's rest-pose world matrix.
+func (t *tree) world(n int) mat4 {
+	if t.done[n] {
+		return t.worlds[n]
+	}
+	t.done[n] = true // before recursing: a cycle (rejected by Read) ends here
+	if p := t.parent[n]; p >= 0 {
+		t.worlds[n] = t.world(p).mul(t.worlds[n])
+	}
+	return t.worlds[n]
+}
+
+// moves reports whether an animation moves the node or one above it.
+func (t *tree) moves(n int) bool {
+	for ; n >= 0; n = t.parent[n] {
+		if t.animated[n] {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *tree) top(n int) int {
+	for t.parent[n] >= 0 {
+		n = t.parent[n]
+	}
+	return n
+}
+
+// place puts a merged node into the hierarchy: a skinned one beside the
+// first skinned source node (where RPM keeps its meshes: its transform
+// is ignored anyway), a world-space one at the root.
+func (t *tree) place(s *scene.Scene, node int, insts []*instance, skinned bool) {
+	if skinned {
+		for _, in := range insts {
+			if in.skin >= 0 {
+				if p := t.parent[in.node]; p >= 0 {
+					s.Nodes[p].Children = append(s.Nodes[p].Children, node)
+					return
+				}
+				break
+			}
+		}
+	}
+	if t.roots != nil {
+		*t.roots = append(*t.roots, node)
+	}
+}
+
+// release takes the mesh and skin away from the merged nodes, and the
+// name from those that are left as empty leaves, which Prune then
+// removes.
+func (t *tree) release(s *scene.Scene, insts []*instance, skin *scene.Skin) {
+	joint := map[int]bool{}
+	if skin != nil {
+		for _, j := range skin.Joints {
+			joint[j] = true
+		}
+	}
+	for _, sk := range s.Skins {
+		if sk.Skeleton != nil {
+			joint[*sk.Skeleton] = true
+		}
+	}
+	for _, in := range insts {
+		n := s.Nodes[in.node]
+		n.Mesh, n.Skin, n.Weights = nil, nil, nil
+		if len(n.Children) == 0 && !joint[in.node] && !t.animated[in.node] && n.Camera == nil &&
+			len(n.Extensions) == 0 && n.Extras == nil {
+			n.Name = ""
+		}
+	}
+}
+
+// describe names a node for reports.
+func describe(s *scene.Scene, n int) string {
+	if s.Nodes[n].Name != "" {
+		return s.Nodes[n].Name
+	}
+	return fmt.Sprintf("node %d", n)
+}
