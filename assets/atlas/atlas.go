@@ -103,7 +103,8 @@ type Report struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
 	// Scale is the global factor every rectangle was scaled by (before
-	// each one's coverage and the cap at its texture's resolution).
+	// each one's coverage and the cap at its texture's resolution); 4,
+	// the largest, means every rectangle has its texture's own resolution.
 	Scale   float64   `json:"scale"`
 	Padding int       `json:"padding"`
 	Regions []Region  `json:"regions"`

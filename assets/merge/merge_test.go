@@ -263,6 +263,10 @@ func TestMeshesKeepsEveryVertexWhereItWas(t *testing.T) {
 
 func TestMeshesBakesNormalsAndFillsStreams(t *testing.T) {
 	s := staticModel()
+	// Only mesh A has tangents: C's are computed, perpendicular to its
+	// normals.
+	a := s.Meshes[0].Primitives[0]
+	a.Tangents = vertexTangents(a.Positions, a.Normals, a.TexCoords[0], a.Indices)
 	if _, err := Meshes(s); err != nil {
 		t.Fatal(err)
 	}
@@ -280,6 +284,16 @@ func TestMeshesBakesNormalsAndFillsStreams(t *testing.T) {
 		if p.TexCoords[0][v] != [2]float32{} || p.Colors[0][v] != [4]float32{1, 1, 1, 1} {
 			t.Fatalf("vertex %d of the bare mesh: UV %v colour %v", v, p.TexCoords[0][v], p.Colors[0][v])
 		}
+	}
+	for v, tg := range p.Tangents {
+		n := p.Normals[v]
+		l := math.Sqrt(float64(tg[0]*tg[0] + tg[1]*tg[1] + tg[2]*tg[2]))
+		if d := tg[0]*n[0] + tg[1]*n[1] + tg[2]*n[2]; math.Abs(l-1) > 1e-3 || math.Abs(float64(d)) > 1e-3 || (tg[3] != 1 && tg[3] != -1) {
+			t.Fatalf("tangent %d: %v (normal %v)", v, tg, n)
+		}
+	}
+	if len(p.Tangents) != len(p.Positions) {
+		t.Fatalf("%d tangents for %d vertices", len(p.Tangents), len(p.Positions))
 	}
 	if p.Colors[0][0] != [4]float32{1, 0, 0, 1} {
 		t.Errorf("source colours lost: %v", p.Colors[0][0])
