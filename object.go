@@ -125,6 +125,12 @@ func ValidateText(o *Object) error {
 	return nil
 }
 
+// VariantKey is the blob key of a variant of the object's model, by the
+// variant's canonical key.
+func (o *Object) VariantKey(key string) string {
+	return "objects/" + o.ID + "/variants/" + key + ".glb"
+}
+
 // ValidateNewObject checks the fields of a prepare-upload request.
 func ValidateNewObject(o *Object) error {
 	if err := ValidateText(o); err != nil {

@@ -397,12 +397,21 @@ func (s *Server) downloadGLB(c *gin.Context) {
 		}
 		level = n
 	}
+	v, isVariant, err := variantParams(c, level)
+	if err != nil {
+		fail(c, err)
+		return
+	}
 	if o.State != kiln.StateReady {
 		fail(c, kiln.Errorf(kiln.KindConflict, "object_not_ready", "object %s is %s; its GLB exists once it is ready", o.ID, o.State))
 		return
 	}
 	if len(o.LODs) == 0 {
 		fail(c, kiln.Errorf(kiln.KindNotFound, "no_glb", "object %s (type %s, .%s) is kept as uploaded and has no GLB; download it from files.source", o.ID, o.Type, o.Extension))
+		return
+	}
+	if isVariant {
+		s.serveVariant(c, o, v)
 		return
 	}
 	if !slices.ContainsFunc(o.LODs, func(l kiln.LOD) bool { return l.Level == level }) {

@@ -38,6 +38,8 @@ type ObjectStore interface {
 // Enqueuer puts jobs on the queue.
 type Enqueuer interface {
 	Enqueue(ctx context.Context, job jobs.Tasker) error
+	// Failure reports why a job failed for good, or "" while it has not.
+	Failure(ctx context.Context, queue, id string) (string, error)
 }
 
 // Pinger is a dependency /readyz checks.

@@ -125,13 +125,34 @@ type Tasker interface {
 // Client enqueues tasks.
 type Client struct {
 	c *asynq.Client
+	i *asynq.Inspector
 }
 
 // NewClient makes a client on the Redis of opt.
-func NewClient(opt asynq.RedisConnOpt) *Client { return &Client{c: asynq.NewClient(opt)} }
+func NewClient(opt asynq.RedisConnOpt) *Client {
+	return &Client{c: asynq.NewClient(opt), i: asynq.NewInspector(opt)}
+}
 
-// Close closes the client's Redis connection.
-func (c *Client) Close() error { return c.c.Close() }
+// Close closes the client's Redis connections.
+func (c *Client) Close() error { return errors.Join(c.c.Close(), c.i.Close()) }
+
+// Failure reports why the task id of queue is archived (it failed for
+// good), or "" while it is queued, running, retrying or done: the API
+// waits on a job with it and answers the failure instead of waiting in
+// vain.
+func (c *Client) Failure(ctx context.Context, queue, id string) (string, error) {
+	info, err := c.i.GetTaskInfo(queue, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", kiln.E("jobs.Failure", kiln.KindUnavailable, err)
+	}
+	if info.State == asynq.TaskStateArchived {
+		return info.LastErr, nil
+	}
+	return "", nil
+}
 
 // Enqueue adds the job; a job with the same task id already queued,
 // running or recently done is not added again and is not an error.

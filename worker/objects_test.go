@@ -3,6 +3,8 @@ package worker
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/internal/fixture"
 	"github.com/kilnhq/kiln/jobs"
 	"github.com/kilnhq/kiln/storage/disk"
@@ -156,5 +159,40 @@ func TestProcessObjectFailures(t *testing.T) {
 		if err := w.ProcessObject(ctx, tc.task); !jobs.IsPermanent(err) {
 			t.Errorf("%s: %v, want a permanent error", tc.name, err)
 		}
+	}
+}
+
+// TestVariantsOfOneModelWaitTheirTurn holds the model's lock as another
+// variant build would: the job answers ErrBusy (retried shortly, not
+// counted as a failure) and builds once the lock is free.
+func TestVariantsOfOneModelWaitTheirTurn(t *testing.T) {
+	ctx := context.Background()
+	w, db, blobs := newWorker(t)
+	o := uploaded(t, db, blobs, "glb", fixture.CubeGLB())
+	if err := w.ProcessObject(ctx, task(t, o.ID)); err != nil {
+		t.Fatal(err)
+	}
+	v := assets.Variant{LOD: 1, TextureFormat: "png", Merge: true}
+	payload, _ := json.Marshal(jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: 1, TextureFormat: "png", Merge: true})
+	vt := asynq.NewTask(jobs.TypeModelVariant, payload)
+
+	unlock, ok, err := db.Lock(ctx, "model:"+o.ID, time.Minute)
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	if err := w.BuildVariant(ctx, vt); !errors.Is(err, jobs.ErrBusy) {
+		t.Fatalf("while the model is locked: %v, want ErrBusy", err)
+	}
+	unlock()
+	if err := w.BuildVariant(ctx, vt); err != nil {
+		t.Fatal(err)
+	}
+	glb := readAll(t, blobs, o.VariantKey(v.Key()))
+	if !bytes.HasPrefix(glb, []byte("glTF")) {
+		t.Fatal("no variant stored")
+	}
+	bad, _ := json.Marshal(jobs.ModelVariant{ObjectID: o.ID, Key: "lod9-x", LOD: 9})
+	if err := w.BuildVariant(ctx, asynq.NewTask(jobs.TypeModelVariant, bad)); !jobs.IsPermanent(err) {
+		t.Fatalf("bad payload: %v", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 type ObjectStore interface {
 	Object(ctx context.Context, id string) (*kiln.Object, error)
 	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
+	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error)
 }
 
 // Worker holds what the task handlers need.
@@ -53,6 +54,7 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	mux.Use(w.observe)
 	mux.HandleFunc(jobs.TypeObjectProcess, w.ProcessObject)
 	mux.HandleFunc(jobs.TypeMailObjectProcessed, w.MailObjectProcessed)
+	mux.HandleFunc(jobs.TypeModelVariant, w.BuildVariant)
 	return mux
 }
 
@@ -67,6 +69,8 @@ func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 		err := next.ProcessTask(ctx, t)
 		d := time.Since(start).Milliseconds()
 		switch {
+		case errors.Is(err, jobs.ErrBusy):
+			log.Debug("task waits for another on the same model")
 		case err == nil:
 			w.outcomes.WithLabelValues(t.Type(), "ok").Inc()
 			log.Info("task done", "duration_ms", d)
@@ -101,8 +105,10 @@ func NewServer(opt asynq.RedisConnOpt, cfg Config, log *slog.Logger) *asynq.Serv
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		Logger:          asynqLogger{log.With("component", "asynq")},
 		LogLevel:        asynq.WarnLevel,
+		RetryDelayFunc:  jobs.RetryDelay,
 		IsFailure: func(err error) bool {
-			return !errors.Is(err, context.Canceled)
+			// A busy task waits its turn: that is no failure.
+			return !errors.Is(err, context.Canceled) && !errors.Is(err, jobs.ErrBusy)
 		},
 	})
 }

@@ -1,0 +1,94 @@
+package api
+
+import (
+	"context"
+
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// variantWait bounds how long a download waits for its variant to be
+// built before answering 503 with Retry-After; the job goes on, and the
+// next request finds the result.
+const variantWait = 2 * time.Minute
+
+// variantParams reads the variant query parameters of spec 4.1 and
+// reports whether any was given: without them a download serves a stored
+// level as is. Missing ones take the spec's defaults (webp, no atlas, no
+// merge).
+func variantParams(c *gin.Context, level int) (assets.Variant, bool, error) {
+	v := assets.Variant{LOD: level, TextureFormat: "webp"}
+	format, hasFormat := c.GetQuery("textureFormat")
+	atlas, hasAtlas := c.GetQuery("textureAtlasSize")
+	merge, hasMerge := c.GetQuery("mergeMesh")
+	if !hasFormat && !hasAtlas && !hasMerge {
+		return v, false, nil
+	}
+	if hasFormat {
+		v.TextureFormat = format
+	}
+	if hasAtlas {
+		n, err := strconv.Atoi(atlas)
+		if err != nil {
+			return v, true, invalidf("invalid_texture_atlas_size", "textureAtlasSize must be a power of two from 64 to 2048, got %q", atlas)
+		}
+		v.AtlasSize = n
+	}
+	switch merge {
+	case "", "0":
+	case "1":
+		v.Merge = true
+	default:
+		return v, true, invalidf("invalid_merge_mesh", "mergeMesh must be 0 or 1, got %q", merge)
+	}
+	return v, true, v.Validate()
+}
+
+// serveVariant answers a variant from storage, or enqueues its job and
+// waits for it. Identical requests share the job through its task id.
+func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v assets.Variant) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
+	defer cancel()
+	key := o.VariantKey(v.Key())
+	name := o.ID + "-" + v.Key() + ".glb"
+	if _, err := s.Blobs.Stat(ctx, key); err == nil {
+		s.serveBlob(c, key, name, "model/gltf-binary")
+		return
+	}
+	job := jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge}
+	if err := s.Jobs.Enqueue(ctx, job); err != nil {
+		fail(c, err)
+		return
+	}
+	logger(c).Info("variant enqueued", "object_id", o.ID, "variant", v.Key())
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			c.Header("Retry-After", "5")
+			fail(c, kiln.Errorf(kiln.KindUnavailable, "variant_pending", "the variant %s is still being built; try again shortly", v.Key()))
+			return
+		case <-tick.C:
+		}
+		if _, err := s.Blobs.Stat(ctx, key); err == nil {
+			s.serveBlob(c, key, name, "model/gltf-binary")
+			return
+		}
+		reason, err := s.Jobs.Failure(ctx, jobs.QueueInteractive, job.TaskID())
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if reason != "" {
+			fail(c, kiln.Errorf(kiln.KindUnprocessable, "variant_failed", "building the variant %s failed: %s", v.Key(), reason))
+			return
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package jobs
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TypeModelVariant builds one variant of a model (a level of detail with
+// a texture format, an atlas, merged meshes) that someone is waiting for.
+const TypeModelVariant = "model:variant"
+
+// ModelVariant names the model and the variant's canonical key and
+// parameters; the key is part of the task id, so identical requests at
+// the same time share one job.
+type ModelVariant struct {
+	ObjectID      string `json:"objectId"`
+	Key           string `json:"key"`
+	LOD           int    `json:"lod"`
+	TextureFormat string `json:"textureFormat"`
+	AtlasSize     int    `json:"atlasSize"`
+	Merge         bool   `json:"merge"`
+}
+
+// TaskID is deterministic per model and variant.
+func (p ModelVariant) TaskID() string { return TypeModelVariant + ":" + p.ObjectID + ":" + p.Key }
+
+// Task builds the task on the interactive queue: someone waits for it.
+// Many retries, because a variant waits its turn (ErrBusy) while another
+// variant of the same model is built.
+func (p ModelVariant) Task() (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeModelVariant, b,
+		asynq.TaskID(p.TaskID()),
+		asynq.Queue(QueueInteractive),
+		asynq.MaxRetry(600),
+		asynq.Timeout(5*time.Minute),
+		asynq.Retention(time.Hour),
+	), nil
+}
+
+// ErrBusy says a task must wait for another on the same resource; it is
+// retried after BusyDelay instead of the usual backoff, so that the
+// variants of one model are built one after another, in order.
+var ErrBusy = errors.New("busy: another job on the same model is running")
+
+// BusyDelay is how soon a busy task runs again.
+const BusyDelay = 200 * time.Millisecond
+
+// RetryDelay is asynq's retry delay: BusyDelay for ErrBusy, the default
+// exponential backoff otherwise.
+func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if errors.Is(err, ErrBusy) {
+		return BusyDelay
+	}
+	return asynq.DefaultRetryDelayFunc(n, err, t)
+}
