@@ -77,10 +77,10 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v Variant) (Model, error)
 			return Model{}, err
 		}
 	}
-	if v.TextureFormat != "" || v.AtlasSize == 0 {
-		if _, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat}); err != nil {
-			return Model{}, err
-		}
+	// Textures the atlas kept out (tiling ones) are capped at the atlas
+	// size too, so no image of the variant is larger than asked.
+	if _, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: v.AtlasSize}); err != nil {
+		return Model{}, err
 	}
 	s.Prune()
 	glb, err := scene.Write(s)
