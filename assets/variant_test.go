@@ -134,4 +134,3 @@ func split(t *testing.T, glb []byte) (glbJSON, []byte) {
 	}
 	return d, bin
 }
-
