@@ -67,6 +67,8 @@ type Config struct {
 	// Now is the clock of tracking and analytics; nil means time.Now.
 	// Tests replay a known stream of events through it.
 	Now func() time.Time
+	// TrustedProxies may set X-Forwarded-For; nil trusts none.
+	TrustedProxies []string
 	// Analytics keeps tracking events and answers the analytics endpoints.
 	Analytics AnalyticsStore
 	// TrackingRate bounds tracking events per client address and viewer.
@@ -103,6 +105,8 @@ func New(cfg Config) *Server {
 func (s *Server) engine(listener string) *gin.Engine {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
+	// Checked at start by config, so an error cannot happen here.
+	_ = r.SetTrustedProxies(s.TrustedProxies)
 	r.ContextWithFallback = true
 	r.MaxMultipartMemory = 8 << 20
 	r.Use(s.requestLog(listener), recovery)

@@ -27,7 +27,7 @@ PIDS="$PIDS $!"
 until redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; do sleep 0.1; done
 
 KILN_REDIS_URL=redis://127.0.0.1:$REDIS_PORT KILN_DATA_DIR=$WORK/data KILN_ADMIN_KEY=$ADMIN \
-KILN_PLATFORM_ADDR=$PLATFORM KILN_AVATAR_ADDR=127.0.0.1:0 KILN_LOG_LEVEL=warn \
+KILN_PLATFORM_ADDR=$PLATFORM KILN_AVATAR_ADDR=127.0.0.1:0 KILN_TRUSTED_PROXIES=127.0.0.1 KILN_LOG_LEVEL=warn \
 	"$WORK/kiln" serve >"$WORK/kiln.log" 2>&1 &
 PIDS="$PIDS $!"
 until curl -sf "http://$PLATFORM/healthz" >/dev/null; do sleep 0.1; done

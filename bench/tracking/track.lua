@@ -1,5 +1,5 @@
 -- wrk script: POST one tracking event a request, spread over 10,000
--- client addresses (X-Forwarded-For, which Kiln's Gin engine trusts) and
+-- client addresses (X-Forwarded-For, trusted from loopback by KILN_TRUSTED_PROXIES in run.sh) and
 -- 50,000 sessions, so that no client passes the rate limit.
 local token = os.getenv("VIEWER")
 local n = 0

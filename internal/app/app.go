@@ -184,13 +184,14 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Registry: a.Registry,
 		Logger:   a.Log,
 
-		Now:          a.now,
-		Analytics:    a.DB,
-		TrackingRate: kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
-		Chat:         a.DB,
-		Likes:        a.DB,
-		Catalog:      a.DB,
-		Assistant:    assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
+		Now:            a.now,
+		TrustedProxies: a.Config.TrustedProxies,
+		Analytics:      a.DB,
+		TrackingRate:   kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Chat:           a.DB,
+		Likes:          a.DB,
+		Catalog:        a.DB,
+		Assistant:      assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
 }

@@ -176,6 +176,13 @@ func TestTrackingRateLimit(t *testing.T) {
 	if res := track(t, r, token, "s1", "view", "another agent"); res.Status != 429 {
 		t.Errorf("same address, another agent: %d, want 429", res.Status)
 	}
+	// No proxy is trusted by default: a forged X-Forwarded-For is not
+	// another client.
+	body, h := jsonBody(t, map[string]any{"sessionId": "s1", "event": map[string]any{"key": "view"}})
+	h["X-Forwarded-For"] = "203.0.113.9"
+	if res := do(t, "POST", r.PlatformURL+"/viewers/"+token+"/tracking-event", "", body, h); res.Status != 429 {
+		t.Errorf("forged X-Forwarded-For: %d, want 429", res.Status)
+	}
 	// One second refills one token.
 	clock.Set(clock.Now().Add(time.Second))
 	if res := track(t, r, token, "s1", "view", "ua"); res.Status != 204 {

@@ -42,8 +42,12 @@ type Config struct {
 	AI AI
 	// TrackingRate and TrackingBurst bound tracking events per client
 	// address and viewer (a token bucket); a zero rate means no limit.
-	TrackingRate  float64
-	TrackingBurst int
+	TrackingRate float64
+	// TrustedProxies are the addresses (IPs or CIDRs) whose
+	// X-Forwarded-For is believed; none by default, so a client cannot
+	// fake its address to dodge the rate limit or pose as many visitors.
+	TrustedProxies []string
+	TrackingBurst  int
 }
 
 // AI locates an OpenAI-compatible chat completions endpoint.
@@ -97,6 +101,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		},
 	}
 	c.TrackingRate, c.TrackingBurst = r.rate("KILN_TRACKING_RATE", 50, 100)
+	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -221,6 +226,21 @@ func (r *reader) integer(name string, def, lo, hi int) int {
 
 // rate reads "RATE" or "RATE,BURST" (events a second, events at once);
 // a burst left out is twice the rate, and "0" turns the limit off.
+func (r *reader) proxies(name string) []string {
+	var out []string
+	for _, p := range strings.Split(r.str(name, ""), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		_, _, cidrErr := net.ParseCIDR(p)
+		if net.ParseIP(p) == nil && cidrErr != nil {
+			r.fail(name, "must be comma-separated IP addresses or CIDRs, got %q", p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func (r *reader) rate(name string, defRate float64, defBurst int) (float64, int) {
 	v := r.str(name, "")
 	if v == "" {

@@ -102,6 +102,7 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_WORKER_CONCURRENCY": "0"}, "KILN_WORKER_CONCURRENCY: must be a whole number from 1"},
 		{map[string]string{"KILN_SHUTDOWN_TIMEOUT": "soon"}, "KILN_SHUTDOWN_TIMEOUT: must be a duration"},
 		{map[string]string{"KILN_LOG_LEVEL": "loud"}, "KILN_LOG_LEVEL: must be one of"},
+		{map[string]string{"KILN_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, "KILN_TRUSTED_PROXIES: must be comma-separated"},
 		{map[string]string{"KILN_SMTP_URL": "mailpit:1025"}, "KILN_SMTP_URL:"},
 		{map[string]string{"KILN_SMTP_URL": "http://mailpit:1025"}, "KILN_SMTP_URL: scheme must be one of smtp, smtps"},
 		{map[string]string{"KILN_MAIL_FROM": "kiln at example"}, "KILN_MAIL_FROM: must be an e-mail address"},
