@@ -7,8 +7,11 @@ package assets
 
 import (
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/atlas"
 	"github.com/kilnhq/kiln/assets/lod"
+	"github.com/kilnhq/kiln/assets/merge"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/texture"
 )
 
 // MaxModelBytes bounds what a worker reads into memory for one model.
@@ -19,6 +22,10 @@ type Model struct {
 	GLB   []byte      `json:"-"`
 	Stats scene.Stats `json:"stats"`
 	Level lod.Level   `json:"level"`
+	// What the variant stages did, when they ran.
+	Atlas    *atlas.Report         `json:"atlas,omitempty"`
+	Merge    *merge.Report         `json:"merge,omitempty"`
+	Textures []texture.ImageReport `json:"textures,omitempty"`
 }
 
 // Read parses a GLB, or a .gltf whose buffers and images are embedded.

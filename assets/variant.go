@@ -59,33 +59,39 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v Variant) (Model, error)
 	if err := v.Validate(); err != nil {
 		return Model{}, err
 	}
-	var level lod.Level
+	var m Model
 	err := lod.Chain(s, v.LOD, func(l lod.Level, _ *scene.Scene) error {
-		level = l
+		m.Level = l
 		return ctx.Err()
 	})
 	if err != nil {
 		return Model{}, err
 	}
 	if v.AtlasSize > 0 {
-		if _, err := atlas.Build(ctx, s, v.AtlasSize); err != nil {
+		r, err := atlas.Build(ctx, s, v.AtlasSize)
+		if err != nil {
 			return Model{}, err
 		}
+		m.Atlas = &r
 	}
 	if v.Merge {
-		if _, err := merge.Meshes(s); err != nil {
+		r, err := merge.Meshes(s)
+		if err != nil {
 			return Model{}, err
 		}
+		m.Merge = &r
 	}
 	// Textures the atlas kept out (tiling ones) are capped at the atlas
 	// size too, so no image of the variant is larger than asked.
-	if _, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: v.AtlasSize}); err != nil {
-		return Model{}, err
-	}
-	s.Prune()
-	glb, err := scene.Write(s)
+	r, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: v.AtlasSize})
 	if err != nil {
 		return Model{}, err
 	}
-	return Model{GLB: glb, Stats: s.Stats(), Level: level}, nil
+	m.Textures = r.Images
+	s.Prune()
+	if m.GLB, err = scene.Write(s); err != nil {
+		return Model{}, err
+	}
+	m.Stats = s.Stats()
+	return m, nil
 }

@@ -27,7 +27,7 @@ Usage:
   kiln keys list
   kiln keys revoke ID
   kiln inspect FILE          print a model's stats as JSON
-  kiln optimize IN.glb OUT.glb [--lod 0|1|2]
+  kiln optimize IN.glb OUT.glb [--lod 0|1|2] [--texture-format webp|png|compat] [--atlas N] [--merge]
                              run the processing pipeline on a file; prints stats as JSON
 
 Configuration comes from KILN_* environment variables; see README.md.
