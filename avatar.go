@@ -1,0 +1,66 @@
+package kiln
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+)
+
+// AvatarState is where an avatar's model is: building until its lod 0
+// GLB is stored, then ready, or failed with the reason.
+type AvatarState string
+
+const (
+	AvatarBuilding AvatarState = "building"
+	AvatarReady    AvatarState = "ready"
+	AvatarFailed   AvatarState = "failed"
+)
+
+// The reserved avatar ids of spec section 2: built-in avatars that exist
+// without a POST /avatar and have no record.
+const (
+	AvatarDefaultMale   = "default-male"
+	AvatarDefaultFemale = "default-female"
+)
+
+// BuiltInAvatar reports whether id is one of the reserved avatar ids.
+func BuiltInAvatar(id string) bool { return id == AvatarDefaultMale || id == AvatarDefaultFemale }
+
+// Avatar is a registered avatar of an account. Configuration is the
+// resolved version "1" configuration (never `{}`: the project default is
+// resolved when the avatar is registered), kept as JSON so that this
+// package needs no knowledge of its fields.
+type Avatar struct {
+	ID            string          `json:"id"`
+	Account       string          `json:"account"`
+	Configuration json.RawMessage `json:"configuration"`
+	State         AvatarState     `json:"state"`
+	Error         string          `json:"error,omitempty"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	UpdatedAt     time.Time       `json:"updatedAt"`
+}
+
+// AvatarModelKey is the blob key of an avatar's generated model (lod 0,
+// textures as generated, no animation); every variant starts from it.
+func AvatarModelKey(id string) string { return "avatars/" + id + "/model.glb" }
+
+// AvatarVariantKey is the blob key of a variant of an avatar's model.
+func AvatarVariantKey(id, key string) string { return "avatars/" + id + "/variants/" + key + ".glb" }
+
+// AnimationsKey is the canonical part of a variant key for a set of
+// animation clips: "anim-none" without clips, else a short hash of the
+// sorted names, so that equal sets in any order share one variant and the
+// key stays short whatever the list.
+func AnimationsKey(names []string) string {
+	if len(names) == 0 {
+		return "anim-none"
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	sum := sha256.Sum256([]byte(strings.Join(sorted, ",")))
+	return "anim-" + hex.EncodeToString(sum[:6])
+}
