@@ -114,9 +114,21 @@ func reduce(s *scene.Scene, target float64) (float64, error) {
 func reducePrimitive(p *scene.Primitive, ratio float64) (float64, error) {
 	m := mesh(p)
 	want := float64(p.Triangles()) * ratio
-	res, err := simplify.Simplify(m, simplify.Options{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError})
-	if err == nil && float64(len(res.Indices)/3) > want*1.05 {
-		res, err = simplify.Simplify(m, simplify.Options{TargetRatio: float32(ratio), Permissive: true})
+	// Each attempt gives up a little more: locked borders within a small
+	// error, then free borders at any error, then the permissive stages
+	// (seams, clustering) that always reach the target.
+	attempts := []simplify.Options{
+		{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError},
+		{TargetRatio: float32(ratio)},
+		{TargetRatio: float32(ratio), Permissive: true},
+	}
+	var res simplify.Result
+	var err error
+	for _, opt := range attempts {
+		res, err = simplify.Simplify(m, opt)
+		if err != nil || float64(len(res.Indices)/3) <= want*1.05 {
+			break
+		}
 	}
 	if err != nil {
 		return 0, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
