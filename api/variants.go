@@ -50,30 +50,35 @@ func variantParams(c *gin.Context, level int) (assets.Variant, bool, error) {
 	return v, true, v.Validate()
 }
 
-// serveVariant answers a variant from storage, or enqueues its job and
-// waits for it. Identical requests share the job through its task id.
+// serveVariant answers a variant of an object's model.
 func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v assets.Variant) {
+	job := jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge}
+	s.serveModelVariant(c, o.VariantKey(job.Key), o.ID+"-"+job.Key+".glb", job)
+}
+
+// serveModelVariant answers a variant from storage under key (served as
+// name), or enqueues job and waits for it. Identical requests share the
+// job through its task id. Objects and avatars share it: only the job's
+// payload tells them apart.
+func (s *Server) serveModelVariant(c *gin.Context, key, name string, job jobs.ModelVariant) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
 	defer cancel()
-	key := o.VariantKey(v.Key())
-	name := o.ID + "-" + v.Key() + ".glb"
 	if _, err := s.Blobs.Stat(ctx, key); err == nil {
 		s.serveBlob(c, key, name, "model/gltf-binary")
 		return
 	}
-	job := jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge}
 	if err := s.Jobs.Enqueue(ctx, job); err != nil {
 		fail(c, err)
 		return
 	}
-	logger(c).Info("variant enqueued", "object_id", o.ID, "variant", v.Key())
+	logger(c).Info("variant enqueued", "object_id", job.ObjectID, "avatar_id", job.AvatarID, "variant", job.Key)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			c.Header("Retry-After", "5")
-			fail(c, kiln.Errorf(kiln.KindUnavailable, "variant_pending", "the variant %s is still being built; try again shortly", v.Key()))
+			fail(c, kiln.Errorf(kiln.KindUnavailable, "variant_pending", "the variant %s is still being built; try again shortly", job.Key))
 			return
 		case <-tick.C:
 		}
@@ -87,7 +92,7 @@ func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v assets.Variant) 
 			return
 		}
 		if reason != "" {
-			fail(c, kiln.Errorf(kiln.KindUnprocessable, "variant_failed", "building the variant %s failed: %s", v.Key(), reason))
+			fail(c, kiln.Errorf(kiln.KindUnprocessable, "variant_failed", "building the variant %s failed: %s", job.Key, reason))
 			return
 		}
 	}

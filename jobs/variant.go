@@ -14,18 +14,27 @@ const TypeModelVariant = "model:variant"
 
 // ModelVariant names the model and the variant's canonical key and
 // parameters; the key is part of the task id, so identical requests at
-// the same time share one job.
+// the same time share one job. The model is an object's (ObjectID) or an
+// avatar's (AvatarID, with the animation clips to attach before the
+// variant's stages); exactly one of the two is set.
 type ModelVariant struct {
-	ObjectID      string `json:"objectId"`
-	Key           string `json:"key"`
-	LOD           int    `json:"lod"`
-	TextureFormat string `json:"textureFormat"`
-	AtlasSize     int    `json:"atlasSize"`
-	Merge         bool   `json:"merge"`
+	ObjectID      string   `json:"objectId,omitempty"`
+	AvatarID      string   `json:"avatarId,omitempty"`
+	Key           string   `json:"key"`
+	LOD           int      `json:"lod"`
+	TextureFormat string   `json:"textureFormat"`
+	AtlasSize     int      `json:"atlasSize"`
+	Merge         bool     `json:"merge"`
+	Animations    []string `json:"animations,omitempty"`
 }
 
 // TaskID is deterministic per model and variant.
-func (p ModelVariant) TaskID() string { return TypeModelVariant + ":" + p.ObjectID + ":" + p.Key }
+func (p ModelVariant) TaskID() string {
+	if p.AvatarID != "" {
+		return TypeModelVariant + ":avatar:" + p.AvatarID + ":" + p.Key
+	}
+	return TypeModelVariant + ":" + p.ObjectID + ":" + p.Key
+}
 
 // Task builds the task on the interactive queue: someone waits for it.
 // Many retries, because a variant waits its turn (ErrBusy) while another
