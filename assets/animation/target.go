@@ -1,0 +1,295 @@
+package animation
+
+import (
+	"math"
+	"strings"
+
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/qmuntal/gltf"
+)
+
+// target is a skeleton a clip is baked against: a Kiln rig or the joints
+// of an avatar scene found by name. Clips never see local joint frames;
+// they are baked through the target's rest pose, so that any skeleton of
+// the same names plays them whatever its joints' axes or rest angles.
+type target struct {
+	names  []string
+	index  map[string]int
+	parent []int // -1 when the parent is not a joint
+	order  []int // parents before children
+	t      []vec // rest local translation
+	r      []quat
+	s      []float64 // rest local scale, taken as uniform
+	// base is the world transform of a root joint's parent node (the
+	// Armature), so that clips authored in the body frame stay upright
+	// under an Armature that turns or scales the skeleton.
+	baseR []quat
+	baseP []vec
+	baseS []float64
+
+	// Rest pose in the body (world) frame.
+	wr []quat
+	wp []vec
+	ws []float64
+	// dir is each joint's bone direction in its local frame: toward its
+	// main child, +Y for an end joint (Mixamo's convention).
+	dir []vec
+	// unit is the rest height of the Hips above the lowest foot joint:
+	// clips give distances in these units, so that a stride or a hip sway
+	// scales with the legs that make it.
+	unit float64
+	// palm is the rest palm normal of each finger joint (zero elsewhere),
+	// for curls that bend toward the palm whatever the hand's axes.
+	palm []vec
+}
+
+// mainChildren names the child a bone points at where a joint has
+// several.
+var mainChildren = map[string]string{
+	"Hips":   "Spine",
+	"Spine2": "Neck",
+	"Head":   "HeadTop_End",
+}
+
+func newTarget(names []string, parent []int, t []vec, r []quat, s []float64, baseR []quat, baseP []vec, baseS []float64) *target {
+	k := &target{names: names, parent: parent, t: t, r: r, s: s, baseR: baseR, baseP: baseP, baseS: baseS}
+	n := len(names)
+	k.index = make(map[string]int, n)
+	for i, name := range names {
+		k.index[name] = i
+	}
+	// Order: a depth-first walk from the roots.
+	children := make([][]int, n)
+	for i, p := range parent {
+		if p >= 0 {
+			children[p] = append(children[p], i)
+		}
+	}
+	var walk func(int)
+	walk = func(i int) {
+		k.order = append(k.order, i)
+		for _, c := range children[i] {
+			walk(c)
+		}
+	}
+	for i, p := range parent {
+		if p < 0 {
+			walk(i)
+		}
+	}
+	k.dir = make([]vec, n)
+	for i, name := range names {
+		main := -1
+		if want, ok := mainChildren[name]; ok {
+			main = k.index[want]
+		} else if strings.HasSuffix(name, "Hand") {
+			if c, ok := k.index[name+"Middle1"]; ok {
+				main = c
+			}
+		}
+		if main < 0 || parent[main] != i {
+			main = -1
+			if len(children[i]) > 0 {
+				main = children[i][0]
+			}
+		}
+		k.dir[i] = vec{0, 1, 0}
+		if main >= 0 && t[main].length() > 1e-9 {
+			k.dir[i] = t[main].unit()
+		}
+	}
+	local := make([]quat, n)
+	copy(local, r)
+	k.wr, k.wp, k.ws = k.fk(local, nil)
+	k.unit = 1
+	if h, ok := k.index["Hips"]; ok {
+		low := math.Inf(1)
+		for _, f := range feet {
+			for _, j := range f {
+				if i, ok := k.index[j]; ok {
+					low = math.Min(low, k.wp[i][1])
+				}
+			}
+		}
+		if u := k.wp[h][1] - low; !math.IsInf(low, 0) && u > 1e-3 {
+			k.unit = u
+		}
+	}
+	k.palm = make([]vec, n)
+	for _, side := range []string{"Left", "Right"} {
+		hand, ok1 := k.index[side+"Hand"]
+		mid, ok2 := k.index[side+"HandMiddle1"]
+		ind, ok3 := k.index[side+"HandIndex1"]
+		pin, ok4 := k.index[side+"HandPinky1"]
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			continue
+		}
+		f := k.wp[mid].sub(k.wp[hand]).unit()
+		across := k.wp[pin].sub(k.wp[ind])
+		across = across.sub(f.scale(across.dot(f))).unit()
+		// With the fingers along f and the index-to-pinky line across,
+		// the palm is on the thumb's side of the hand: f × across points
+		// out of the back of a left hand and out of the palm of a right
+		// one (a mirror image).
+		n := f.cross(across)
+		if side == "Left" {
+			n = n.scale(-1)
+		}
+		for i, name := range names {
+			if strings.HasPrefix(name, side+"Hand") {
+				k.palm[i] = n
+			}
+		}
+	}
+	return k
+}
+
+// feet are the joints whose lowest rest-relative height is a foot's
+// contact with the floor: the heel (ankle) at heel strike, the ball at
+// push-off, the toe tip at toe-off.
+var feet = [2][3]string{
+	{"LeftFoot", "LeftToeBase", "LeftToe_End"},
+	{"RightFoot", "RightToeBase", "RightToe_End"},
+}
+
+// fk composes local rotations and translations (the rest ones when
+// trans is nil) into world rotations, positions and scales.
+func (k *target) fk(local []quat, trans []vec) (wr []quat, wp []vec, ws []float64) {
+	n := len(k.names)
+	wr, wp, ws = make([]quat, n), make([]vec, n), make([]float64, n)
+	for _, i := range k.order {
+		t := k.t[i]
+		if trans != nil {
+			t = trans[i]
+		}
+		pr, pp, ps := k.baseR[i], k.baseP[i], k.baseS[i]
+		if p := k.parent[i]; p >= 0 {
+			pr, pp, ps = wr[p], wp[p], ws[p]
+		}
+		wr[i] = pr.mul(local[i]).norm()
+		wp[i] = pp.add(pr.rotate(t.scale(ps)))
+		ws[i] = ps * k.s[i]
+	}
+	return wr, wp, ws
+}
+
+// rigTarget is the target of a Kiln rig (under an identity Armature).
+func rigTarget(rig avatar.Rig) *target {
+	n := len(rig.Names)
+	t, r, s := make([]vec, n), make([]quat, n), make([]float64, n)
+	baseR, baseP, baseS := make([]quat, n), make([]vec, n), make([]float64, n)
+	for i, tr := range rig.Rest {
+		t[i] = vec{float64(tr.Translation[0]), float64(tr.Translation[1]), float64(tr.Translation[2])}
+		r[i] = quat{float64(tr.Rotation[0]), float64(tr.Rotation[1]), float64(tr.Rotation[2]), float64(tr.Rotation[3])}.norm()
+		s[i] = float64(tr.Scale[0]+tr.Scale[1]+tr.Scale[2]) / 3
+		baseR[i], baseS[i] = identity, 1
+	}
+	return newTarget(rig.Names, rig.Parent, t, r, s, baseR, baseP, baseS)
+}
+
+// sceneTarget finds the joints of an avatar scene: the joints of its
+// skins, or every named node when it has none (a bare skeleton). It also
+// returns the node of each joint.
+func sceneTarget(s *scene.Scene) (*target, []int) {
+	isJoint := make([]bool, len(s.Nodes))
+	hasSkin := false
+	for _, sk := range s.Skins {
+		for _, j := range sk.Joints {
+			if j >= 0 && j < len(s.Nodes) {
+				isJoint[j] = true
+				hasSkin = true
+			}
+		}
+	}
+	if !hasSkin {
+		for i, n := range s.Nodes {
+			isJoint[i] = n != nil && n.Name != ""
+		}
+	}
+	parentNode := make([]int, len(s.Nodes))
+	for i := range parentNode {
+		parentNode[i] = -1
+	}
+	for i, n := range s.Nodes {
+		if n == nil {
+			continue
+		}
+		for _, c := range n.Children {
+			if c >= 0 && c < len(s.Nodes) {
+				parentNode[c] = i
+			}
+		}
+	}
+	var nodes []int
+	seen := map[string]bool{}
+	for i, n := range s.Nodes {
+		if isJoint[i] && !seen[n.Name] {
+			seen[n.Name] = true
+			nodes = append(nodes, i)
+		}
+	}
+	jointOf := make(map[int]int, len(nodes))
+	for j, i := range nodes {
+		jointOf[i] = j
+	}
+	m := len(nodes)
+	names, parent := make([]string, m), make([]int, m)
+	t, r, sc := make([]vec, m), make([]quat, m), make([]float64, m)
+	baseR, baseP, baseS := make([]quat, m), make([]vec, m), make([]float64, m)
+	for j, i := range nodes {
+		n := s.Nodes[i]
+		names[j] = n.Name
+		tt, rr, ss := nodeTRS(n)
+		t[j], r[j], sc[j] = tt, rr, ss
+		parent[j] = -1
+		if p, ok := jointOf[parentNode[i]]; ok {
+			parent[j] = p
+			continue
+		}
+		// The base: every ancestor's transform, composed.
+		br, bp, bs := identity, vec{}, 1.0
+		for a := parentNode[i]; a >= 0; a = parentNode[a] {
+			at, ar, as := nodeTRS(s.Nodes[a])
+			// base = ancestor * base
+			bp = at.add(ar.rotate(bp.scale(as)))
+			br = ar.mul(br).norm()
+			bs *= as
+		}
+		baseR[j], baseP[j], baseS[j] = br, bp, bs
+	}
+	return newTarget(names, parent, t, r, sc, baseR, baseP, baseS), nodes
+}
+
+// nodeTRS reads a node's transform, decomposing a matrix when the node
+// has one (without shear, as glTF requires of animated nodes).
+func nodeTRS(n *gltf.Node) (vec, quat, float64) {
+	if m := n.MatrixOrDefault(); m != gltf.DefaultMatrix {
+		t := vec{m[12], m[13], m[14]}
+		cols := [3]vec{{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}}
+		sx, sy, sz := cols[0].length(), cols[1].length(), cols[2].length()
+		x, y, z := cols[0].scale(1/sx), cols[1].scale(1/sy), cols[2].scale(1/sz)
+		return t, matQuat(x, y, z), (sx + sy + sz) / 3
+	}
+	tt, rr, ss := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
+	return vec(tt), quat(rr).norm(), (ss[0] + ss[1] + ss[2]) / 3
+}
+
+// matQuat is the rotation whose matrix has columns x, y, z.
+func matQuat(x, y, z vec) quat {
+	tr := x[0] + y[1] + z[2]
+	switch {
+	case tr > 0:
+		s := math.Sqrt(tr+1) * 2
+		return quat{(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4}.norm()
+	case x[0] > y[1] && x[0] > z[2]:
+		s := math.Sqrt(1+x[0]-y[1]-z[2]) * 2
+		return quat{s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s}.norm()
+	case y[1] > z[2]:
+		s := math.Sqrt(1+y[1]-x[0]-z[2]) * 2
+		return quat{(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s}.norm()
+	default:
+		s := math.Sqrt(1+z[2]-x[0]-y[1]) * 2
+		return quat{(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s}.norm()
+	}
+}
