@@ -33,14 +33,14 @@ type style struct {
 var styles = map[string]style{
 	avatar.Masculine: {
 		walkFrames: 33, runFrames: 21,
-		hipFlex: 20, hipOffset: 5, kneeSwing: 60,
+		hipFlex: 20, hipOffset: 2, kneeSwing: 60,
 		armSwing: 18, elbow: 14, armOut: 9,
 		pelvisYaw: 5, pelvisRoll: 4, sway: 0.022, crossing: 0,
 		runHipFlex: 31, runArm: 34,
 	},
 	avatar.Feminine: {
 		walkFrames: 30, runFrames: 20,
-		hipFlex: 17, hipOffset: 4, kneeSwing: 58,
+		hipFlex: 17, hipOffset: 1.5, kneeSwing: 58,
 		armSwing: 12, elbow: 12, armOut: 6,
 		pelvisYaw: 6, pelvisRoll: 6, sway: 0.028, crossing: 2.5,
 		runHipFlex: 28, runArm: 26,
@@ -70,13 +70,14 @@ func pulse(d, w float64) float64 {
 
 // gait is +1 at heel strike (s = 0) and -1 at toe-off (s = stance),
 // following a half cosine through each phase: the thigh sweeps back
-// through the stance and forward through the swing, which is shorter.
+// through the stance, and forward through the first 80% of the swing
+// (the foot must clear the floor), then waits for the heel strike.
 func gait(s, stance float64) float64 {
 	s = frac(s)
 	if s < stance {
 		return math.Cos(math.Pi * s / stance)
 	}
-	return -math.Cos(math.Pi * (s - stance) / (1 - stance))
+	return -math.Cos(math.Pi * math.Min(1, (s-stance)/(0.8*(1-stance))))
 }
 
 // envelope eases a gesture in over in seconds and out over the last out
@@ -194,7 +195,10 @@ func walk(st style) clip {
 		armSwing: st.armSwing, armFwd: 2, elbow: st.elbow, elbowSwing: 10, armOut: st.armOut}
 	return clip{name: "locomotion_walk", duration: float64(frames) / fps, loop: true, at: func(t float64) pose {
 		p := stand(st)
-		ph := t * fps / float64(frames)
+		// The loop starts at the left leg's mid-stance, where nothing
+		// changes abruptly, rather than at a heel strike: the seam is
+		// then as smooth as any other key.
+		ph := t*fps/float64(frames) + 0.25
 		up.upper(p, ph)
 		roll := st.pelvisRoll * math.Sin(2*math.Pi*ph-0.3)
 		for _, sd := range sides {
@@ -203,11 +207,11 @@ func walk(st style) clip {
 			s := frac(ph + sd.offset)
 			a := legAngles{
 				hip:  st.hipOffset + st.hipFlex*gait(s, 0.6),
-				knee: 4 + 12*bump(s, 0.12, 0.12) + st.kneeSwing*bump(s, 0.73, 0.23),
+				knee: 4 + 12*bump(s, 0.12, 0.12) + st.kneeSwing*bump(s, 0.7, 0.32),
 				// Foot flat after heel strike, the shank rolling over the
 				// ankle, push-off, toes lifted to clear the floor.
-				ankle: -3*bump(s, 0.06, 0.06) + 10*bump(s, 0.4, 0.2) - 18*bump(s, 0.6, 0.1) + 6*bump(s, 0.82, 0.15),
-				toe:   25 * bump(s, 0.56, 0.1),
+				ankle: -3*bump(s, 0.06, 0.06) + 10*bump(s, 0.4, 0.2) - 15*bump(s, 0.6, 0.1) + 12*bump(s, 0.78, 0.18),
+				toe:   35 * bump(s, 0.55, 0.15),
 			}
 			poseLegs(p, sd.name, sd.sign, a, p.hips[0], roll, st.crossing)
 		}
@@ -221,7 +225,7 @@ func run(st style) clip {
 		armSwing: st.runArm, armFwd: 8, elbow: 80, elbowSwing: 12, armOut: st.armOut + 4}
 	return clip{name: "locomotion_run", duration: float64(frames) / fps, loop: true, at: func(t float64) pose {
 		p := stand(st)
-		ph := t * fps / float64(frames)
+		ph := t*fps/float64(frames) + 0.25
 		up.upper(p, ph)
 		roll := up.roll * math.Sin(2*math.Pi*ph-0.3)
 		for _, sd := range sides {
