@@ -1,5 +1,10 @@
 package avatar
 
+import (
+	"math"
+	"math/rand/v2"
+)
+
 // Masculine and Feminine are the two body types, named like the folders
 // of the leader's animation library so that a gender string travels
 // unchanged from the configuration to the animation URLs.
@@ -100,4 +105,75 @@ func Default(gender string) Config {
 		},
 		Glasses: Glasses{Style: "none", Color: "black"},
 	}
+}
+
+// resolve fills the fields a configuration leaves empty from the default
+// of its body type (masculine when that is empty too).
+func (c Config) resolve() Config {
+	d := Default(c.Body.Type)
+	if c.Version == "" {
+		c.Version = d.Version
+	}
+	if c.Body.Type == "" {
+		c.Body.Type = d.Body.Type
+		if c.Body.Build == 0 {
+			c.Body.Build = d.Body.Build
+		}
+	}
+	if c.Body.Height == 0 {
+		c.Body.Height = d.Body.Height
+	}
+	fill := func(dst *string, def string) {
+		if *dst == "" {
+			*dst = def
+		}
+	}
+	fill(&c.Skin.Tone, d.Skin.Tone)
+	fill(&c.Hair.Style, d.Hair.Style)
+	fill(&c.Hair.Color, d.Hair.Color)
+	fill(&c.Eyes.Color, d.Eyes.Color)
+	fill(&c.Outfit.Top.Style, d.Outfit.Top.Style)
+	fill(&c.Outfit.Top.Color, d.Outfit.Top.Color)
+	fill(&c.Outfit.Bottom.Style, d.Outfit.Bottom.Style)
+	fill(&c.Outfit.Bottom.Color, d.Outfit.Bottom.Color)
+	fill(&c.Outfit.Footwear.Style, d.Outfit.Footwear.Style)
+	fill(&c.Outfit.Footwear.Color, d.Outfit.Footwear.Color)
+	fill(&c.Glasses.Style, d.Glasses.Style)
+	fill(&c.Glasses.Color, d.Glasses.Color)
+	return c
+}
+
+// Random is a random valid configuration, the same for the same seed
+// (the API seeds it from the avatar's id, so an id always shows the same
+// person).
+func Random(seed int64) Config {
+	r := rand.New(rand.NewPCG(uint64(seed), 0x6b696c6e))
+	pick := func(list []string) string { return list[r.IntN(len(list))] }
+	g := pick(bodyTypes)
+	c := Default(g)
+	if g == Feminine {
+		c.Body.Height = math.Round((1.52+r.Float64()*0.26)*100) / 100
+		c.Hair.Style = pick([]string{"long", "long", "bun", "ponytail", "curly", "short"})
+		c.Outfit.Top.Style = pick([]string{"blouse", "tshirt", "tank", "hoodie", "shirt"})
+		c.Outfit.Bottom.Style = pick(bottomStyles)
+	} else {
+		c.Body.Height = math.Round((1.65+r.Float64()*0.30)*100) / 100
+		c.Hair.Style = pick([]string{"short", "short", "buzz", "curly", "bald", "long"})
+		c.Outfit.Top.Style = pick([]string{"tshirt", "shirt", "hoodie", "tank"})
+		c.Outfit.Bottom.Style = pick([]string{"jeans", "trousers", "shorts"})
+	}
+	c.Body.Build = math.Round(r.Float64()*100) / 100
+	c.Skin.Tone = pick(names(skinTones))
+	c.Hair.Color = pick(names(hairColors))
+	c.Eyes.Color = pick(names(eyeColors))
+	garments := []string{"white", "black", "grey", "charcoal", "navy", "blue", "light-blue", "red", "burgundy", "pink", "orange", "yellow", "green", "olive", "teal", "purple", "beige", "khaki", "brown"}
+	c.Outfit.Top.Color = pick(garments)
+	c.Outfit.Bottom.Color = pick([]string{"denim", "black", "charcoal", "navy", "khaki", "beige", "grey", "olive", "brown"})
+	c.Outfit.Footwear.Style = pick(footwearStyles)
+	c.Outfit.Footwear.Color = pick([]string{"white", "black", "brown", "tan", "grey", "navy", "red"})
+	if r.IntN(3) == 0 {
+		c.Glasses.Style = pick([]string{"round", "square"})
+		c.Glasses.Color = pick([]string{"black", "tortoise", "gold", "silver", "brown"})
+	}
+	return c
 }

@@ -13,8 +13,8 @@ type Rig struct {
 }
 
 // Transform is a local rest transform in glTF's terms (translation,
-// rotation quaternion x, y, z, w, scale), float32 like gltf.Node so that
-// it can be copied onto a node unchanged.
+// rotation quaternion x, y, z, w, scale), in float32, the precision a
+// GLB stores, so that the rest pose written is exactly the one described.
 type Transform struct {
 	Translation [3]float32
 	Rotation    [4]float32
@@ -147,8 +147,8 @@ func Skeleton(gender string, cfg Config) Rig {
 	set("Neck", vec3{0, 0.835, -0.012}.scale(h), X)
 	set("Head", vec3{0, 0.872, -0.004}.scale(h), X)
 	set("HeadTop_End", vec3{0, 1, 0.0}.scale(h), X)
-	set("LeftEye", vec3{0.0175, 0.936, 0.046}.scale(h), X)
-	set("RightEye", vec3{-0.0175, 0.936, 0.046}.scale(h), X)
+	set("LeftEye", vec3{0.0175, 0.938, 0.050}.scale(h), X)
+	set("RightEye", vec3{-0.0175, 0.938, 0.050}.scale(h), X)
 
 	// The left side; the right side is its mirror image.
 	back := Z.scale(-1)

@@ -1,0 +1,87 @@
+package avatar
+
+import "sort"
+
+// Named colours of the configuration ("#rrggbb" is accepted wherever a
+// name is). Names keep configurations short and readable, and let the
+// random avatars stay within plausible colours.
+var (
+	skinTones = map[string]string{
+		"porcelain": "#f6dccb", "light": "#eac2a4", "fair": "#dfae8c", "medium": "#c68c67",
+		"olive": "#b07f55", "tan": "#a06c47", "brown": "#7d4f33", "dark": "#5c3822", "deep": "#3f2616",
+	}
+	hairColors = map[string]string{
+		"black": "#1c1714", "dark-brown": "#3b2619", "brown": "#5e3c23", "light-brown": "#8a6240",
+		"auburn": "#7a3421", "red": "#a2461f", "blonde": "#c9a25a", "platinum": "#e0d2b0",
+		"grey": "#8c8a86", "white": "#e8e6e1",
+	}
+	eyeColors = map[string]string{
+		"brown": "#5a3a1e", "dark-brown": "#3a2412", "hazel": "#7c6230", "green": "#4f7a45",
+		"blue": "#4a77a8", "grey": "#7d8a92", "amber": "#a8741e",
+	}
+	// clothColors serve garments and glasses frames.
+	clothColors = map[string]string{
+		"white": "#eeeeea", "black": "#1e1e21", "grey": "#7e8084", "charcoal": "#3c3e42",
+		"navy": "#1f2e4d", "blue": "#2f5fa8", "light-blue": "#8fb4d9", "denim": "#3b5677",
+		"red": "#b0262b", "burgundy": "#6e1f2c", "pink": "#e39bb0", "orange": "#e07b2a",
+		"yellow": "#e5c23a", "green": "#3f7a3a", "olive": "#69683a", "teal": "#237a78",
+		"purple": "#5e3e86", "beige": "#d9c6a0", "khaki": "#b7a676", "brown": "#6b4a2f",
+		"tan": "#b98b5c", "gold": "#c8a040", "silver": "#b8bcc0", "tortoise": "#5a3a22",
+	}
+)
+
+// Style lists of the configuration, in the order error messages and the
+// JSON Schema give them.
+var (
+	bodyTypes      = []string{Masculine, Feminine}
+	builds         = []string{"slim", "average", "athletic", "heavy"}
+	hairStyles     = []string{"short", "buzz", "long", "bun", "ponytail", "curly", "bald"}
+	topStyles      = []string{"tshirt", "shirt", "hoodie", "blouse", "tank"}
+	bottomStyles   = []string{"jeans", "trousers", "shorts", "skirt"}
+	footwearStyles = []string{"sneakers", "boots", "shoes"}
+	glassesStyles  = []string{"none", "round", "square"}
+)
+
+// buildValues are the numbers the build names stand for.
+var buildValues = map[string]float64{"slim": 0.15, "average": 0.4, "athletic": 0.6, "heavy": 0.9}
+
+// Height limits in metres.
+const (
+	MinHeight = 1.50
+	MaxHeight = 2.05
+)
+
+// colorOf resolves a palette name or "#rrggbb" (validated before).
+func colorOf(palette map[string]string, s string) rgb {
+	if v, ok := palette[s]; ok {
+		return hexColor(v)
+	}
+	if isHex(s) {
+		return hexColor(s)
+	}
+	return rgb{0.5, 0.5, 0.5}
+}
+
+func isHex(s string) bool {
+	if len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for i := 1; i < 7; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// names lists a palette's names in sorted order, for messages and the
+// schema.
+func names(p map[string]string) []string {
+	out := make([]string, 0, len(p))
+	for k := range p {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
