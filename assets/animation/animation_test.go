@@ -420,6 +420,7 @@ func TestAttachRPM(t *testing.T) {
 			}
 			for _, a := range s.Animations {
 				checkPlays(t, s, a)
+				checkSkinned(t, s, a)
 			}
 			checkWalk(t, s, animationNamed(t, s, "locomotion_walk"))
 			checkWave(t, s, animationNamed(t, s, "gesture_wave"))

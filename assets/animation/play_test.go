@@ -116,6 +116,16 @@ func sample(sm scene.AnimationSampler, width int, tm float64) []float64 {
 // world poses the scene at time tm of anim (the rest pose when anim is
 // nil) and returns every node's world position.
 func (pl *player) world(anim *scene.Animation, tm float64) [][3]float64 {
+	w := pl.matrices(anim, tm)
+	out := make([][3]float64, len(w))
+	for i, m := range w {
+		out[i] = [3]float64{m[12], m[13], m[14]}
+	}
+	return out
+}
+
+// matrices is every node's world matrix at time tm of anim.
+func (pl *player) matrices(anim *scene.Animation, tm float64) []mat {
 	s := pl.s
 	n := len(s.Nodes)
 	tr := make([][3]float64, n)
@@ -156,12 +166,62 @@ func (pl *player) world(anim *scene.Animation, tm float64) [][3]float64 {
 		w[i], done[i] = l, true
 		return l
 	}
-	out := make([][3]float64, n)
 	for i := range s.Nodes {
-		m := get(i)
-		out[i] = [3]float64{m[12], m[13], m[14]}
+		get(i)
 	}
-	return out
+	return w
+}
+
+func (m mat) point(v [3]float32) vec {
+	x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+	return vec{m[0]*x + m[4]*y + m[8]*z + m[12], m[1]*x + m[5]*y + m[9]*z + m[13], m[2]*x + m[6]*y + m[10]*z + m[14]}
+}
+
+// checkSkinned skins every mesh of the scene (linear blend skinning with
+// the inverse bind matrices, as a player does) at times through the
+// clip: every vertex stays finite and within a box around the body.
+func checkSkinned(t *testing.T, s *scene.Scene, a *scene.Animation) {
+	t.Helper()
+	pl := newPlayer(t, s)
+	hips := pl.restP[pl.node(t, "Hips")]
+	reach := 2 * hips[1]
+	for _, tm := range []float64{0, duration(a) * 0.3, duration(a) * 0.55, duration(a) * 0.8} {
+		w := pl.matrices(a, tm)
+		for ni, n := range s.Nodes {
+			if n.Mesh == nil || n.Skin == nil {
+				continue
+			}
+			sk := s.Skins[*n.Skin]
+			joint := make([]mat, len(sk.Joints))
+			for j, node := range sk.Joints {
+				ibm := mat{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+				if sk.InverseBindMatrices != nil {
+					for k := range ibm {
+						ibm[k] = float64(sk.InverseBindMatrices[j][k])
+					}
+				}
+				joint[j] = w[node].mul(ibm)
+			}
+			for _, p := range s.Meshes[*n.Mesh].Primitives {
+				if len(p.Joints) == 0 {
+					continue
+				}
+				for v, pos := range p.Positions {
+					var out vec
+					for k := 0; k < 4; k++ {
+						if wt := float64(p.Weights[0][v][k]); wt != 0 {
+							out = out.add(joint[p.Joints[0][v][k]].point(pos).scale(wt))
+						}
+					}
+					for c := range out {
+						if math.IsNaN(out[c]) || math.Abs(out[c]-hips[c]) > reach {
+							t.Fatalf("%s t=%.2f: node %d (%s) vertex %d at %v", a.Name, tm, ni, n.Name, v, out)
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 // frame is a posed instant, addressed by joint name.
