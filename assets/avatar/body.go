@@ -27,12 +27,12 @@ var (
 		{0.57, 0.093, 0.062, 0.062},
 		{0.62, 0.089, 0.062, 0.056},
 		{0.67, 0.093, 0.066, 0.056},
-		{0.72, 0.101, 0.072, 0.060},
-		{0.76, 0.107, 0.072, 0.060},
-		{0.79, 0.110, 0.064, 0.058},
-		{0.808, 0.104, 0.054, 0.054},
-		{0.822, 0.082, 0.045, 0.048},
-		{0.835, 0.050, 0.038, 0.042},
+		{0.72, 0.099, 0.072, 0.060},
+		{0.76, 0.101, 0.071, 0.060},
+		{0.79, 0.098, 0.063, 0.058},
+		{0.81, 0.090, 0.054, 0.054},
+		{0.828, 0.072, 0.045, 0.048},
+		{0.845, 0.046, 0.037, 0.041},
 	}
 	torsoFem = []torsoRow{
 		{0.462, 0.055, 0.040, 0.042},
@@ -44,11 +44,11 @@ var (
 		{0.665, 0.083, 0.058, 0.054},
 		{0.70, 0.089, 0.074, 0.056},
 		{0.725, 0.092, 0.084, 0.057},
-		{0.755, 0.094, 0.072, 0.057},
-		{0.79, 0.097, 0.060, 0.055},
-		{0.808, 0.092, 0.050, 0.051},
-		{0.822, 0.072, 0.042, 0.045},
-		{0.835, 0.045, 0.035, 0.039},
+		{0.755, 0.090, 0.072, 0.057},
+		{0.79, 0.088, 0.060, 0.055},
+		{0.81, 0.082, 0.050, 0.051},
+		{0.828, 0.064, 0.042, 0.045},
+		{0.845, 0.041, 0.033, 0.037},
 	}
 )
 
@@ -89,14 +89,21 @@ func (sh shape) row(y float64) torsoRow {
 // torso sweeps the trunk from y0 to y1 (fractions of the height), grown
 // by off (metres) for a garment.
 func (sh shape) torso(p *part, y0, y1, off float64, capBottom bool) {
+	sh.torsoFlared(p, y0, y1, off, 0, capBottom)
+}
+
+// torsoFlared is torso with the bottom flared by up to flare (metres),
+// which lets a top hang over the waistband and the thighs' tops.
+func (sh shape) torsoFlared(p *part, y0, y1, off, flare float64, capBottom bool) {
 	var rings []ring
 	n := int(math.Ceil((y1 - y0) / 0.011))
 	for i := 0; i <= n; i++ {
 		y := lerp(y0, y1, float64(i)/float64(n))
 		r := sh.row(y)
+		o := off + flare*smooth(y0+0.07, y0, y)
 		rings = append(rings, ring{
 			c: vec3{0, y * sh.h, 0}, u: vec3{1, 0, 0}, v: vec3{0, 0, 1},
-			ru: r.wx*sh.h + off, rf: r.zf*sh.h + off, rb: r.zb*sh.h + off,
+			ru: r.wx*sh.h + o, rf: r.zf*sh.h + o, rb: r.zb*sh.h + o,
 		})
 	}
 	capLen := 0.0
@@ -185,13 +192,13 @@ func (sh shape) limb(p *part, joints []string, prof []profile, scale, t0, t1, of
 // are scaled down (limbScale).
 var (
 	armProf = []profile{
-		{-0.03, 0.030, 0.030, 0.030}, {0, 0.031, 0.030, 0.030}, {0.04, 0.029, 0.029, 0.029},
-		{0.09, 0.025, 0.026, 0.026}, {0.15, 0.022, 0.021, 0.021}, {0.165, 0.020, 0.020, 0.020},
-		{0.19, 0.022, 0.021, 0.021}, {0.23, 0.020, 0.018, 0.018}, {0.28, 0.016, 0.013, 0.013},
-		{0.31, 0.0145, 0.011, 0.011},
+		{-0.036, 0.010, 0.010, 0.010}, {-0.03, 0.022, 0.022, 0.022}, {-0.018, 0.030, 0.030, 0.030}, {0, 0.034, 0.033, 0.033}, {0.04, 0.032, 0.032, 0.032},
+		{0.09, 0.028, 0.029, 0.029}, {0.15, 0.024, 0.023, 0.023}, {0.165, 0.022, 0.022, 0.022},
+		{0.19, 0.025, 0.023, 0.023}, {0.23, 0.022, 0.020, 0.020}, {0.28, 0.017, 0.014, 0.014},
+		{0.31, 0.0155, 0.0115, 0.0115},
 	}
 	legProf = []profile{
-		{-0.04, 0.056, 0.058, 0.058}, {0, 0.056, 0.058, 0.060}, {0.06, 0.052, 0.054, 0.055},
+		{-0.04, 0.050, 0.056, 0.058}, {0, 0.052, 0.057, 0.059}, {0.06, 0.051, 0.054, 0.055},
 		{0.15, 0.043, 0.045, 0.045}, {0.22, 0.036, 0.037, 0.036}, {0.237, 0.034, 0.036, 0.034},
 		{0.27, 0.034, 0.034, 0.036}, {0.33, 0.035, 0.033, 0.042}, {0.40, 0.028, 0.027, 0.030},
 		{0.46, 0.021, 0.021, 0.022}, {0.48, 0.020, 0.021, 0.021},
@@ -212,7 +219,7 @@ func (sh shape) limbScale() float64 {
 
 // arm sweeps one arm from the shoulder to t1 along the arm.
 func (sh shape) arm(p *part, side string, t1, off float64, capEnd float64) {
-	sh.limb(p, []string{side + "Arm", side + "ForeArm", side + "Hand"}, armProf, sh.limbScale(), -0.03, t1, off, 20, 0, capEnd)
+	sh.limb(p, []string{side + "Arm", side + "ForeArm", side + "Hand"}, armProf, sh.limbScale(), -0.036, t1, off, 20, 0.002*sh.h, capEnd)
 }
 
 // leg sweeps one leg from the hip to t1.
@@ -279,9 +286,9 @@ func (sh shape) hand(p *part, side string) {
 
 // neck joins the trunk to the head.
 func (sh shape) neck(p *part) {
-	r := 0.035
+	r := 0.033
 	if sh.fem {
-		r = 0.030
+		r = 0.027
 	}
 	r *= 1 + 0.25*(sh.build-0.4)
 	a := vec3{0, 0.80 * sh.h, -0.014 * sh.h}

@@ -18,11 +18,11 @@ func (sh shape) top(p *part, style string) {
 	case "tank":
 		hem, off, sleeve = 0.50, 0.005, 0
 	}
-	neck := 0.835
+	neck := 0.845
 	if style == "tank" {
 		neck = 0.795
 	}
-	sh.torso(p, hem, neck, off*h, false)
+	sh.torsoFlared(p, hem, neck, off*h, 0.02*h, false)
 	for _, side := range []string{"Left", "Right"} {
 		if sleeve > 0 {
 			sh.arm(p, side, sleeve, (off+flare)*h, 0)
@@ -54,7 +54,7 @@ func (sh shape) top(p *part, style string) {
 		const n = 16
 		for i := 0; i <= n; i++ {
 			a := lerp(-1.9, 1.9, float64(i)/n) // around the back (π at the back)
-			c := vec3{math.Sin(a) * 0.058 * h, 0.838 * h, -math.Cos(a)*0.06*h - 0.012*h}
+			c := vec3{math.Sin(a) * 0.058 * h, 0.846 * h, -math.Cos(a)*0.06*h - 0.012*h}
 			d := vec3{math.Cos(a), 0, math.Sin(a)}
 			u := vec3{0, 1, 0}
 			r := (0.012 + 0.010*math.Cos(a/2)) * h
@@ -70,7 +70,7 @@ func (sh shape) top(p *part, style string) {
 		r *= h * (1 + 0.25*(sh.build-0.4))
 		var rings []ring
 		for i := 0; i <= 2; i++ {
-			y := lerp(0.826, 0.852, float64(i)/2) * h
+			y := lerp(0.836, 0.862, float64(i)/2) * h
 			rr := r * (1 - 0.05*float64(i))
 			rings = append(rings, ring{c: vec3{0, y, -0.012 * h}, u: vec3{1, 0, 0}, v: vec3{0, 0, 1}, ru: rr, rf: rr, rb: rr})
 		}

@@ -19,13 +19,13 @@ type headShape struct {
 
 func newHead(s *skel, fem bool) headShape {
 	h := s.h
-	hs := headShape{h: h, fem: fem, c: vec3{0, 0.935 * h, 0.006 * h}, ax: 0.0425 * h, by: 0.065 * h, cz: 0.055 * h}
+	hs := headShape{h: h, fem: fem, c: vec3{0, 0.931 * h, 0.006 * h}, ax: 0.045 * h, by: 0.069 * h, cz: 0.058 * h}
 	if fem {
-		hs.ax, hs.cz = 0.044*h, 0.056*h
+		hs.ax, hs.cz = 0.0465*h, 0.059*h
 	}
 	hs.eyeL, hs.eyeR = s.p("LeftEye"), s.p("RightEye")
 	hs.eyeR0 = 0.0068 * h
-	hs.mouthY = 0.893 * h
+	hs.mouthY = 0.890 * h
 	return hs
 }
 
@@ -56,11 +56,28 @@ func (hs headShape) surface(lon, lat float64) vec3 {
 		z += 0.0018 * hs.h * math.Exp(-math.Pow((y-my)/(0.006*hs.h), 2)-math.Pow(x/(0.014*hs.h), 4)) * n[2]
 	}
 	p := hs.c.add(vec3{x, y, z})
+	if n[2] <= 0 {
+		return p
+	}
+	// Eyelids: the skin covers the eyeball but for an almond-shaped
+	// opening, inside which it is pulled back behind the eyeball.
 	for _, e := range []vec3{hs.eyeL, hs.eyeR} {
-		d := math.Hypot(p[0]-e[0], p[1]-e[1])
-		s := math.Exp(-math.Pow(d/(1.3*hs.eyeR0), 4))
-		if zmax := e[2] + 0.3*hs.eyeR0; p[2] > zmax && n[2] > 0 {
-			p[2] = p[2]*(1-s) + zmax*s
+		r := hs.eyeR0
+		dx, dy := p[0]-e[0], p[1]-e[1]
+		rho := math.Hypot(dx, dy)
+		// The opening is wider toward the outer corner and lifted there.
+		sx := math.Copysign(1, e[0]) * dx
+		w := 1.12 * r
+		if sx > 0 {
+			w = 1.22 * r
+		}
+		q := math.Hypot(dx/w, (dy-0.1*r*sx/w)/(0.52*r))
+		if q < 1 {
+			back := e[2] + 0.3*math.Sqrt(math.Max(0, r*r-rho*rho))
+			p[2] = math.Min(p[2], lerp(p[2], back, smooth(1, 0.85, q)))
+		} else if rho < 1.35*r {
+			lid := e[2] + math.Sqrt(math.Max(0, 1.1*1.1*r*r-rho*rho)) + 0.0004*hs.h
+			p[2] = math.Max(p[2], lid)
 		}
 	}
 	return p
@@ -73,10 +90,20 @@ func uvOf(lon, lat float64) [2]float32 {
 
 // head builds Wolf3D_Head: skull and face, nose and ears.
 func (hs headShape) head(p *part) {
-	const cols, rows = 64, 44
+	// The grid is denser at the face (longitude near 0, latitudes from
+	// the brows to the chin) than at the back, where the hair covers it:
+	// eyelids and lips need vertices a millimetre or two apart.
+	const cols, rows = 64, 48
+	const lat0 = 1.72
 	p.grid(cols, rows, func(i, j int) (vec3, [2]float32) {
-		lon := -math.Pi + 2*math.Pi*float64(i)/cols
-		lat := math.Pi * float64(j) / rows
+		u := 2*float64(i)/cols - 1
+		lon := math.Pi * (0.3*u + 0.7*u*u*u)
+		w := 2*float64(j)/rows - 1
+		span := lat0
+		if w > 0 {
+			span = math.Pi - lat0
+		}
+		lat := lat0 + span*(0.4*w+0.6*w*w*w)
 		return hs.surface(lon, lat), uvOf(lon, lat)
 	}, func(vec3) vec3 { return hs.c })
 	h := hs.h
@@ -89,8 +116,8 @@ func (hs headShape) head(p *part) {
 	}
 	eyeY := hs.eyeL[1]
 	bridge := front(eyeY + 0.004*h)
-	tip := front(eyeY - 0.024*h).add(vec3{0, 0, 0.017 * h})
-	base := front(eyeY - 0.031*h)
+	tip := front(eyeY - 0.021*h).add(vec3{0, 0, 0.012 * h})
+	base := front(eyeY - 0.027*h)
 	n0 := len(p.pos)
 	var rings []ring
 	const steps = 10
@@ -101,13 +128,13 @@ func (hs headShape) head(p *part) {
 		if t < 0.75 {
 			s := t / 0.75
 			c = bridge.add(tip.sub(bridge).scale(s)).add(vec3{0, 0, -0.007 * h * s * (1 - s)})
-			w = lerp(0.0042, 0.0075, s*s) * h
-			d = lerp(0.003, 0.0065, s) * h
+			w = lerp(0.0036, 0.0068, s*s) * h
+			d = lerp(0.0025, 0.0058, s) * h
 		} else {
 			s := (t - 0.75) / 0.25
 			c = tip.add(base.add(vec3{0, 0, -0.004 * h}).sub(tip).scale(s))
-			w = lerp(0.0075, 0.0098, s) * h
-			d = lerp(0.0065, 0.004, s) * h
+			w = lerp(0.0068, 0.0092, s) * h
+			d = lerp(0.0058, 0.0035, s) * h
 		}
 		rings = append(rings, ring{c: c, u: vec3{1, 0, 0}, ru: w, rf: d, rb: d})
 	}

@@ -131,7 +131,7 @@ func bodyTexture(tone rgb) []byte {
 func headTexture(hs headShape, tone, brow rgb) []byte {
 	const n = 512
 	h := hs.h
-	lip := tone.mix(rgb{0.45, 0.09, 0.09}, 0.45)
+	lip := tone.mix(rgb{0.42, 0.07, 0.07}, 0.6)
 	return paint(n, func(px, py int) rgb {
 		c := skinAt(tone, px, py, n)
 		lon := (float64(px)+0.5)/n*2*math.Pi - math.Pi
@@ -144,18 +144,18 @@ func headTexture(hs headShape, tone, brow rgb) []byte {
 		y := u[1]*hs.by + hs.c[1]
 		// Lips: an upper lip with a cupid's bow and a fuller lower lip,
 		// on either side of a dark mouth line that rises at the corners.
-		w := 0.0125 * h
+		w := 0.0135 * h
 		if hs.fem {
-			w = 0.0118 * h
+			w = 0.0128 * h
 		}
 		if ax := math.Abs(x); ax < w*1.2 {
 			q := math.Min(1, ax/w)
 			line := hs.mouthY + 0.0008*h*q*q
-			up := line + 0.0042*h*math.Sqrt(math.Max(0, 1-q*q))*(1-0.25*math.Exp(-math.Pow(x/(0.0025*h), 2)))
-			lo := line - 0.0055*h*math.Pow(math.Max(0, 1-q*q), 0.6)
+			up := line + 0.0050*h*math.Sqrt(math.Max(0, 1-q*q))*(1-0.25*math.Exp(-math.Pow(x/(0.0025*h), 2)))
+			lo := line - 0.0065*h*math.Pow(math.Max(0, 1-q*q), 0.6)
 			if hs.fem {
 				up += 0.0008 * h * math.Sqrt(math.Max(0, 1-q*q))
-				lip = tone.mix(rgb{0.5, 0.08, 0.12}, 0.55)
+				lip = tone.mix(rgb{0.5, 0.06, 0.1}, 0.7)
 			}
 			edge := 0.0006 * h
 			a := smooth(lo-edge, lo+edge, y) * (1 - smooth(up-edge, up+edge, y)) * (1 - smooth(w*0.9, w*1.05, ax))
