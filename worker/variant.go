@@ -3,24 +3,30 @@ package worker
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/animation"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/jobs"
 )
 
 // variantLockTTL frees the model's lock if a worker dies while building.
 const variantLockTTL = 5 * time.Minute
 
-// BuildVariant builds one variant of a ready object's model from its lod
-// 0 GLB and stores it under its key. Variants of one model are built one
-// at a time (a second one gets jobs.ErrBusy and runs again shortly), so
-// the one asked for first is not slowed down by the next.
+// BuildVariant builds one variant of a model and stores it under its
+// key: of a ready object's model from its lod 0 GLB, or of an avatar's
+// model (see buildAvatarVariant). Variants of one model are built one at
+// a time (a second one gets jobs.ErrBusy and runs again shortly), so the
+// one asked for first is not slowed down by the next.
 func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	const op = "worker.BuildVariant"
 	var p jobs.ModelVariant
@@ -28,6 +34,9 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	v := assets.Variant{LOD: p.LOD, TextureFormat: p.TextureFormat, AtlasSize: p.AtlasSize, Merge: p.Merge}
+	if p.AvatarID != "" {
+		return w.buildAvatarVariant(ctx, p, v)
+	}
 	if !kiln.ValidID(p.ObjectID) || v.Validate() != nil || v.Key() != p.Key {
 		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
 	}
@@ -50,21 +59,13 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 		return jobs.ErrBusy
 	}
 	defer unlock()
-	src, err := w.Blobs.Get(ctx, o.GLBKey(0))
+	data, err := w.readModel(ctx, o.GLBKey(0))
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	data, err := io.ReadAll(io.LimitReader(src, assets.MaxModelBytes+1))
-	src.Close()
-	if err != nil {
-		return kiln.E(op, kiln.KindUnavailable, err)
-	}
 	s, err := assets.Read(data)
 	if err == nil {
-		var m assets.Model
-		if m, err = assets.BuildVariant(ctx, s, v); err == nil {
-			_, err = w.Blobs.Put(ctx, key, bytes.NewReader(m.GLB), int64(len(m.GLB)), "model/gltf-binary")
-		}
+		err = w.storeVariant(ctx, s, v, key)
 	}
 	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
 		return jobs.Permanent(kiln.E(op, err))
@@ -73,4 +74,140 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 		return kiln.E(op, err)
 	}
 	return nil
+}
+
+// readModel reads a stored GLB, at most assets.MaxModelBytes of it.
+func (w *Worker) readModel(ctx context.Context, key string) ([]byte, error) {
+	src, err := w.Blobs.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	data, err := io.ReadAll(io.LimitReader(src, assets.MaxModelBytes+1))
+	if err != nil {
+		return nil, kiln.E("worker.readModel", kiln.KindUnavailable, err)
+	}
+	return data, nil
+}
+
+// storeVariant runs the variant's stages on s and stores the GLB at key.
+func (w *Worker) storeVariant(ctx context.Context, s *scene.Scene, v assets.Variant, key string) error {
+	m, err := assets.BuildVariant(ctx, s, v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Blobs.Put(ctx, key, bytes.NewReader(m.GLB), int64(len(m.GLB)), "model/gltf-binary")
+	return err
+}
+
+// buildAvatarVariant builds a variant of an avatar's model. The model is
+// generated from the avatar's configuration on first use (by the job that
+// POST /avatar enqueues, or by the first download of a built-in avatar)
+// and stored as its lod 0; the clips asked for are attached to it before
+// the variant's stages, so that lod and merge keep them.
+func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant, v assets.Variant) error {
+	const op = "worker.buildAvatarVariant"
+	if !kiln.ValidID(p.AvatarID) || v.Validate() != nil || p.Key != v.Key()+"-"+kiln.AnimationsKey(p.Animations) ||
+		slices.ContainsFunc(p.Animations, func(n string) bool { return !slices.Contains(animation.Names(), n) }) {
+		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
+	}
+	key := kiln.AvatarVariantKey(p.AvatarID, p.Key)
+	if _, err := w.Blobs.Stat(ctx, key); err == nil {
+		return nil
+	}
+	cfg, err := w.avatarConfig(ctx, p.AvatarID)
+	if k := kiln.KindOf(err); k == kiln.KindNotFound || k == kiln.KindInvalid {
+		return jobs.Permanent(kiln.E(op, err))
+	}
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	unlock, ok, err := w.Objects.Lock(ctx, "model:avatar:"+p.AvatarID, variantLockTTL)
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	if !ok {
+		return jobs.ErrBusy
+	}
+	defer unlock()
+	s, err := w.avatarModel(ctx, p.AvatarID, cfg)
+	if err == nil {
+		err = animation.Attach(s, cfg.Body.Type, p.Animations)
+	}
+	if err == nil {
+		err = w.storeVariant(ctx, s, v, key)
+	}
+	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
+		return jobs.Permanent(kiln.E(op, err))
+	}
+	if err != nil {
+		return kiln.E(op, err)
+	}
+	return nil
+}
+
+// avatarConfig is the configuration of an avatar: a built-in one's, or
+// the one its record keeps (resolved and checked by POST /avatar, and
+// checked again by Generate).
+func (w *Worker) avatarConfig(ctx context.Context, id string) (avatar.Config, error) {
+	switch id {
+	case kiln.AvatarDefaultMale:
+		return avatar.Default(avatar.Masculine), nil
+	case kiln.AvatarDefaultFemale:
+		return avatar.Default(avatar.Feminine), nil
+	}
+	a, err := w.Avatars.Avatar(ctx, id)
+	if err != nil {
+		return avatar.Config{}, err
+	}
+	var cfg avatar.Config
+	if err := json.Unmarshal(a.Configuration, &cfg); err != nil {
+		return cfg, kiln.E("worker.avatarConfig", kiln.KindInvalid, err)
+	}
+	return cfg, nil
+}
+
+// avatarModel reads the avatar's stored model, or generates and stores it
+// and marks the avatar ready; a configuration that cannot be generated
+// marks it failed with the reason, for good.
+func (w *Worker) avatarModel(ctx context.Context, id string, cfg avatar.Config) (*scene.Scene, error) {
+	const op = "worker.avatarModel"
+	data, err := w.readModel(ctx, kiln.AvatarModelKey(id))
+	if err == nil {
+		return assets.Read(data)
+	}
+	if kiln.KindOf(err) != kiln.KindNotFound {
+		return nil, kiln.E(op, err)
+	}
+	s, err := avatar.Generate(cfg)
+	var glb []byte
+	if err == nil {
+		glb, err = scene.Write(s)
+	}
+	if err != nil {
+		err = kiln.Errorf(kiln.KindUnprocessable, "avatar_generation_failed", "generating avatar %s failed: %v", id, err)
+		w.setAvatarState(ctx, id, kiln.AvatarFailed, err.Error())
+		return nil, err
+	}
+	if _, err := w.Blobs.Put(ctx, kiln.AvatarModelKey(id), bytes.NewReader(glb), int64(len(glb)), "model/gltf-binary"); err != nil {
+		return nil, kiln.E(op, err)
+	}
+	w.setAvatarState(ctx, id, kiln.AvatarReady, "")
+	return s, nil
+}
+
+// setAvatarState records how the avatar's generation ended. A built-in
+// avatar has no record; a record that cannot be updated is only logged,
+// since the model (or its failure) is what downloads look at.
+func (w *Worker) setAvatarState(ctx context.Context, id string, state kiln.AvatarState, reason string) {
+	if kiln.BuiltInAvatar(id) {
+		return
+	}
+	_, err := w.Avatars.UpdateAvatar(ctx, id, func(a *kiln.Avatar) error {
+		a.State, a.Error = state, reason
+		return nil
+	})
+	if err != nil {
+		w.Log.Error("avatar state not recorded", "avatar_id", id, "state", state, "err", err)
+	}
 }

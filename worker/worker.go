@@ -22,10 +22,17 @@ type ObjectStore interface {
 	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error)
 }
 
+// AvatarStore keeps avatar records.
+type AvatarStore interface {
+	Avatar(ctx context.Context, id string) (*kiln.Avatar, error)
+	UpdateAvatar(ctx context.Context, id string, fn func(*kiln.Avatar) error) (*kiln.Avatar, error)
+}
+
 // Worker holds what the task handlers need.
 type Worker struct {
 	Blobs   kiln.BlobStore
 	Objects ObjectStore
+	Avatars AvatarStore
 	Log     *slog.Logger
 	// Jobs queues follow-up jobs (mail after upload); Mail sends mail, nil
 	// when no SMTP server is configured. PublicURL is the platform
