@@ -27,10 +27,6 @@ func (a vec3) f32() [3]float32 { return [3]float32{float32(a[0]), float32(a[1]),
 // mat3 is a rotation given by its columns: the images of +X, +Y and +Z.
 type mat3 [3]vec3
 
-func (m mat3) apply(v vec3) vec3 {
-	return m[0].scale(v[0]).add(m[1].scale(v[1])).add(m[2].scale(v[2]))
-}
-
 // inverseApply is the transpose (the inverse of a rotation) applied to v.
 func (m mat3) inverseApply(v vec3) vec3 { return vec3{m[0].dot(v), m[1].dot(v), m[2].dot(v)} }
 
@@ -82,15 +78,6 @@ func (a mat4) mul(b mat4) mat4 {
 		}
 	}
 	return c
-}
-
-// point transforms a position.
-func (a mat4) point(v vec3) vec3 {
-	return vec3{
-		a[0]*v[0] + a[4]*v[1] + a[8]*v[2] + a[12],
-		a[1]*v[0] + a[5]*v[1] + a[9]*v[2] + a[13],
-		a[2]*v[0] + a[6]*v[1] + a[10]*v[2] + a[14],
-	}
 }
 
 // rot gives the rotation part of a rigid transform.

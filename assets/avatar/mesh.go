@@ -140,17 +140,6 @@ func (p *part) grid(cols, rows int, f func(i, j int) (vec3, [2]float32), inside 
 	}
 }
 
-// append copies another part's geometry into p (its weights are
-// computed later from p's bones unless already set).
-func (p *part) append(q *part) {
-	base := uint32(len(p.pos))
-	p.pos = append(p.pos, q.pos...)
-	p.uv = append(p.uv, q.uv...)
-	for _, i := range q.idx {
-		p.idx = append(p.idx, base+i)
-	}
-}
-
 // normals are area-weighted face normals summed over every vertex at the
 // same position (to 0.01 mm), so that seams do not show as creases.
 func (p *part) normals() [][3]float32 {
