@@ -29,8 +29,8 @@ var (
 		{0.67, 0.093, 0.066, 0.056},
 		{0.72, 0.099, 0.072, 0.060},
 		{0.76, 0.101, 0.071, 0.060},
-		{0.79, 0.098, 0.063, 0.058},
-		{0.81, 0.090, 0.054, 0.054},
+		{0.79, 0.101, 0.063, 0.058},
+		{0.81, 0.092, 0.054, 0.054},
 		{0.828, 0.072, 0.045, 0.048},
 		{0.845, 0.046, 0.037, 0.041},
 	}
@@ -100,7 +100,7 @@ func (sh shape) torsoFlared(p *part, y0, y1, off, flare float64, capBottom bool)
 	for i := 0; i <= n; i++ {
 		y := lerp(y0, y1, float64(i)/float64(n))
 		r := sh.row(y)
-		o := off + flare*smooth(y0+0.07, y0, y)
+		o := off + flare*smooth(y0+0.1, y0, y)
 		rings = append(rings, ring{
 			c: vec3{0, y * sh.h, 0}, u: vec3{1, 0, 0}, v: vec3{0, 0, 1},
 			ru: r.wx*sh.h + o, rf: r.zf*sh.h + o, rb: r.zb*sh.h + o,
@@ -192,7 +192,7 @@ func (sh shape) limb(p *part, joints []string, prof []profile, scale, t0, t1, of
 // are scaled down (limbScale).
 var (
 	armProf = []profile{
-		{-0.036, 0.010, 0.010, 0.010}, {-0.03, 0.022, 0.022, 0.022}, {-0.018, 0.030, 0.030, 0.030}, {0, 0.034, 0.033, 0.033}, {0.04, 0.032, 0.032, 0.032},
+		{-0.036, 0.010, 0.010, 0.010}, {-0.03, 0.022, 0.022, 0.022}, {-0.018, 0.028, 0.028, 0.028}, {0, 0.031, 0.031, 0.031}, {0.04, 0.030, 0.030, 0.030},
 		{0.09, 0.028, 0.029, 0.029}, {0.15, 0.024, 0.023, 0.023}, {0.165, 0.022, 0.022, 0.022},
 		{0.19, 0.025, 0.023, 0.023}, {0.23, 0.022, 0.020, 0.020}, {0.28, 0.017, 0.014, 0.014},
 		{0.31, 0.0155, 0.0115, 0.0115},
@@ -224,11 +224,17 @@ func (sh shape) arm(p *part, side string, t1, off float64, capEnd float64) {
 
 // leg sweeps one leg from the hip to t1.
 func (sh shape) leg(p *part, side string, t1, off float64, capEnd float64) {
+	sh.limb(p, []string{side + "UpLeg", side + "Leg", side + "Foot"}, legProf, sh.legScale(), -0.04, t1, off, 24, 0, capEnd)
+}
+
+// legScale is limbScale with the feminine thighs fuller relative to the
+// arms.
+func (sh shape) legScale() float64 {
 	f := sh.limbScale()
 	if sh.fem {
-		f *= 1.04 // the feminine thighs are fuller relative to the arms
+		f *= 1.04
 	}
-	sh.limb(p, []string{side + "UpLeg", side + "Leg", side + "Foot"}, legProf, f, -0.04, t1, off, 24, 0, capEnd)
+	return f
 }
 
 // hand builds the palm and five fingers of three segments each.

@@ -7,7 +7,7 @@ import "math"
 // for the hoodie, a collar for the shirt, straps for the tank).
 func (sh shape) top(p *part, style string) {
 	h := sh.h
-	hem, off, sleeve, flare := 0.49, 0.006, 0.075, 0.004
+	hem, off, sleeve, flare := 0.49, 0.006, 0.075, 0.003
 	switch style {
 	case "shirt":
 		hem, off, sleeve, flare = 0.48, 0.005, 0.305, 0.002
@@ -22,7 +22,7 @@ func (sh shape) top(p *part, style string) {
 	if style == "tank" {
 		neck = 0.795
 	}
-	sh.torsoFlared(p, hem, neck, off*h, 0.02*h, false)
+	sh.torsoFlared(p, hem, neck, off*h, 0.022*h, false)
 	for _, side := range []string{"Left", "Right"} {
 		if sleeve > 0 {
 			sh.arm(p, side, sleeve, (off+flare)*h, 0)
@@ -109,9 +109,9 @@ func (sh shape) bottom(p *part, style string) {
 		loose = 0.004 * h
 		off = 0.005 * h
 	case "shorts":
-		end, loose = 0.17, 0.008*h
+		end, loose = 0.17, 0.005*h
 	}
 	for _, side := range []string{"Left", "Right"} {
-		sh.leg(p, side, end, off+loose, 0)
+		sh.limb(p, []string{side + "UpLeg", side + "Leg", side + "Foot"}, legProf, sh.legScale(), -0.01, end, off+loose, 24, 0, 0)
 	}
 }

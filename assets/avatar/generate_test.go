@@ -208,6 +208,26 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 			}
 		}
 	}
+	// Every finger segment moves vertices of the body (the hands).
+	used := map[string]bool{}
+	for _, p := range got["Wolf3D_Body"].Primitives {
+		for i, js := range p.Joints[0] {
+			for k, j := range js {
+				if p.Weights[0][i][k] > 0.5 {
+					used[rig.Names[j]] = true
+				}
+			}
+		}
+	}
+	for _, side := range []string{"Left", "Right"} {
+		for _, f := range fingers {
+			for k := 1; k <= 3; k++ {
+				if n := side + "Hand" + f + string(rune('0'+k)); !used[n] {
+					t.Errorf("no body vertex follows %s", n)
+				}
+			}
+		}
+	}
 	if tris > 30000 {
 		t.Errorf("%d triangles, more than 30,000", tris)
 	}
@@ -218,4 +238,18 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 		t.Errorf("head morph targets %v", tn)
 	}
 	t.Logf("%d triangles", tris)
+}
+
+// BenchmarkGenerate measures a build and its GLB, what the avatar job
+// does before storing.
+func BenchmarkGenerate(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		s, err := Generate(Random(int64(i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := scene.Write(s); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
