@@ -81,6 +81,13 @@ type Config struct {
 	// furniture catalogs.
 	Likes   LikeStore
 	Catalog CatalogStore
+
+	// Avatars keeps registered avatars. PublicAvatarURL is the base of
+	// their modelUrl and previewUrl; AvatarDefault is KILN_AVATAR_DEFAULT,
+	// what `{}` resolves to (checked at start).
+	Avatars         AvatarStore
+	PublicAvatarURL string
+	AvatarDefault   string
 }
 
 // Server holds the handlers of both services.
@@ -127,7 +134,9 @@ func (s *Server) Platform() http.Handler {
 
 // Avatar is the handler of the avatar service.
 func (s *Server) Avatar() http.Handler {
-	return s.engine("avatar")
+	r := s.engine("avatar")
+	s.avatarRoutes(r)
+	return r
 }
 
 func (s *Server) healthz(c *gin.Context) {

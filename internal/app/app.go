@@ -184,14 +184,17 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Registry: a.Registry,
 		Logger:   a.Log,
 
-		Now:            a.now,
-		TrustedProxies: a.Config.TrustedProxies,
-		Analytics:      a.DB,
-		TrackingRate:   kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
-		Chat:           a.DB,
-		Likes:          a.DB,
-		Catalog:        a.DB,
-		Assistant:      assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
+		Now:             a.now,
+		TrustedProxies:  a.Config.TrustedProxies,
+		Analytics:       a.DB,
+		TrackingRate:    kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Chat:            a.DB,
+		Likes:           a.DB,
+		Catalog:         a.DB,
+		Avatars:         a.DB,
+		PublicAvatarURL: a.Config.PublicAvatarURL,
+		AvatarDefault:   a.Config.AvatarDefault,
+		Assistant:       assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
 }
@@ -199,6 +202,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 // Worker builds the Asynq server and its handlers.
 func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w := worker.New(a.Blobs, a.DB, a.Log.With("component", "worker"), a.Registry)
+	w.Avatars = a.DB
 	a.workerJobs = jobs.NewClient(a.RedisOpt)
 	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL
 	if a.Config.SMTPURL == "" {

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kilnhq/kiln/assets/avatar"
 )
 
 // Config is the whole configuration of DESIGN.md plus the worker's tuning.
@@ -48,6 +50,10 @@ type Config struct {
 	// fake its address to dodge the rate limit or pose as many visitors.
 	TrustedProxies []string
 	TrackingBurst  int
+	// AvatarDefault is what POST /avatar with `{}` registers: random, a
+	// built-in id (default-male, default-female), or a configuration as
+	// JSON.
+	AvatarDefault string
 }
 
 // AI locates an OpenAI-compatible chat completions endpoint.
@@ -102,6 +108,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	}
 	c.TrackingRate, c.TrackingBurst = r.rate("KILN_TRACKING_RATE", 50, 100)
 	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
+	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -222,6 +229,24 @@ func (r *reader) integer(name string, def, lo, hi int) int {
 		r.fail(name, "must be a whole number from %d to %d, got %q", lo, hi, v)
 	}
 	return n
+}
+
+// avatarDefault reads random, default-male, default-female or a JSON
+// configuration, which must be one POST /avatar would accept.
+func (r *reader) avatarDefault(name string) string {
+	v := r.str(name, "random")
+	switch v {
+	case "random", "default-male", "default-female":
+		return v
+	}
+	if !strings.HasPrefix(v, "{") {
+		r.fail(name, "must be random, default-male, default-female or a JSON configuration, got %q", v)
+		return v
+	}
+	if _, err := avatar.ParseConfig([]byte(v)); err != nil {
+		r.fail(name, "not a valid avatar configuration: %s", strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	return v
 }
 
 // rate reads "RATE" or "RATE,BURST" (events a second, events at once);

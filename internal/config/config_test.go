@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 	"time"
@@ -114,10 +115,25 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_TRACKING_RATE": "-1"}, "KILN_TRACKING_RATE: must be RATE"},
 		{map[string]string{"KILN_TRACKING_RATE": "10,0"}, "KILN_TRACKING_RATE: BURST must be"},
 		{map[string]string{"KILN_TRACKING_RATE": "10,many"}, "KILN_TRACKING_RATE: BURST must be"},
+		{map[string]string{"KILN_AVATAR_DEFAULT": "someone"}, "KILN_AVATAR_DEFAULT: must be random, default-male"},
+		{map[string]string{"KILN_AVATAR_DEFAULT": `{"version":"1","body":{"height":9}}`}, "KILN_AVATAR_DEFAULT: not a valid avatar configuration"},
+		{map[string]string{"KILN_AVATAR_DEFAULT": `{"version":`}, "KILN_AVATAR_DEFAULT: not a valid avatar configuration"},
 	} {
 		_, err := FromEnv(env(tc.env))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: got %v, want one line starting %q", tc.env, err, tc.want)
+		}
+	}
+}
+
+func TestAvatarDefault(t *testing.T) {
+	for _, v := range []string{"", "random", "default-male", "default-female", `{"version":"1","body":{"type":"feminine"}}`} {
+		c, err := FromEnv(env(map[string]string{"KILN_AVATAR_DEFAULT": v}))
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if want := cmp.Or(v, "random"); c.AvatarDefault != want {
+			t.Errorf("%q: got %q", v, c.AvatarDefault)
 		}
 	}
 }

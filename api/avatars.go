@@ -1,0 +1,215 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/animation"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// AvatarStore keeps avatar records.
+type AvatarStore interface {
+	CreateAvatar(ctx context.Context, a *kiln.Avatar) error
+	Avatar(ctx context.Context, id string) (*kiln.Avatar, error)
+}
+
+// maxAvatarConfig bounds a POST /avatar body: a configuration is a few
+// hundred bytes.
+const maxAvatarConfig = 64 << 10
+
+func (s *Server) avatarRoutes(r *gin.Engine) {
+	r.POST("/avatar", s.require(kiln.ScopeAvatarWrite), s.createAvatar)
+	r.GET("/avatar/schema.json", avatarSchema)
+	r.GET("/model/:file", s.avatarModel)
+	r.GET("/animations", listAnimations)
+	r.GET("/animations/:gender/:file", animationGLB)
+}
+
+// createAvatar registers a configuration (`{}` or an empty body resolves
+// the project default), stores it resolved, and enqueues the build of
+// lod 0 so that the first download finds it under way or done.
+func (s *Server) createAvatar(c *gin.Context) {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	id := kiln.NewID("av")
+	var cfg avatar.Config
+	if emptyObject(body) {
+		cfg, err = s.defaultAvatar(id)
+	} else {
+		cfg, err = avatar.ParseConfig(body)
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	now := time.Now().UTC()
+	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: raw, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now}
+	if err := s.Avatars.CreateAvatar(c.Request.Context(), a); err != nil {
+		fail(c, err)
+		return
+	}
+	// The first download enqueues the same job when this one is lost, so
+	// a queue that does not answer now costs time, not the avatar.
+	build := avatarJob(id, assets.Variant{TextureFormat: "webp"}, nil)
+	if err := s.Jobs.Enqueue(c.Request.Context(), build); err != nil {
+		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
+	}
+	base := s.PublicAvatarURL
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": gin.H{
+		"modelId":    id,
+		"modelUrl":   base + "/model/" + id + ".glb",
+		"previewUrl": base + "/preview/" + id + ".png",
+	}})
+}
+
+// emptyObject reports whether a body asks for the project default: `{}`,
+// or nothing at all.
+func emptyObject(body []byte) bool {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return true
+	}
+	var m map[string]json.RawMessage
+	return json.Unmarshal(body, &m) == nil && m != nil && len(m) == 0
+}
+
+// defaultAvatar resolves KILN_AVATAR_DEFAULT for a new avatar: a random
+// configuration seeded by the id (so it is the same whenever the avatar
+// is built again), a built-in one, or the configured JSON.
+func (s *Server) defaultAvatar(id string) (avatar.Config, error) {
+	switch s.AvatarDefault {
+	case "", "random":
+		h := fnv.New64a()
+		h.Write([]byte(id))
+		return avatar.Random(int64(h.Sum64())), nil
+	case kiln.AvatarDefaultMale:
+		return avatar.Default(avatar.Masculine), nil
+	case kiln.AvatarDefaultFemale:
+		return avatar.Default(avatar.Feminine), nil
+	}
+	return avatar.ParseConfig([]byte(s.AvatarDefault))
+}
+
+// avatarJob is the variant job of an avatar: the variant's key joined to
+// the clips', so each combination is built once.
+func avatarJob(id string, v assets.Variant, names []string) jobs.ModelVariant {
+	return jobs.ModelVariant{
+		AvatarID: id, Key: v.Key() + "-" + kiln.AnimationsKey(names),
+		LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge, Animations: names,
+	}
+}
+
+// avatarModel serves GET /model/{id}.glb: every download is a variant
+// (absent parameters take the spec's defaults), built once by a
+// model:variant job and then streamed from storage with an ETag.
+func (s *Server) avatarModel(c *gin.Context) {
+	id, ok := strings.CutSuffix(c.Param("file"), ".glb")
+	if !ok {
+		notFound(c)
+		return
+	}
+	if err := kiln.CheckID("id", id); err != nil {
+		fail(c, err)
+		return
+	}
+	level := 0
+	if q, ok := c.GetQuery("lod"); ok {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 || n > 2 {
+			fail(c, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", q))
+			return
+		}
+		level = n
+	}
+	v, _, err := variantParams(c, level)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	names, err := animationParam(c.Query("animations"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if !kiln.BuiltInAvatar(id) {
+		a, err := s.Avatars.Avatar(c.Request.Context(), id)
+		if kiln.KindOf(err) == kiln.KindNotFound {
+			fail(c, kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id))
+			return
+		}
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if a.State == kiln.AvatarFailed {
+			fail(c, kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error))
+			return
+		}
+	}
+	job := avatarJob(id, v, names)
+	s.serveModelVariant(c, kiln.AvatarVariantKey(id, job.Key), id+"-"+job.Key+".glb", job)
+}
+
+// animationParam reads the animations parameter of spec 4.1: all, none,
+// a group (locomotion, gesture, in singular or plural), or a
+// comma-separated list of names and groups. It answers the sorted set of
+// clip names; unknown names are a 400 naming each.
+func animationParam(q string) ([]string, error) {
+	if q == "" || q == "none" {
+		return nil, nil
+	}
+	var names, unknown []string
+	for _, tok := range strings.Split(q, ",") {
+		tok = strings.TrimSpace(tok)
+		switch tok {
+		case "":
+		case "all":
+			names = append(names, animation.Names()...)
+		case "locomotion", "locomotions", "gesture", "gestures":
+			prefix := strings.TrimSuffix(tok, "s") + "_"
+			for _, n := range animation.Names() {
+				if strings.HasPrefix(n, prefix) {
+					names = append(names, n)
+				}
+			}
+		default:
+			if !slices.Contains(animation.Names(), tok) {
+				unknown = append(unknown, strconv.Quote(tok))
+				continue
+			}
+			names = append(names, tok)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, invalidf("invalid_animations", "animations: unknown %s; use all, none, locomotion, gesture or names from GET /animations", strings.Join(unknown, ", "))
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+// avatarSchema serves the JSON Schema of the avatar configuration.
+func avatarSchema(c *gin.Context) {
+	c.Data(http.StatusOK, "application/schema+json", avatar.Schema)
+}
