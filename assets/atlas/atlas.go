@@ -168,6 +168,7 @@ type source struct {
 	points bool
 	res    image.Point // largest texture, zero when flat
 	reason string      // why it stays out; "" when packed
+	tiling bool        // out because its texture coordinates leave 0..1
 	rect   image.Rectangle
 }
 
@@ -312,6 +313,11 @@ func collect(s *scene.Scene) []*source {
 		if m.reason == "" {
 			m.reason = inspect(s, m)
 		}
+		if m.tiling && untile(s, m) {
+			m.tiling = false
+			m.img = [nChannels]int{-1, -1, -1, -1, -1}
+			m.reason = inspect(s, m)
+		}
 		if m.reason == "" {
 			var area float64
 			m.coverage, area = coverage(m)
@@ -394,6 +400,7 @@ func inspect(s *scene.Scene, m *source) string {
 		for _, uv := range p.TexCoords[0] {
 			if uv[0] < -uvEpsilon || uv[0] > 1+uvEpsilon || uv[1] < -uvEpsilon || uv[1] > 1+uvEpsilon ||
 				uv[0] != uv[0] || uv[1] != uv[1] {
+				m.tiling = true
 				return fmt.Sprintf("texture coordinates outside 0..1 (%.3g, %.3g): the texture tiles", uv[0], uv[1])
 			}
 		}

@@ -197,10 +197,12 @@ func TestBuildOnGeneratedFixture(t *testing.T) {
 			for _, k := range rep.KeptOut {
 				kept[k.Name] = k.Reason
 			}
-			if len(kept) != 2 || !strings.Contains(kept["tiling"], "outside 0..1") || !strings.Contains(kept["moved"], "KHR_texture_transform") {
-				t.Errorf("kept out %v, want tiling and moved", kept)
+			// The tiling material (UVs 0..3) has its repeats baked and joins
+			// the atlas; only the transformed one stays out.
+			if len(kept) != 1 || !strings.Contains(kept["moved"], "KHR_texture_transform") {
+				t.Errorf("kept out %v, want only moved", kept)
 			}
-			for _, name := range []string{"tiling", "moved"} {
+			for _, name := range []string{"moved"} {
 				p := prims[name]
 				if got := s.Materials[*p.Material].Name; got != name {
 					t.Errorf("%s primitive now uses %q", name, got)
@@ -209,7 +211,7 @@ func TestBuildOnGeneratedFixture(t *testing.T) {
 			if rep.Opaque == nil || rep.Transparent == nil || rep.AlphaMode != "BLEND" || !rep.TransparentDoubleSided || rep.OpaqueDoubleSided {
 				t.Fatalf("atlas materials: %+v", rep)
 			}
-			for _, name := range []string{"big", "small", "flat", "none"} {
+			for _, name := range []string{"big", "small", "flat", "none", "tiling"} {
 				if p := prims[name]; *p.Material != *rep.Opaque {
 					t.Errorf("%s uses material %d, want the opaque atlas %d", name, *p.Material, *rep.Opaque)
 				}
