@@ -27,6 +27,8 @@ Usage:
   kiln keys list
   kiln keys revoke ID
   kiln inspect FILE          print a model's stats as JSON
+  kiln avatar CONFIG.json OUT.glb
+                             build the avatar of a configuration (JSON, as POST /avatar takes it)
   kiln optimize IN.glb OUT.glb [--lod 0|1|2] [--texture-format webp|png|compat] [--atlas N] [--merge]
                              run the processing pipeline on a file; prints stats as JSON
 
@@ -49,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return inspect(args, stdout, stderr)
 	case "optimize":
 		return optimize(args, stdout, stderr)
+	case "avatar":
+		return avatarCmd(args, stdout, stderr)
 	}
 	cfg, err := config.FromEnv(os.Getenv)
 	if err != nil {

@@ -375,3 +375,29 @@ func TestOptimize(t *testing.T) {
 	}
 	gltfcheck.RequireValid(t, glb)
 }
+
+func TestAvatarCLI(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	os.WriteFile(good, []byte(`{"version":"1","body":{"type":"feminine"}}`), 0o644)
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"version":"1","outfit":{"top":{"style":"cape"}}}`), 0o644)
+	out := filepath.Join(dir, "a.glb")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"avatar", good, out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var st struct{ Joints, Triangles int }
+	if err := json.Unmarshal(stdout.Bytes(), &st); err != nil || st.Joints != 67 || st.Triangles == 0 || st.Triangles > 30000 {
+		t.Fatalf("stats %s: %v", stdout.String(), err)
+	}
+	glb, _ := os.ReadFile(out)
+	gltfcheck.RequireValid(t, glb)
+	stderr.Reset()
+	if code := run([]string{"avatar", bad, filepath.Join(dir, "b.glb")}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "outfit.top.style") {
+		t.Fatalf("bad config: exit %d %q", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.glb")); !os.IsNotExist(err) {
+		t.Fatal("a failed build left a file")
+	}
+}
