@@ -27,6 +27,8 @@ Usage:
   kiln keys list
   kiln keys revoke ID
   kiln inspect FILE          print a model's stats as JSON
+  kiln render IN.glb OUT.png|jpg|webp [--size N] [--camera full|portrait] [--background R,G,B]
+                             draw a preview image of a model (transparent unless --background; JPEG gets white)
   kiln avatar CONFIG.json OUT.glb
                              build the avatar of a configuration (JSON, as POST /avatar takes it)
   kiln optimize IN.glb OUT.glb [--lod 0|1|2] [--texture-format webp|png|compat] [--atlas N] [--merge]
@@ -53,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return optimize(args, stdout, stderr)
 	case "avatar":
 		return avatarCmd(args, stdout, stderr)
+	case "render":
+		return renderCmd(args, stdout, stderr)
 	}
 	cfg, err := config.FromEnv(os.Getenv)
 	if err != nil {
