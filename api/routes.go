@@ -62,9 +62,14 @@ func (s *Server) platformTable() []route {
 		{"GET", "/viewers/:viewerToken/visitor-tracking-summary", kiln.ScopeViewerStatsRead, s.visitorSummary},
 		{"GET", "/viewers/:viewerToken/annotations", kiln.ScopeViewerRead, s.listAnnotations},
 		{"DELETE", "/viewers/:viewerToken/objects", kiln.ScopeViewerWrite, s.resetSpaceObjects},
-		{"POST", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsWrite, notImplemented},
-		{"GET", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsRead, notImplemented},
-		{"GET", "/renderings/custom-setups", kiln.ScopeRenderingRead, notImplemented},
+		{"POST", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsWrite, s.createRendering},
+		{"GET", "/viewers/:viewerToken/renderings", kiln.ScopeRenderingsRead, s.listRenderings},
+		{"GET", "/renderings/custom-setups", kiln.ScopeRenderingRead, s.listSetups},
+		// Beyond the spec: a rendering's image, and uploading setups (the
+		// spec has rendering:read only; renderings:write makes them).
+		{"GET", "/viewers/:viewerToken/renderings/:renderingId/file", kiln.ScopeRenderingsRead, s.downloadRendering},
+		{"POST", "/renderings/custom-setups", kiln.ScopeRenderingsWrite, s.uploadSetup},
+		{"GET", "/renderings/custom-setups/:setupId/file", kiln.ScopeRenderingRead, s.downloadSetup},
 		{"GET", "/magic/conversational-ai/:type", Public, s.chat},
 	}
 }
@@ -86,6 +91,7 @@ func (s *Server) platformRoutes(r *gin.Engine) {
 		r.GET("/monitoring", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/monitoring/") })
 		r.Any("/monitoring/*any", s.monitorAuth, gin.WrapH(s.Monitor))
 	}
+	s.pageRoutes(r)
 }
 
 func notImplemented(c *gin.Context) {

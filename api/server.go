@@ -58,8 +58,11 @@ type Config struct {
 	Viewers ViewerStore
 	Blobs   kiln.BlobStore
 	Jobs    Enqueuer
-	// Ready lists the dependencies /readyz checks, by name.
-	Ready map[string]Pinger
+	// Ready lists the dependencies /readyz checks, by name. Reports are
+	// checks /readyz shows without failing readiness: parts only some
+	// requests need (Blender, for renderings).
+	Ready   map[string]Pinger
+	Reports map[string]Pinger
 	// Monitor is the queue monitor (asynqmon) served under /monitoring/.
 	Monitor  http.Handler
 	Registry *prometheus.Registry
@@ -88,6 +91,9 @@ type Config struct {
 	Avatars         AvatarStore
 	PublicAvatarURL string
 	AvatarDefault   string
+
+	// Renderings keeps product renderings and uploaded render setups.
+	Renderings RenderingStore
 }
 
 // Server holds the handlers of both services.
@@ -136,6 +142,7 @@ func (s *Server) Platform() http.Handler {
 func (s *Server) Avatar() http.Handler {
 	r := s.engine("avatar")
 	s.avatarRoutes(r)
+	s.previewRoutes(r)
 	return r
 }
 
@@ -156,6 +163,12 @@ func (s *Server) readyz(c *gin.Context) {
 			continue
 		}
 		checks[name] = "ok"
+	}
+	for name, p := range s.Reports {
+		checks[name] = "ok"
+		if err := p.Ping(ctx); err != nil {
+			checks[name] = err.Error()
+		}
 	}
 	if len(failed) > 0 {
 		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "error", "error": errorDetail{

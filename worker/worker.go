@@ -40,6 +40,10 @@ type Worker struct {
 	Jobs      Enqueuer
 	Mail      Mailer
 	PublicURL string
+	// Renderings keeps product renderings; Blender is KILN_BLENDER, the
+	// executable that renders them.
+	Renderings RenderingStore
+	Blender    string
 
 	outcomes *prometheus.CounterVec
 }
@@ -62,6 +66,8 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	mux.HandleFunc(jobs.TypeObjectProcess, w.ProcessObject)
 	mux.HandleFunc(jobs.TypeMailObjectProcessed, w.MailObjectProcessed)
 	mux.HandleFunc(jobs.TypeModelVariant, w.BuildVariant)
+	mux.HandleFunc(jobs.TypePreviewRender, w.RenderPreview)
+	mux.HandleFunc(jobs.TypeRenderProduct, w.RenderProduct)
 	return mux
 }
 

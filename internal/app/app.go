@@ -180,6 +180,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Blobs:    a.Blobs,
 		Jobs:     client,
 		Ready:    map[string]api.Pinger{"redis": a.DB, "storage": a.Blobs},
+		Reports:  map[string]api.Pinger{"renderer": worker.Renderer(a.Config.Blender)},
 		Monitor:  monitor,
 		Registry: a.Registry,
 		Logger:   a.Log,
@@ -194,6 +195,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Avatars:         a.DB,
 		PublicAvatarURL: a.Config.PublicAvatarURL,
 		AvatarDefault:   a.Config.AvatarDefault,
+		Renderings:      a.DB,
 		Assistant:       assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
@@ -203,6 +205,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w := worker.New(a.Blobs, a.DB, a.Log.With("component", "worker"), a.Registry)
 	w.Avatars = a.DB
+	w.Renderings, w.Blender = a.DB, a.Config.Blender
 	a.workerJobs = jobs.NewClient(a.RedisOpt)
 	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL
 	if a.Config.SMTPURL == "" {
