@@ -91,7 +91,6 @@ func (s *Server) platformRoutes(r *gin.Engine) {
 		r.GET("/monitoring", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/monitoring/") })
 		r.Any("/monitoring/*any", s.monitorAuth, gin.WrapH(s.Monitor))
 	}
-	s.pageRoutes(r)
 }
 
 func notImplemented(c *gin.Context) {

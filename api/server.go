@@ -142,7 +142,6 @@ func (s *Server) Platform() http.Handler {
 func (s *Server) Avatar() http.Handler {
 	r := s.engine("avatar")
 	s.avatarRoutes(r)
-	s.previewRoutes(r)
 	return r
 }
 
