@@ -142,6 +142,7 @@ func (s *Server) Platform() http.Handler {
 func (s *Server) Avatar() http.Handler {
 	r := s.engine("avatar")
 	s.avatarRoutes(r)
+	s.previewRoutes(r)
 	return r
 }
 

@@ -57,42 +57,65 @@ func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v assets.Variant) 
 }
 
 // serveModelVariant answers a variant from storage under key (served as
-// name), or enqueues job and waits for it. Identical requests share the
-// job through its task id. Objects and avatars share it: only the job's
-// payload tells them apart.
+// name), or enqueues job and waits for it. Objects and avatars share it:
+// only the job's payload tells them apart.
 func (s *Server) serveModelVariant(c *gin.Context, key, name string, job jobs.ModelVariant) {
+	s.serveBuilt(c, built{key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Key})
+}
+
+// built is a blob that a job makes on demand: a model variant, a preview
+// image. what names it in error codes (what_pending, what_failed) and
+// label in messages.
+type built struct {
+	key, name, contentType string
+	job                    taskJob
+	what, label            string
+}
+
+// taskJob is a job with a deterministic task id, which identical
+// requests share and by which the wait finds the job's failure.
+type taskJob interface {
+	jobs.Tasker
+	TaskID() string
+}
+
+// serveBuilt answers b from storage, or enqueues its job on the
+// interactive queue and polls until the blob is there (served with its
+// ETag), the job failed for good (422), or variantWait passed (503 with
+// Retry-After: the job goes on and a later request finds the result).
+func (s *Server) serveBuilt(c *gin.Context, b built) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
 	defer cancel()
-	if _, err := s.Blobs.Stat(ctx, key); err == nil {
-		s.serveBlob(c, key, name, "model/gltf-binary")
+	if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
+		s.serveBlob(c, b.key, b.name, b.contentType)
 		return
 	}
-	if err := s.Jobs.Enqueue(ctx, job); err != nil {
+	if err := s.Jobs.Enqueue(ctx, b.job); err != nil {
 		fail(c, err)
 		return
 	}
-	logger(c).Info("variant enqueued", "object_id", job.ObjectID, "avatar_id", job.AvatarID, "variant", job.Key)
+	logger(c).Info(b.what+" enqueued", "task_id", b.job.TaskID())
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			c.Header("Retry-After", "5")
-			fail(c, kiln.Errorf(kiln.KindUnavailable, "variant_pending", "the variant %s is still being built; try again shortly", job.Key))
+			fail(c, kiln.Errorf(kiln.KindUnavailable, b.what+"_pending", "the %s %s is still being built; try again shortly", b.what, b.label))
 			return
 		case <-tick.C:
 		}
-		if _, err := s.Blobs.Stat(ctx, key); err == nil {
-			s.serveBlob(c, key, name, "model/gltf-binary")
+		if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
+			s.serveBlob(c, b.key, b.name, b.contentType)
 			return
 		}
-		reason, err := s.Jobs.Failure(ctx, jobs.QueueInteractive, job.TaskID())
+		reason, err := s.Jobs.Failure(ctx, jobs.QueueInteractive, b.job.TaskID())
 		if err != nil {
 			fail(c, err)
 			return
 		}
 		if reason != "" {
-			fail(c, kiln.Errorf(kiln.KindUnprocessable, "variant_failed", "building the variant %s failed: %s", job.Key, reason))
+			fail(c, kiln.Errorf(kiln.KindUnprocessable, b.what+"_failed", "building the %s %s failed: %s", b.what, b.label, reason))
 			return
 		}
 	}
