@@ -15,8 +15,7 @@ type route struct {
 }
 
 // platformTable lists every platform endpoint of the spec with the scope
-// it needs. Endpoints not built yet answer 501 not_implemented after the
-// auth check, so the scope table holds for every route from the start.
+// it needs, and the endpoints Kiln adds beside them.
 func (s *Server) platformTable() []route {
 	return []route{
 		{"GET", "/api-key-authorized", kiln.ScopeUserRead, s.apiKeyAuthorized},
@@ -91,9 +90,4 @@ func (s *Server) platformRoutes(r *gin.Engine) {
 		r.GET("/monitoring", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/monitoring/") })
 		r.Any("/monitoring/*any", s.monitorAuth, gin.WrapH(s.Monitor))
 	}
-}
-
-func notImplemented(c *gin.Context) {
-	fail(c, kiln.Errorf(kiln.KindNotImplemented, "not_implemented",
-		"%s %s is part of the spec but not built yet", c.Request.Method, c.FullPath()))
 }
