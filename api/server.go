@@ -128,6 +128,12 @@ func (s *Server) engine(listener string) *gin.Engine {
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
+	ref, err := newAPIReference(listener)
+	if err != nil {
+		// The documents are embedded and checked by tests: a build mistake.
+		panic(err)
+	}
+	ref.routes(r)
 	return r
 }
 
