@@ -90,4 +90,5 @@ func (s *Server) platformRoutes(r *gin.Engine) {
 		r.GET("/monitoring", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/monitoring/") })
 		r.Any("/monitoring/*any", s.monitorAuth, gin.WrapH(s.Monitor))
 	}
+	s.pageRoutes(r)
 }

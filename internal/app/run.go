@@ -40,6 +40,7 @@ func Run(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Roles,
 	if r.PlatformURL != "" {
 		fmt.Fprintf(out, "Kiln platform service: %s\n", r.PlatformURL)
 		fmt.Fprintf(out, "Kiln avatar service:   %s\n", r.AvatarURL)
+		fmt.Fprintf(out, "Start page:            %s/\n", r.PlatformURL)
 		fmt.Fprintf(out, "Queue monitor:         %s/monitoring/ (user admin, password: the admin key)\n", r.PlatformURL)
 		if r.AdminKeyCreated {
 			fmt.Fprintf(out, "Admin key (shown once, kept in %s/admin.key): %s\n", cfg.DataDir, r.AdminKey)

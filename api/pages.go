@@ -1,0 +1,196 @@
+package api
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+)
+
+// web holds the pages' templates and static files, model-viewer's
+// prebuilt bundle among them (tools/web/build.sh), so the pages load no
+// script from a CDN at run time.
+//
+//go:embed web
+var web embed.FS
+
+var pages = template.Must(template.ParseFS(web, "web/templates/*.html"))
+
+// demoAvatar is the built-in avatar the demo page shows, with every clip.
+const demoAvatar = "default-female"
+
+// pageRoutes registers the web pages on the platform listener. They are
+// public: a viewer page's token is the capability to see it, as it is
+// for the tracking events the page sends.
+func (s *Server) pageRoutes(r *gin.Engine) {
+	static, _ := fs.Sub(web, "web/static")
+	r.StaticFS("/static", http.FS(static))
+	r.GET("/", s.startPage)
+	r.GET("/v/:viewerToken", s.viewerPage)
+	r.GET("/v/:viewerToken/model.glb", s.viewerModel)
+	r.GET("/v/:viewerToken/annotations.json", s.viewerAnnotations)
+	r.GET("/demo/avatar", s.demoAvatarPage)
+	r.GET("/demo/avatar/model.glb", s.demoAvatarModel)
+}
+
+// hotspot is an annotation as model-viewer places it: data-position and
+// data-normal in metres of the model's space.
+type hotspot struct {
+	Slot, Title, Text, Position, Normal string
+}
+
+type viewerPageData struct {
+	Title, ModelURL, TrackingURL, AvatarURL string
+	Hotspots                                []hotspot
+}
+
+func vec(v []float64) string {
+	if len(v) != 3 {
+		return ""
+	}
+	parts := make([]string, 3)
+	for i, f := range v {
+		parts[i] = strconv.FormatFloat(f, 'g', -1, 64) + "m"
+	}
+	return strings.Join(parts, " ")
+}
+
+// tokenViewer loads the viewer of the path for anyone who has its token:
+// unlike ownViewer, no key and no account.
+func (s *Server) tokenViewer(c *gin.Context) (*kiln.Viewer, error) {
+	token := c.Param("viewerToken")
+	if err := kiln.CheckID("viewerToken", token); err != nil {
+		return nil, err
+	}
+	v, err := s.Viewers.Viewer(c.Request.Context(), token)
+	if kiln.KindOf(err) == kiln.KindNotFound {
+		return nil, kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token)
+	}
+	return v, err
+}
+
+func (s *Server) viewerPage(c *gin.Context) {
+	v, err := s.tokenViewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	as, err := s.Viewers.Annotations(c.Request.Context(), v.Token)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	d := viewerPageData{
+		Title:       v.Name,
+		ModelURL:    "/v/" + v.Token + "/model.glb",
+		TrackingURL: "/viewers/" + v.Token + "/tracking-event",
+	}
+	for i, a := range as {
+		d.Hotspots = append(d.Hotspots, hotspot{
+			Slot: fmt.Sprintf("hotspot-%d", i), Title: a.Title, Text: a.Text,
+			Position: vec(a.Position), Normal: vec(a.Normal),
+		})
+	}
+	s.page(c, "viewer.html", d)
+}
+
+func (s *Server) page(c *gin.Context, name string, data any) {
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Status(http.StatusOK)
+	if err := pages.ExecuteTemplate(c.Writer, name, data); err != nil {
+		logger(c).Error("page", "page", name, "err", err)
+	}
+}
+
+// viewerModel serves the GLB a viewer shows: a product viewer's object at
+// lod 0, a space viewer's template model when the template was made from
+// an object (system templates have none).
+func (s *Server) viewerModel(c *gin.Context) {
+	v, err := s.tokenViewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	objectID := v.ObjectID
+	if v.Kind == kiln.ViewerSpace {
+		objectID = ""
+		sp, err := s.Spaces.Space(c.Request.Context(), v.SpaceID)
+		if err == nil {
+			var tpl *kiln.SpaceTemplate
+			if tpl, err = s.Spaces.Template(c.Request.Context(), sp.SpaceTemplateID); err == nil {
+				objectID = tpl.Origin.ObjectID
+			}
+		}
+		if err != nil && kiln.KindOf(err) != kiln.KindNotFound {
+			fail(c, err)
+			return
+		}
+	}
+	noModel := kiln.Errorf(kiln.KindNotFound, "no_model", "viewer %s has no model to show yet", v.Token)
+	if objectID == "" {
+		fail(c, noModel)
+		return
+	}
+	o, err := s.Objects.Object(c.Request.Context(), objectID)
+	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && (o.State != kiln.StateReady || len(o.LODs) == 0 || o.LODs[0].Level != 0)) {
+		fail(c, noModel)
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	s.serveBlob(c, o.GLBKey(0), v.Token+".glb", "model/gltf-binary")
+}
+
+// viewerAnnotations answers what the page shows as hotspots, for pages
+// that embed the viewer elsewhere.
+func (s *Server) viewerAnnotations(c *gin.Context) {
+	v, err := s.tokenViewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	as, err := s.Viewers.Annotations(c.Request.Context(), v.Token)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"viewerToken": v.Token, "annotations": as})
+}
+
+func (s *Server) demoAvatarPage(c *gin.Context) {
+	s.page(c, "viewer.html", viewerPageData{
+		Title:     "Demo: the " + demoAvatar + " avatar",
+		ModelURL:  "/demo/avatar/model.glb",
+		AvatarURL: s.PublicAvatarURL + "/model/" + demoAvatar + ".glb?animations=all",
+	})
+}
+
+// demoAvatarModel serves the avatar listener's default-female with every
+// clip from the platform's origin, so the demo page needs no CORS.
+func (s *Server) demoAvatarModel(c *gin.Context) {
+	c.Params = gin.Params{{Key: "file", Value: demoAvatar + ".glb"}}
+	c.Request.URL.RawQuery = "animations=all"
+	s.avatarModel(c)
+}
+
+func (s *Server) startPage(c *gin.Context) {
+	scheme := "http"
+	if c.Request.TLS != nil {
+		scheme = "https"
+	}
+	s.page(c, "start.html", struct{ PlatformURL, AvatarURL, DemoModel string }{
+		PlatformURL: scheme + "://" + c.Request.Host,
+		AvatarURL:   s.PublicAvatarURL,
+		DemoModel:   s.PublicAvatarURL + "/model/" + demoAvatar + ".glb?animations=all",
+	})
+}
