@@ -243,7 +243,25 @@ func str(v any) string {
 	return s
 }
 
-var referencePage = template.Must(template.New("docs").Parse(`<!doctype html>
+// inlineCode escapes text and shows its `backquoted` parts as code, the
+// one markup the documents' descriptions use.
+func inlineCode(s string) template.HTML {
+	parts := strings.Split(template.HTMLEscapeString(s), "`")
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + p + "</code>")
+			continue
+		}
+		if i%2 == 1 {
+			b.WriteString("`")
+		}
+		b.WriteString(p)
+	}
+	return template.HTML(b.String())
+}
+
+var referencePage = template.Must(template.New("docs").Funcs(template.FuncMap{"code": inlineCode}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} — API reference</title>
@@ -256,19 +274,19 @@ table{border-collapse:collapse;width:100%;margin:.3rem 0}td,th{border:1px solid 
 nav a{display:block;font-size:13px}
 </style></head><body>
 <h1>{{.Title}} <small>{{.Version}}</small></h1>
-<p>{{.Description}}</p>
+<p>{{code .Description}}</p>
 <p>The machine-readable document: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
 <nav>{{range $i, $o := .Ops}}<a href="#op{{$i}}"><code>{{$o.Method}} {{$o.Path}}</code> {{$o.Summary}}</a>{{end}}</nav>
 {{range $i, $o := .Ops}}<section id="op{{$i}}">
 <h2><span class="m">{{$o.Method}}</span><code{{if $o.Deprecated}} class="dep"{{end}}>{{$o.Path}}</code> — {{$o.Summary}}</h2>
 <p>Auth: {{$o.Security}}</p>
-{{if $o.Description}}<p>{{$o.Description}}</p>{{end}}
+{{if $o.Description}}<p>{{code $o.Description}}</p>{{end}}
 {{if $o.Params}}<table><tr><th>parameter</th><th>in</th><th>schema</th><th>description</th></tr>
-{{range $o.Params}}<tr><td><code>{{.Name}}</code>{{if .Required}} *{{end}}</td><td>{{.In}}</td><td><code>{{.Schema}}</code></td><td>{{.Description}}</td></tr>
+{{range $o.Params}}<tr><td><code>{{.Name}}</code>{{if .Required}} *{{end}}</td><td>{{.In}}</td><td><code>{{.Schema}}</code></td><td>{{code .Description}}</td></tr>
 {{end}}</table>{{end}}
 {{range $o.Bodies}}<p>Body <code>{{.MediaType}}</code>:</p><pre>{{.Schema}}</pre>{{end}}
 <table><tr><th>status</th><th>answer</th><th>content</th></tr>
-{{range $o.Responses}}<tr><td>{{.Status}}</td><td>{{.Description}}</td><td>{{.MediaTypes}}</td></tr>
+{{range $o.Responses}}<tr><td>{{.Status}}</td><td>{{code .Description}}</td><td>{{.MediaTypes}}</td></tr>
 {{end}}</table>
 </section>
 {{end}}</body></html>

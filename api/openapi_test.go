@@ -167,3 +167,17 @@ func get(t *testing.T, url string) (int, string, []byte) {
 	}
 	return res.StatusCode, res.Header.Get("Content-Type"), body
 }
+
+func TestInlineCode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a `b` c", "a <code>b</code> c"},
+		{"`<script>` & co", "<code>&lt;script&gt;</code> &amp; co"},
+		{"one ` left", "one ` left"},
+		{"`x` and `y", "<code>x</code> and `y"},
+	} {
+		if got := string(inlineCode(tc.in)); got != tc.want {
+			t.Errorf("inlineCode(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
