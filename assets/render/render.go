@@ -29,8 +29,8 @@ type Options struct {
 }
 
 // MaxSize bounds the image side: previews are thumbnails, and the
-// supersampled buffers grow with its square.
-const MaxSize = 2048
+// supersampled buffers take 128 bytes a pixel (134 MB at 1024²).
+const MaxSize = 1024
 
 // ss is the supersampling factor per axis: 2×2 samples per pixel smooth
 // silhouettes at a quarter of the cost of 4×4.
