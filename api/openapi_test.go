@@ -181,3 +181,57 @@ func TestInlineCode(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIScopes keeps the document's auth in step with the scope
+// table: public rows need no credential, the others the bearer key with
+// the row's scope named in the description.
+func TestOpenAPIScopes(t *testing.T) {
+	raw, err := openapiFiles.ReadFile("openapi/platform.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range testServer().platformTable() {
+		path := ginParam.ReplaceAllString(rt.path, "{$1}")
+		opRaw, ok := doc.Paths[path][strings.ToLower(rt.method)]
+		if !ok {
+			t.Errorf("%s %s: not documented", rt.method, path)
+			continue
+		}
+		var op struct {
+			Description string              `json:"description"`
+			Security    *[]map[string][]any `json:"security"`
+		}
+		if err := json.Unmarshal(opRaw, &op); err != nil {
+			t.Fatal(err)
+		}
+		anonymous, bearer := false, op.Security == nil // nil inherits the document's apiKey
+		if op.Security != nil {
+			anonymous = len(*op.Security) == 0
+			for _, req := range *op.Security {
+				_, key := req["apiKey"]
+				anonymous = anonymous || len(req) == 0
+				bearer = bearer || key
+			}
+		}
+		switch rt.scope {
+		case Public:
+			if !anonymous {
+				t.Errorf("%s %s is public but documented with a credential", rt.method, path)
+			}
+		case KeyOnly:
+			if !bearer || anonymous || !strings.Contains(op.Description, "Any valid key") {
+				t.Errorf("%s %s needs any key: security %v, description %q", rt.method, path, op.Security, op.Description)
+			}
+		default:
+			if !bearer || anonymous || !strings.Contains(op.Description, "Scope `"+rt.scope+"`") {
+				t.Errorf("%s %s needs %s: security %v, description %q", rt.method, path, rt.scope, op.Security, op.Description)
+			}
+		}
+	}
+}
