@@ -12,6 +12,8 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/assets/lod"
+	"github.com/kilnhq/kiln/assets/render"
+	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -104,6 +106,12 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if err != nil {
 		return kiln.E(op, err)
 	}
+	// The thumbnail is drawn from the source, before the levels simplify
+	// the scene in place; an uploaded preview image wins over it.
+	thumbnail := ""
+	if o.PreviewType == "" {
+		thumbnail = w.storeThumbnail(ctx, o, s)
+	}
 	levels := 0
 	if o.Optimize {
 		levels = lod.Max
@@ -130,6 +138,9 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 		o.Error = ""
 		o.Stats = &stats
 		o.LODs = lods
+		if o.PreviewType == "" {
+			o.PreviewType = thumbnail
+		}
 		return nil
 	})
 	return err
@@ -152,4 +163,27 @@ func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
 	}
 	w.mailAfterUpload(ctx, o, kiln.StateFailed)
 	return jobs.Permanent(cause)
+}
+
+// thumbnailSize is the side of the thumbnail drawn for a processed model.
+const thumbnailSize = 256
+
+// storeThumbnail renders the model (full view, transparent background)
+// and stores it as the object's preview image, returning its media type.
+// A model the renderer cannot draw still gets processed: the failure is
+// logged and the object has no preview.
+func (w *Worker) storeThumbnail(ctx context.Context, o *kiln.Object, s *scene.Scene) string {
+	img, err := render.Render(ctx, s, render.Options{Size: thumbnailSize, Camera: "full"})
+	var b bytes.Buffer
+	if err == nil {
+		err = render.Encode(&b, img, "png")
+	}
+	if err == nil {
+		_, err = w.Blobs.Put(ctx, o.PreviewKey(), bytes.NewReader(b.Bytes()), int64(b.Len()), "image/png")
+	}
+	if err != nil {
+		w.Log.Warn("no thumbnail", "object_id", o.ID, "err", err)
+		return ""
+	}
+	return "image/png"
 }

@@ -205,8 +205,13 @@ func TestObjectTypes(t *testing.T) {
 				if prev.Status != http.StatusOK || !bytes.Equal(prev.Body, tc.preview) || prev.Header.Get("Content-Type") != "image/png" || o.Files["preview"] == "" {
 					t.Errorf("preview: %d %s, files %v", prev.Status, prev.Header.Get("Content-Type"), o.Files)
 				}
+			} else if len(o.LODs) > 0 {
+				// A processed model gets a rendered thumbnail instead.
+				if prev.Status != http.StatusOK || prev.Header.Get("Content-Type") != "image/png" || o.Files["preview"] == "" {
+					t.Errorf("thumbnail of a processed model: %d %s", prev.Status, prev.Header.Get("Content-Type"))
+				}
 			} else if prev.Status != http.StatusNotFound || prev.errorCode(t) != "no_preview" {
-				t.Errorf("preview of an object without one: %d %s", prev.Status, prev.Body)
+				t.Errorf("preview of an object without one: %d %.200s", prev.Status, prev.Body)
 			}
 		})
 	}

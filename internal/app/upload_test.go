@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -153,6 +154,22 @@ func TestUploadFlow(t *testing.T) {
 	rng := do(t, "GET", glbURL, key, nil, map[string]string{"Range": "bytes=0-3"})
 	if rng.Status != http.StatusPartialContent || string(rng.Body) != "glTF" {
 		t.Fatalf("Range: %d %q", rng.Status, rng.Body)
+	}
+
+	// Processing draws a thumbnail when no preview was uploaded.
+	thumb := do(t, "GET", o.Files["preview"], key, nil, nil)
+	if o.Files["preview"] == "" || thumb.Status != http.StatusOK || thumb.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("thumbnail %q: %d %s", o.Files["preview"], thumb.Status, thumb.Header.Get("Content-Type"))
+	}
+	img, err := png.Decode(bytes.NewReader(thumb.Body))
+	if err != nil || img.Bounds().Dx() != 256 || img.Bounds().Dy() != 256 {
+		t.Fatalf("thumbnail: %v %v", img.Bounds(), err)
+	}
+	if _, _, _, a := img.At(128, 128).RGBA(); a == 0 {
+		t.Error("the thumbnail's centre is transparent: no model drawn")
+	}
+	if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
+		t.Error("the thumbnail's corner is not transparent")
 	}
 
 	// optimize=true (the default) builds lod 0, 1 and 2.
