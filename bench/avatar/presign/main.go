@@ -24,17 +24,18 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx := context.Background()
-	for obj := range c.ListObjects(ctx, *bucket, minio.ListObjectsOptions{Prefix: *prefix, Recursive: true}) {
-		if obj.Err != nil {
-			log.Fatal(obj.Err)
-		}
-		u, err := c.PresignedGetObject(ctx, *bucket, obj.Key, time.Hour, nil)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(u.String())
-		return
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // stops the listing after the first object
+	obj, ok := <-c.ListObjects(ctx, *bucket, minio.ListObjectsOptions{Prefix: *prefix, Recursive: true})
+	if !ok {
+		log.Fatalf("no object under %s", *prefix)
 	}
-	log.Fatalf("no object under %s", *prefix)
+	if obj.Err != nil {
+		log.Fatal(obj.Err)
+	}
+	u, err := c.PresignedGetObject(ctx, *bucket, obj.Key, time.Hour, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(u.String())
 }
