@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
-	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
 )
@@ -19,15 +17,7 @@ func avatarCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := buildAvatar(args[0], args[1], stdout); err != nil {
-		_, msg := kiln.CodeOf(err)
-		if kiln.KindOf(err) == kiln.KindInternal {
-			msg = err.Error()
-		}
-		fmt.Fprintf(stderr, "kiln avatar: %s: %s\n", args[0], msg)
-		if kiln.KindOf(err) == kiln.KindInvalid {
-			return 2
-		}
-		return 1
+		return failed(stderr, "avatar", args[0], err)
 	}
 	return 0
 }
@@ -49,20 +39,7 @@ func buildAvatar(in, out string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Write beside the target and rename, so a failure leaves no half file.
-	tmp, err := os.CreateTemp(filepath.Dir(out), ".kiln-avatar-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(glb); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := writeFile(out, glb); err != nil {
 		return err
 	}
 	return printJSON(stdout, struct {

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kilnhq/kiln"
@@ -40,15 +38,7 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := optimizeFile(files[0], files[1], *level, *texFormat, *atlasSize, *mergeMeshes, stdout); err != nil {
-		_, msg := kiln.CodeOf(err)
-		if kiln.KindOf(err) == kiln.KindInternal {
-			msg = err.Error()
-		}
-		fmt.Fprintf(stderr, "kiln optimize: %s: %s\n", files[0], msg)
-		if kiln.KindOf(err) == kiln.KindInvalid {
-			return 2
-		}
-		return 1
+		return failed(stderr, "optimize", files[0], err)
 	}
 	return 0
 }
@@ -61,16 +51,7 @@ func optimizeFile(in, out string, level int, texFormat string, atlasSize int, me
 		msg = strings.NewReplacer("textureFormat", "--texture-format", "textureAtlasSize", "--atlas", "lod must", "--lod must").Replace(msg)
 		return kiln.Errorf(kiln.KindInvalid, "invalid_option", "%s", msg)
 	}
-	f, err := os.Open(in)
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, assets.MaxModelBytes+1))
-	f.Close()
-	if err != nil {
-		return err
-	}
-	s, err := assets.Read(data)
+	s, data, err := readModel(in)
 	if err != nil {
 		return err
 	}
@@ -79,20 +60,7 @@ func optimizeFile(in, out string, level int, texFormat string, atlasSize int, me
 	if err != nil {
 		return err
 	}
-	// Write beside the target and rename, so a failure leaves no half file.
-	tmp, err := os.CreateTemp(filepath.Dir(out), ".kiln-optimize-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(m.GLB); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := writeFile(out, m.GLB); err != nil {
 		return err
 	}
 	return printJSON(stdout, struct {

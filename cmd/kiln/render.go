@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/assets/render"
 )
 
@@ -70,27 +67,13 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 		bg = &c
 	}
 	if err := renderFile(files[0], files[1], format, render.Options{Size: *size, Camera: *cam, Background: render.ForFormat(format, bg)}); err != nil {
-		_, msg := kiln.CodeOf(err)
-		if kiln.KindOf(err) == kiln.KindInternal {
-			msg = err.Error()
-		}
-		fmt.Fprintf(stderr, "kiln render: %s: %s\n", files[0], msg)
-		return 1
+		return failed(stderr, "render", files[0], err)
 	}
 	return 0
 }
 
 func renderFile(in, out, format string, opt render.Options) error {
-	f, err := os.Open(in)
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, assets.MaxModelBytes+1))
-	f.Close()
-	if err != nil {
-		return err
-	}
-	s, err := assets.Read(data)
+	s, _, err := readModel(in)
 	if err != nil {
 		return err
 	}
@@ -102,5 +85,5 @@ func renderFile(in, out, format string, opt render.Options) error {
 	if err := render.Encode(&buf, m, format); err != nil {
 		return err
 	}
-	return os.WriteFile(out, buf.Bytes(), 0o644)
+	return writeFile(out, buf.Bytes())
 }
