@@ -31,15 +31,6 @@ type Model struct {
 // Read parses a GLB, or a .gltf whose buffers and images are embedded.
 func Read(data []byte) (*scene.Scene, error) { return ReadUpload(data, "glb") }
 
-// Inspect counts what the model in data holds.
-func Inspect(data []byte) (scene.Stats, error) {
-	s, err := Read(data)
-	if err != nil {
-		return scene.Stats{}, err
-	}
-	return s.Stats(), nil
-}
-
 // Levels writes the model as one self-contained GLB per level of detail,
 // from lod 0 (the source, cleaned) to maxLevel. The clean-up drops
 // duplicate and unused data, which never changes what renders.

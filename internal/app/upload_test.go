@@ -140,8 +140,8 @@ func TestUploadFlow(t *testing.T) {
 	if dl.Status != http.StatusOK || dl.Header.Get("Content-Type") != "model/gltf-binary" {
 		t.Fatalf("download: %d %s", dl.Status, dl.Header.Get("Content-Type"))
 	}
-	if stats, err := assets.Inspect(dl.Body); err != nil || assets.ModelStats(stats) != want {
-		t.Fatalf("downloaded GLB: %+v %v", stats, err)
+	if m, err := assets.Read(dl.Body); err != nil || assets.ModelStats(m.Stats()) != want {
+		t.Fatalf("downloaded GLB: %v", err)
 	}
 	gltfcheck.RequireValid(t, dl.Body)
 	etag := dl.Header.Get("ETag")
@@ -181,9 +181,9 @@ func TestUploadFlow(t *testing.T) {
 		if res.Status != http.StatusOK {
 			t.Fatalf("lod %d: %d %s", l.Level, res.Status, res.Body)
 		}
-		stats, err := assets.Inspect(res.Body)
-		if err != nil || stats.Triangles != l.Triangles {
-			t.Fatalf("lod %d: %d triangles, record says %d (%v)", l.Level, stats.Triangles, l.Triangles, err)
+		m, err := assets.Read(res.Body)
+		if err != nil || m.Stats().Triangles != l.Triangles {
+			t.Fatalf("lod %d: record says %d triangles (%v)", l.Level, l.Triangles, err)
 		}
 		gltfcheck.RequireValid(t, res.Body)
 	}
