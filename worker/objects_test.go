@@ -112,8 +112,9 @@ func TestProcessObjectIsIdempotent(t *testing.T) {
 	if got.State != kiln.StateReady || got.Stats == nil || got.Stats.Triangles != 12 {
 		t.Fatalf("after two runs: %+v", got)
 	}
+	// One GLB and one thumbnail, however often the job ran.
 	list, err := blobs.List(ctx, "objects/"+o.ID+"/")
-	if err != nil || len(list) != 1 {
+	if err != nil || len(list) != 2 || list[0].Key != o.GLBKey(0) || list[1].Key != o.PreviewKey() {
 		t.Fatalf("blobs under the object: %v %v", list, err)
 	}
 	if glb := readAll(t, blobs, o.GLBKey(0)); !bytes.HasPrefix(glb, []byte("glTF")) {
