@@ -11,17 +11,16 @@ import (
 type Kind uint8
 
 const (
-	KindInternal       Kind = iota // a fault of ours or of a server we depend on
-	KindInvalid                    // malformed input: fix the request
-	KindUnauthorized               // no credential, or an unknown one
-	KindForbidden                  // a credential that lacks the right
-	KindNotFound                   // no such resource (or not yours)
-	KindConflict                   // the resource's state forbids the change
-	KindTooLarge                   // the body exceeds a limit
-	KindRateLimited                // too many requests; try later
-	KindUnavailable                // a dependency is down; try later
-	KindNotImplemented             // documented, not built yet
-	KindUnprocessable              // well-formed, but the content cannot be processed (a corrupt model)
+	KindInternal      Kind = iota // a fault of ours or of a server we depend on
+	KindInvalid                   // malformed input: fix the request
+	KindUnauthorized              // no credential, or an unknown one
+	KindForbidden                 // a credential that lacks the right
+	KindNotFound                  // no such resource (or not yours)
+	KindConflict                  // the resource's state forbids the change
+	KindTooLarge                  // the body exceeds a limit
+	KindRateLimited               // too many requests; try later
+	KindUnavailable               // a dependency is down; try later
+	KindUnprocessable             // well-formed, but the content cannot be processed (a corrupt model)
 )
 
 func (k Kind) String() string {
@@ -42,8 +41,6 @@ func (k Kind) String() string {
 		return "rate limited"
 	case KindUnavailable:
 		return "unavailable"
-	case KindNotImplemented:
-		return "not implemented"
 	case KindUnprocessable:
 		return "unprocessable"
 	}

@@ -30,8 +30,6 @@ func statusOf(k kiln.Kind) int {
 		return http.StatusTooManyRequests
 	case kiln.KindUnprocessable:
 		return http.StatusUnprocessableEntity
-	case kiln.KindNotImplemented:
-		return http.StatusNotImplemented
 	case kiln.KindUnavailable:
 		return http.StatusServiceUnavailable
 	}
