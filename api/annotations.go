@@ -73,6 +73,12 @@ func (s *Server) listAnnotations(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	s.answerAnnotations(c, v)
+}
+
+// answerAnnotations writes a viewer's annotations in creation order, for
+// its owner and for its public page alike.
+func (s *Server) answerAnnotations(c *gin.Context, v *kiln.Viewer) {
 	as, err := s.Viewers.Annotations(c.Request.Context(), v.Token)
 	if err != nil {
 		fail(c, err)

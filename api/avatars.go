@@ -153,20 +153,9 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if !kiln.BuiltInAvatar(id) {
-		a, err := s.Avatars.Avatar(c.Request.Context(), id)
-		if kiln.KindOf(err) == kiln.KindNotFound {
-			fail(c, kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id))
-			return
-		}
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		if a.State == kiln.AvatarFailed {
-			fail(c, kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error))
-			return
-		}
+	if err := s.checkAvatar(c.Request.Context(), id); err != nil {
+		fail(c, err)
+		return
 	}
 	job := avatarJob(id, v, names)
 	s.serveModelVariant(c, kiln.AvatarVariantKey(id, job.Key), id+"-"+job.Key+".glb", job)
@@ -212,4 +201,24 @@ func animationParam(q string) ([]string, error) {
 // avatarSchema serves the JSON Schema of the avatar configuration.
 func avatarSchema(c *gin.Context) {
 	c.Data(http.StatusOK, "application/schema+json", avatar.Schema)
+}
+
+// checkAvatar reports why a download of avatar id cannot be built: not
+// registered (404) or its generation failed (422). The built-in ids always
+// can.
+func (s *Server) checkAvatar(ctx context.Context, id string) error {
+	if kiln.BuiltInAvatar(id) {
+		return nil
+	}
+	a, err := s.Avatars.Avatar(ctx, id)
+	if kiln.KindOf(err) == kiln.KindNotFound {
+		return kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id)
+	}
+	if err != nil {
+		return err
+	}
+	if a.State == kiln.AvatarFailed {
+		return kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error)
+	}
+	return nil
 }

@@ -159,12 +159,7 @@ func (s *Server) viewerAnnotations(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	as, err := s.Viewers.Annotations(c.Request.Context(), v.Token)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"viewerToken": v.Token, "annotations": as})
+	s.answerAnnotations(c, v)
 }
 
 func (s *Server) demoAvatarPage(c *gin.Context) {

@@ -58,20 +58,9 @@ func (s *Server) avatarPreview(c *gin.Context) {
 		// one picture.
 		background = strconv.Itoa(int(bg.R)) + "," + strconv.Itoa(int(bg.G)) + "," + strconv.Itoa(int(bg.B))
 	}
-	if !kiln.BuiltInAvatar(id) {
-		a, err := s.Avatars.Avatar(c.Request.Context(), id)
-		if kiln.KindOf(err) == kiln.KindNotFound {
-			fail(c, kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id))
-			return
-		}
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		if a.State == kiln.AvatarFailed {
-			fail(c, kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error))
-			return
-		}
+	if err := s.checkAvatar(c.Request.Context(), id); err != nil {
+		fail(c, err)
+		return
 	}
 	job := jobs.PreviewRender{AvatarID: id, Key: jobs.PreviewKey(size, camera, background),
 		Format: format, Size: size, Camera: camera, Background: background}
