@@ -20,6 +20,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
+	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 
@@ -164,11 +165,11 @@ func atlasImage(t *testing.T, s *scene.Scene, rep Report, channel string) *image
 		return nil
 	}
 	im := s.Images[*s.Textures[ti].Source]
-	img, err := png.Decode(bytes.NewReader(im.Data))
+	img, err := texture.Decode(im.Data)
 	if err != nil {
 		t.Fatalf("%s atlas does not decode: %v", channel, err)
 	}
-	return toNRGBA(img)
+	return img
 }
 
 func TestBuildOnGeneratedFixture(t *testing.T) {
@@ -254,8 +255,7 @@ func TestBuildOnGeneratedFixture(t *testing.T) {
 			for _, m := range before.Materials {
 				if pbr := m.PBRMetallicRoughness; pbr != nil && pbr.BaseColorTexture != nil {
 					im := before.Images[*before.Textures[pbr.BaseColorTexture.Index].Source]
-					img, _ := png.Decode(bytes.NewReader(im.Data))
-					src[m.Name] = toNRGBA(img)
+					src[m.Name], _ = texture.Decode(im.Data)
 				}
 			}
 			for _, name := range []string{"big", "glass"} {
@@ -442,11 +442,11 @@ func sourceBaseColors(t *testing.T, s *scene.Scene) map[int]*image.NRGBA {
 			continue
 		}
 		im := s.Images[*s.Textures[pbr.BaseColorTexture.Index].Source]
-		img, _, err := image.Decode(bytes.NewReader(im.Data))
+		img, err := texture.Decode(im.Data)
 		if err != nil {
 			t.Fatalf("source image of %s: %v", m.Name, err)
 		}
-		out[i] = toNRGBA(img)
+		out[i] = img
 	}
 	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/texture"
 )
 
 // parallel runs fn(0..n-1) on as many goroutines as there are CPUs.
@@ -65,12 +66,7 @@ func decodeImages(ctx context.Context, s *scene.Scene, srcs []*source) (map[int]
 		if ctx.Err() != nil {
 			return
 		}
-		img, _, err := image.Decode(bytes.NewReader(s.Images[list[k]].Data))
-		if err != nil {
-			errs[k] = err
-			return
-		}
-		imgs[k] = toNRGBA(img)
+		imgs[k], errs[k] = texture.Decode(s.Images[list[k]].Data)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -2,45 +2,8 @@ package atlas
 
 import (
 	"image"
-	"image/color"
-	"image/draw"
 	"math"
 )
-
-// toNRGBA converts a decoded image to non-premultiplied 8-bit RGBA with
-// its origin at (0,0), the one layout the atlas code reads. JPEG's YCbCr
-// and the common PNG forms are converted directly; the rest go through
-// image/draw.
-func toNRGBA(img image.Image) *image.NRGBA {
-	b := img.Bounds()
-	if n, ok := img.(*image.NRGBA); ok && b.Min == (image.Point{}) {
-		return n
-	}
-	dst := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	switch src := img.(type) {
-	case *image.YCbCr:
-		for y := 0; y < b.Dy(); y++ {
-			row := dst.Pix[y*dst.Stride:]
-			for x := 0; x < b.Dx(); x++ {
-				yi := src.YOffset(b.Min.X+x, b.Min.Y+y)
-				ci := src.COffset(b.Min.X+x, b.Min.Y+y)
-				r, g, bl := color.YCbCrToRGB(src.Y[yi], src.Cb[ci], src.Cr[ci])
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r, g, bl, 255
-			}
-		}
-	case *image.Gray:
-		for y := 0; y < b.Dy(); y++ {
-			row := dst.Pix[y*dst.Stride:]
-			for x := 0; x < b.Dx(); x++ {
-				v := src.Pix[(y)*src.Stride+x]
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
-			}
-		}
-	default:
-		draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Src)
-	}
-	return dst
-}
 
 // tap is one source pixel's weight in a destination pixel.
 type tap struct {

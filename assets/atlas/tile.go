@@ -9,6 +9,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/texture"
 )
 
 // maxTiles bounds how many repeats of a texture untile bakes: beyond it
@@ -63,11 +64,11 @@ func untile(s *scene.Scene, m *source) bool {
 		if !ok || src >= len(s.Images) {
 			return false
 		}
-		img, _, err := image.Decode(bytes.NewReader(s.Images[src].Data))
+		img, err := texture.Decode(s.Images[src].Data)
 		if err != nil {
 			return false
 		}
-		data, err := tile(toNRGBA(img), int(tiles[0]), int(tiles[1]))
+		data, err := tile(img, int(tiles[0]), int(tiles[1]))
 		if err != nil {
 			return false
 		}
