@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -63,19 +62,10 @@ func (db *DB) UpdateCatalog(ctx context.Context, account string, fn func([]kiln.
 		out = next
 		return err
 	}
-	for i := range 50 {
-		err := db.rdb.Watch(ctx, txf, key)
-		if errors.Is(err, goredis.TxFailedErr) {
-			select {
-			case <-ctx.Done():
-				return nil, kiln.E(op, ctx.Err())
-			case <-time.After(time.Duration(i+1) * time.Millisecond):
-			}
-			continue
-		}
-		return out, err
+	if err := db.watch(ctx, op, txf, key); err != nil {
+		return nil, err
 	}
-	return nil, kiln.E(op, kiln.KindUnavailable, errors.New("too many concurrent updates"))
+	return out, nil
 }
 
 // Objects returns the objects with ids in one round trip, nil where an id

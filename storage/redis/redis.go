@@ -92,19 +92,10 @@ func update[T any](ctx context.Context, db *DB, op, key string, fn func(*T) erro
 		out = v
 		return err
 	}
-	for i := 0; i < 50; i++ {
-		err := db.rdb.Watch(ctx, txf, key)
-		if errors.Is(err, goredis.TxFailedErr) {
-			select {
-			case <-ctx.Done():
-				return nil, kiln.E(op, ctx.Err())
-			case <-time.After(time.Duration(i+1) * time.Millisecond):
-			}
-			continue
-		}
-		return out, err
+	if err := db.watch(ctx, op, txf, key); err != nil {
+		return nil, err
 	}
-	return nil, kiln.E(op, kiln.KindUnavailable, errors.New("too many concurrent updates"))
+	return out, nil
 }
 
 // unlockScript deletes a lock only while it still holds the token of the
