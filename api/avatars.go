@@ -134,14 +134,10 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	level := 0
-	if q, ok := c.GetQuery("lod"); ok {
-		n, err := strconv.Atoi(q)
-		if err != nil || n < 0 || n > 2 {
-			fail(c, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", q))
-			return
-		}
-		level = n
+	level, err := lodParam(c)
+	if err != nil {
+		fail(c, err)
+		return
 	}
 	v, _, err := variantParams(c, level)
 	if err != nil {

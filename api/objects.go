@@ -388,14 +388,10 @@ func (s *Server) downloadGLB(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	level := 0
-	if v := c.Query("lod"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 2 {
-			fail(c, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", v))
-			return
-		}
-		level = n
+	level, err := lodParam(c)
+	if err != nil {
+		fail(c, err)
+		return
 	}
 	v, isVariant, err := variantParams(c, level)
 	if err != nil {

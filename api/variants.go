@@ -22,6 +22,20 @@ const variantWait = 2 * time.Minute
 // reports whether any was given: without them a download serves a stored
 // level as is. Missing ones take the spec's defaults (webp, no atlas, no
 // merge).
+// lodParam reads the lod query parameter: 0 when absent, 400 when it is
+// anything but 0, 1 or 2 (an empty value included).
+func lodParam(c *gin.Context) (int, error) {
+	q, ok := c.GetQuery("lod")
+	if !ok {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil || n < 0 || n > 2 {
+		return 0, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", q)
+	}
+	return n, nil
+}
+
 func variantParams(c *gin.Context, level int) (assets.Variant, bool, error) {
 	v := assets.Variant{LOD: level, TextureFormat: "webp"}
 	format, hasFormat := c.GetQuery("textureFormat")
