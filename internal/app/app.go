@@ -103,6 +103,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, erro
 		a.Blobs, err = miniostore.New(ctx, miniostore.Config{
 			Endpoint: cfg.S3.Endpoint, AccessKey: cfg.S3.AccessKey, SecretKey: cfg.S3.SecretKey,
 			Bucket: cfg.S3.Bucket, Secure: cfg.S3.Secure,
+			PublicEndpoint: cfg.S3.PublicEndpoint, PublicSecure: cfg.S3.PublicSecure,
 		})
 		if err != nil {
 			err = fmt.Errorf("S3 at %s: %w", cfg.S3.Endpoint, err)

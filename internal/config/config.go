@@ -54,6 +54,9 @@ type Config struct {
 	// built-in id (default-male, default-female), or a configuration as
 	// JSON.
 	AvatarDefault string
+	// CORSOrigins are the origins a browser may call both listeners from:
+	// exact origins (scheme://host[:port]) or "*" for any.
+	CORSOrigins []string
 }
 
 // AI locates an OpenAI-compatible chat completions endpoint.
@@ -62,9 +65,15 @@ type AI struct {
 }
 
 // S3 locates the blob store; an empty Endpoint means local disk.
+// PublicEndpoint (host:port) is the name clients reach the same S3 by,
+// written into the presigned URLs they receive, when it differs from
+// the one Kiln uses (minio:9000 inside compose, localhost:9000 outside);
+// PublicSecure says whether those URLs are https.
 type S3 struct {
 	Endpoint, AccessKey, SecretKey, Bucket string
 	Secure                                 bool
+	PublicEndpoint                         string
+	PublicSecure                           bool
 }
 
 // Error names the variable whose value is wrong.
@@ -109,6 +118,8 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.TrackingRate, c.TrackingBurst = r.rate("KILN_TRACKING_RATE", 50, 100)
 	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
+	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
+	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -122,6 +133,8 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		if c.S3.SecretKey == "" {
 			return nil, &Error{"KILN_S3_SECRET_KEY", "must be set when KILN_S3_ENDPOINT is"}
 		}
+	} else if c.S3.PublicEndpoint != "" {
+		return nil, &Error{"KILN_S3_PUBLIC_ENDPOINT", "needs KILN_S3_ENDPOINT: with local disk the upload URLs are the platform listener's"}
 	}
 	if !validBucket(c.S3.Bucket) {
 		return nil, &Error{"KILN_S3_BUCKET", fmt.Sprintf("must be 3 to 63 lower-case letters, digits, dots or hyphens, got %q", c.S3.Bucket)}
@@ -247,6 +260,53 @@ func (r *reader) avatarDefault(name string) string {
 		r.fail(name, "not a valid avatar configuration: %s", strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	return v
+}
+
+// origins reads a comma-separated list of browser origins: "*", or
+// scheme://host[:port] with no path, as browsers send them in Origin.
+// Empty means "*", so that Kiln works from any page out of the box.
+func (r *reader) origins(name string) []string {
+	var out []string
+	for _, o := range strings.Split(r.str(name, "*"), ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		if o != "*" {
+			u, err := url.Parse(o)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+				u.Path != "" || u.RawQuery != "" || u.User != nil || u.Fragment != "" {
+				r.fail(name, "must be * or comma-separated origins like https://app.example.com (scheme, host, optional port, no path), got %q", o)
+				return nil
+			}
+			o = strings.ToLower(o)
+		}
+		out = append(out, o)
+	}
+	if len(out) == 0 {
+		out = []string{"*"}
+	}
+	return out
+}
+
+// publicEndpoint reads host:port (https as KILN_S3_SECURE says) or
+// http(s)://host[:port], whose scheme decides: a public name often has
+// TLS in front where the inner one has none.
+func (r *reader) publicEndpoint(name string, secure bool) (string, bool) {
+	v := r.str(name, "")
+	if v == "" {
+		return "", secure
+	}
+	if scheme, rest, ok := strings.Cut(v, "://"); ok {
+		if scheme != "http" && scheme != "https" {
+			r.fail(name, "scheme must be http or https, got %q", scheme)
+			return v, secure
+		}
+		v, secure = strings.TrimRight(rest, "/"), scheme == "https"
+	}
+	if strings.ContainsAny(v, "/?#@") || v == "" {
+		r.fail(name, "must be host:port or http(s)://host:port with no path, got %q", r.getenv(name))
+	}
+	return v, secure
 }
 
 // rate reads "RATE" or "RATE,BURST" (events a second, events at once);

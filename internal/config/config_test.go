@@ -118,10 +118,60 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_AVATAR_DEFAULT": "someone"}, "KILN_AVATAR_DEFAULT: must be random, default-male"},
 		{map[string]string{"KILN_AVATAR_DEFAULT": `{"version":"1","body":{"height":9}}`}, "KILN_AVATAR_DEFAULT: not a valid avatar configuration"},
 		{map[string]string{"KILN_AVATAR_DEFAULT": `{"version":`}, "KILN_AVATAR_DEFAULT: not a valid avatar configuration"},
+		{map[string]string{"KILN_CORS_ORIGINS": "app.example.com"}, "KILN_CORS_ORIGINS: must be * or comma-separated origins"},
+		{map[string]string{"KILN_CORS_ORIGINS": "https://app.example.com/shop"}, "KILN_CORS_ORIGINS: must be * or"},
+		{map[string]string{"KILN_CORS_ORIGINS": "ftp://files.example.com"}, "KILN_CORS_ORIGINS: must be * or"},
+		{map[string]string{"KILN_S3_PUBLIC_ENDPOINT": "localhost:9000"}, "KILN_S3_PUBLIC_ENDPOINT: needs KILN_S3_ENDPOINT"},
+		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "ftp://s3.example.com"}, "KILN_S3_PUBLIC_ENDPOINT: scheme must be http or https"},
+		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "https://s3.example.com/kiln"}, "KILN_S3_PUBLIC_ENDPOINT: must be host:port"},
 	} {
 		_, err := FromEnv(env(tc.env))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: got %v, want one line starting %q", tc.env, err, tc.want)
+		}
+	}
+}
+
+func TestCORSOriginsAndPublicEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{nil, []string{"*"}},
+		{map[string]string{"KILN_CORS_ORIGINS": " , "}, []string{"*"}},
+		{map[string]string{"KILN_CORS_ORIGINS": "https://App.example.com, http://localhost:5173"}, []string{"https://app.example.com", "http://localhost:5173"}},
+		{map[string]string{"KILN_CORS_ORIGINS": "*,https://a.example"}, []string{"*", "https://a.example"}},
+	} {
+		c, err := FromEnv(env(tc.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(c.CORSOrigins, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%v: origins %q, want %q", tc.env, c.CORSOrigins, tc.want)
+		}
+	}
+	s3 := map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b"}
+	for _, tc := range []struct {
+		public, secure string
+		endpoint       string
+		https          bool
+	}{
+		{"", "", "", false},
+		{"localhost:9000", "", "localhost:9000", false},
+		{"s3.example.com", "true", "s3.example.com", true},
+		{"https://s3.example.com/", "", "s3.example.com", true},
+		{"http://localhost:9000", "true", "localhost:9000", false},
+	} {
+		e := map[string]string{"KILN_S3_PUBLIC_ENDPOINT": tc.public, "KILN_S3_SECURE": tc.secure}
+		for k, v := range s3 {
+			e[k] = v
+		}
+		c, err := FromEnv(env(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.S3.PublicEndpoint != tc.endpoint || c.S3.PublicSecure != tc.https {
+			t.Errorf("%q (secure %q): public %q https %v, want %q %v", tc.public, tc.secure, c.S3.PublicEndpoint, c.S3.PublicSecure, tc.endpoint, tc.https)
 		}
 	}
 }

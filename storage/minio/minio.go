@@ -31,12 +31,20 @@ type Config struct {
 	SecretKey string
 	Bucket    string
 	Secure    bool // https
+	// PublicEndpoint (host:port) is the name clients reach the same S3
+	// by, written into the presigned URLs they receive; empty means
+	// Endpoint. PublicSecure makes those URLs https.
+	PublicEndpoint string
+	PublicSecure   bool
 }
 
 // Store is a kiln.BlobStore on one S3 bucket.
 type Store struct {
 	client *minio.Client
-	bucket string
+	// presigner signs the URLs that clients receive: client itself, or
+	// one on the public endpoint, which Kiln may be unable to reach.
+	presigner *minio.Client
+	bucket    string
 }
 
 var _ kiln.BlobStore = (*Store)(nil)
@@ -63,7 +71,25 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 			return nil, wrap(op, "", err)
 		}
 	}
-	return &Store{client: client, bucket: cfg.Bucket}, nil
+	st := &Store{client: client, presigner: client, bucket: cfg.Bucket}
+	if cfg.PublicEndpoint != "" && (cfg.PublicEndpoint != cfg.Endpoint || cfg.PublicSecure != cfg.Secure) {
+		// Signing is offline once the region is known; asking for it here
+		// through the inner endpoint keeps the public one from ever being
+		// dialled (inside compose it is often unreachable from Kiln).
+		region, err := client.GetBucketLocation(ctx, cfg.Bucket)
+		if err != nil {
+			return nil, wrap(op, "", err)
+		}
+		st.presigner, err = minio.New(cfg.PublicEndpoint, &minio.Options{
+			Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+			Secure: cfg.PublicSecure,
+			Region: region,
+		})
+		if err != nil {
+			return nil, kiln.E(op, kiln.KindInvalid, err)
+		}
+	}
+	return st, nil
 }
 
 // Put relies on S3 for atomicity: an object appears only when its single
@@ -169,7 +195,7 @@ func (s *Store) PresignPut(ctx context.Context, key string, expiry time.Duration
 	if expiry < time.Second || expiry > maxExpiry {
 		return "", false, kiln.E(op, kiln.Errorf(kiln.KindInvalid, "invalid_expiry", "a presigned URL lasts from 1 second to 7 days, not %v", expiry))
 	}
-	u, err := s.client.PresignedPutObject(ctx, s.bucket, key, expiry)
+	u, err := s.presigner.PresignedPutObject(ctx, s.bucket, key, expiry)
 	if err != nil {
 		return "", false, wrap(op, key, err)
 	}

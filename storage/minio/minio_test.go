@@ -114,6 +114,46 @@ func TestPresignPut(t *testing.T) {
 	}
 }
 
+// TestPresignPutPublicEndpoint signs for the name clients use (here the
+// same server as 127.0.0.1 when Kiln knows it as localhost, or the other
+// way round): the URL carries that host, and a PUT to it lands in the
+// bucket Kiln reads.
+func TestPresignPutPublicEndpoint(t *testing.T) {
+	cfg := testConfig(t)
+	host, port, err := net.SplitHostPort(cfg.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := "127.0.0.1"
+	if host == public {
+		public = "localhost"
+	}
+	cfg.PublicEndpoint = net.JoinHostPort(public, port)
+	s := newStore(t, cfg)
+	u, ok, err := s.PresignPut(t.Context(), "uploads/pub", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("PresignPut: %v, %v", ok, err)
+	}
+	if !strings.HasPrefix(u, "http://"+cfg.PublicEndpoint+"/") {
+		t.Fatalf("presigned URL %s is not on the public endpoint %s", u, cfg.PublicEndpoint)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, u, strings.NewReader("public"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT to the public presigned URL: %s", res.Status)
+	}
+	if info, err := s.Stat(t.Context(), "uploads/pub"); err != nil || info.Size != int64(len("public")) {
+		t.Errorf("Stat after the public PUT: %+v, %v", info, err)
+	}
+}
+
 // TestUnreachable needs no server: it dials a loopback port just closed.
 func TestUnreachable(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
