@@ -15,7 +15,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/assets/animation"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/jobs"
@@ -72,7 +71,7 @@ func (s *Server) createAvatar(c *gin.Context) {
 	}
 	// The first download enqueues the same job when this one is lost, so
 	// a queue that does not answer now costs time, not the avatar.
-	build := avatarJob(id, assets.Variant{TextureFormat: "webp"}, nil)
+	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp"}}
 	if err := s.Jobs.Enqueue(c.Request.Context(), build); err != nil {
 		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
 	}
@@ -112,15 +111,6 @@ func (s *Server) defaultAvatar(id string) (avatar.Config, error) {
 	return avatar.ParseConfig([]byte(s.AvatarDefault))
 }
 
-// avatarJob is the variant job of an avatar: the variant's key joined to
-// the clips', so each combination is built once.
-func avatarJob(id string, v assets.Variant, names []string) jobs.ModelVariant {
-	return jobs.ModelVariant{
-		AvatarID: id, Key: v.Key() + "-" + kiln.AnimationsKey(names),
-		LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge, Animations: names,
-	}
-}
-
 // avatarModel serves GET /model/{id}.glb: every download is a variant
 // (absent parameters take the spec's defaults), built once by a
 // model:variant job and then streamed from storage with an ETag.
@@ -134,18 +124,12 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	level, err := lodParam(c)
+	v, _, err := kiln.ParseVariant(c.Request.URL.Query())
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	v, _, err := variantParams(c, level)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	names, err := animationParam(c.Query("animations"))
-	if err != nil {
+	if v.Animations, err = animationParam(c.Query("animations")); err != nil {
 		fail(c, err)
 		return
 	}
@@ -153,8 +137,7 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	job := avatarJob(id, v, names)
-	s.serveModelVariant(c, kiln.AvatarVariantKey(id, job.Key), id+"-"+job.Key+".glb", job)
+	s.serveModelVariant(c, kiln.AvatarVariantKey(id, v.Key()), id+"-"+v.Key()+".glb", jobs.ModelVariant{AvatarID: id, Variant: v})
 }
 
 // animationParam reads the animations parameter of spec 4.1: all, none,

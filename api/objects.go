@@ -388,12 +388,7 @@ func (s *Server) downloadGLB(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	level, err := lodParam(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	v, isVariant, err := variantParams(c, level)
+	v, isVariant, err := kiln.ParseVariant(c.Request.URL.Query())
 	if err != nil {
 		fail(c, err)
 		return
@@ -410,11 +405,11 @@ func (s *Server) downloadGLB(c *gin.Context) {
 		s.serveVariant(c, o, v)
 		return
 	}
-	if !slices.ContainsFunc(o.LODs, func(l kiln.LOD) bool { return l.Level == level }) {
-		fail(c, kiln.Errorf(kiln.KindNotFound, "lod_not_built", "lod %d of object %s was not built (finish the upload with optimize=true)", level, o.ID))
+	if !slices.ContainsFunc(o.LODs, func(l kiln.LOD) bool { return l.Level == v.LOD }) {
+		fail(c, kiln.Errorf(kiln.KindNotFound, "lod_not_built", "lod %d of object %s was not built (finish the upload with optimize=true)", v.LOD, o.ID))
 		return
 	}
-	s.serveBlob(c, o.GLBKey(level), fmt.Sprintf("%s-lod%d.glb", o.ID, level), "model/gltf-binary")
+	s.serveBlob(c, o.GLBKey(v.LOD), fmt.Sprintf("%s-lod%d.glb", o.ID, v.LOD), "model/gltf-binary")
 }
 
 func (s *Server) serveBlob(c *gin.Context, key, name, contentType string) {

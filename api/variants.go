@@ -2,14 +2,11 @@ package api
 
 import (
 	"context"
-
-	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -18,63 +15,17 @@ import (
 // next request finds the result.
 const variantWait = 2 * time.Minute
 
-// variantParams reads the variant query parameters of spec 4.1 and
-// reports whether any was given: without them a download serves a stored
-// level as is. Missing ones take the spec's defaults (webp, no atlas, no
-// merge).
-// lodParam reads the lod query parameter: 0 when absent, 400 when it is
-// anything but 0, 1 or 2 (an empty value included).
-func lodParam(c *gin.Context) (int, error) {
-	q, ok := c.GetQuery("lod")
-	if !ok {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(q)
-	if err != nil || n < 0 || n > 2 {
-		return 0, invalidf("invalid_lod", "lod must be 0, 1 or 2, got %q", q)
-	}
-	return n, nil
-}
-
-func variantParams(c *gin.Context, level int) (assets.Variant, bool, error) {
-	v := assets.Variant{LOD: level, TextureFormat: "webp"}
-	format, hasFormat := c.GetQuery("textureFormat")
-	atlas, hasAtlas := c.GetQuery("textureAtlasSize")
-	merge, hasMerge := c.GetQuery("mergeMesh")
-	if !hasFormat && !hasAtlas && !hasMerge {
-		return v, false, nil
-	}
-	if hasFormat {
-		v.TextureFormat = format
-	}
-	if hasAtlas {
-		n, err := strconv.Atoi(atlas)
-		if err != nil {
-			return v, true, invalidf("invalid_texture_atlas_size", "textureAtlasSize must be a power of two from 64 to 2048, got %q", atlas)
-		}
-		v.AtlasSize = n
-	}
-	switch merge {
-	case "", "0":
-	case "1":
-		v.Merge = true
-	default:
-		return v, true, invalidf("invalid_merge_mesh", "mergeMesh must be 0 or 1, got %q", merge)
-	}
-	return v, true, v.Validate()
-}
-
 // serveVariant answers a variant of an object's model.
-func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v assets.Variant) {
-	job := jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: v.LOD, TextureFormat: v.TextureFormat, AtlasSize: v.AtlasSize, Merge: v.Merge}
-	s.serveModelVariant(c, o.VariantKey(job.Key), o.ID+"-"+job.Key+".glb", job)
+func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v kiln.Variant) {
+	job := jobs.ModelVariant{ObjectID: o.ID, Variant: v}
+	s.serveModelVariant(c, o.VariantKey(v.Key()), o.ID+"-"+v.Key()+".glb", job)
 }
 
 // serveModelVariant answers a variant from storage under key (served as
 // name), or enqueues job and waits for it. Objects and avatars share it:
 // only the job's payload tells them apart.
 func (s *Server) serveModelVariant(c *gin.Context, key, name string, job jobs.ModelVariant) {
-	s.serveBuilt(c, built{key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Key})
+	s.serveBuilt(c, built{key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Variant.Key()})
 }
 
 // built is a blob that a job makes on demand: a model variant, a preview

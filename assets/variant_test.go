@@ -13,6 +13,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
@@ -54,7 +55,7 @@ type glbJSON struct {
 // TestVariantMatrix builds a subset of lod × textureFormat × mergeMesh ×
 // textureAtlasSize in which every value appears, for every model.
 func TestVariantMatrix(t *testing.T) {
-	matrix := []Variant{
+	matrix := []kiln.Variant{
 		{LOD: 0, TextureFormat: "webp", AtlasSize: 256, Merge: true},
 		{LOD: 1, TextureFormat: "png", AtlasSize: 1024},
 		{LOD: 2, TextureFormat: "compat", AtlasSize: 1024, Merge: true},

@@ -6,34 +6,30 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	"github.com/kilnhq/kiln"
 )
 
 // TypeModelVariant builds one variant of a model (a level of detail with
 // a texture format, an atlas, merged meshes) that someone is waiting for.
 const TypeModelVariant = "model:variant"
 
-// ModelVariant names the model and the variant's canonical key and
-// parameters; the key is part of the task id, so identical requests at
-// the same time share one job. The model is an object's (ObjectID) or an
-// avatar's (AvatarID, with the animation clips to attach before the
-// variant's stages); exactly one of the two is set.
+// ModelVariant names the model and carries the variant as the handler
+// parsed it; the variant's key is part of the task id, so identical
+// requests at the same time share one job. The model is an object's
+// (ObjectID) or an avatar's (AvatarID); exactly one of the two is set.
 type ModelVariant struct {
-	ObjectID      string   `json:"objectId,omitempty"`
-	AvatarID      string   `json:"avatarId,omitempty"`
-	Key           string   `json:"key"`
-	LOD           int      `json:"lod"`
-	TextureFormat string   `json:"textureFormat"`
-	AtlasSize     int      `json:"atlasSize"`
-	Merge         bool     `json:"merge"`
-	Animations    []string `json:"animations,omitempty"`
+	ObjectID string       `json:"objectId,omitempty"`
+	AvatarID string       `json:"avatarId,omitempty"`
+	Variant  kiln.Variant `json:"variant"`
 }
 
 // TaskID is deterministic per model and variant.
 func (p ModelVariant) TaskID() string {
 	if p.AvatarID != "" {
-		return TypeModelVariant + ":avatar:" + p.AvatarID + ":" + p.Key
+		return TypeModelVariant + ":avatar:" + p.AvatarID + ":" + p.Variant.Key()
 	}
-	return TypeModelVariant + ":" + p.ObjectID + ":" + p.Key
+	return TypeModelVariant + ":" + p.ObjectID + ":" + p.Variant.Key()
 }
 
 // Task builds the task on the interactive queue: someone waits for it.

@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/internal/fixture"
 	"github.com/kilnhq/kiln/jobs"
 	"github.com/kilnhq/kiln/storage/disk"
@@ -173,8 +172,8 @@ func TestVariantsOfOneModelWaitTheirTurn(t *testing.T) {
 	if err := w.ProcessObject(ctx, task(t, o.ID)); err != nil {
 		t.Fatal(err)
 	}
-	v := assets.Variant{LOD: 1, TextureFormat: "png", Merge: true}
-	payload, _ := json.Marshal(jobs.ModelVariant{ObjectID: o.ID, Key: v.Key(), LOD: 1, TextureFormat: "png", Merge: true})
+	v := kiln.Variant{LOD: 1, TextureFormat: "png", Merge: true}
+	payload, _ := json.Marshal(jobs.ModelVariant{ObjectID: o.ID, Variant: v})
 	vt := asynq.NewTask(jobs.TypeModelVariant, payload)
 
 	unlock, ok, err := db.Lock(ctx, "model:"+o.ID, time.Minute)
@@ -192,8 +191,15 @@ func TestVariantsOfOneModelWaitTheirTurn(t *testing.T) {
 	if !bytes.HasPrefix(glb, []byte("glTF")) {
 		t.Fatal("no variant stored")
 	}
-	bad, _ := json.Marshal(jobs.ModelVariant{ObjectID: o.ID, Key: "lod9-x", LOD: 9})
-	if err := w.BuildVariant(ctx, asynq.NewTask(jobs.TypeModelVariant, bad)); !jobs.IsPermanent(err) {
-		t.Fatalf("bad payload: %v", err)
+	for _, bad := range []jobs.ModelVariant{
+		{ObjectID: o.ID, Variant: kiln.Variant{LOD: 9}},
+		{ObjectID: o.ID, Variant: kiln.Variant{TextureFormat: "gif"}},
+		{ObjectID: o.ID, Variant: kiln.Variant{Animations: []string{"idle"}}},
+		{ObjectID: "../x", Variant: v},
+	} {
+		payload, _ := json.Marshal(bad)
+		if err := w.BuildVariant(ctx, asynq.NewTask(jobs.TypeModelVariant, payload)); !jobs.IsPermanent(err) {
+			t.Fatalf("bad payload %+v: %v, want a permanent error", bad, err)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -33,12 +32,14 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	if err := jobs.Decode(t, &p); err != nil {
 		return err
 	}
-	v := assets.Variant{LOD: p.LOD, TextureFormat: p.TextureFormat, AtlasSize: p.AtlasSize, Merge: p.Merge}
-	if p.AvatarID != "" {
-		return w.buildAvatarVariant(ctx, p, v)
-	}
-	if !kiln.ValidID(p.ObjectID) || v.Validate() != nil || v.Key() != p.Key {
+	if p.Variant.Validate() != nil || (p.ObjectID == "") == (p.AvatarID == "") || !kiln.ValidID(p.ObjectID+p.AvatarID) {
 		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
+	}
+	if p.AvatarID != "" {
+		return w.buildAvatarVariant(ctx, p)
+	}
+	if len(p.Variant.Animations) > 0 {
+		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v: objects have no clips", op, p))
 	}
 	o, err := w.Objects.Object(ctx, p.ObjectID)
 	if kiln.KindOf(err) == kiln.KindNotFound {
@@ -47,7 +48,7 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	key := o.VariantKey(p.Key)
+	key := o.VariantKey(p.Variant.Key())
 	if _, err := w.Blobs.Stat(ctx, key); err == nil {
 		return nil
 	}
@@ -65,7 +66,7 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	}
 	s, err := assets.Read(data)
 	if err == nil {
-		err = w.storeVariant(ctx, s, v, key)
+		err = w.storeVariant(ctx, s, p.Variant, key)
 	}
 	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
 		return jobs.Permanent(kiln.E(op, err))
@@ -91,7 +92,7 @@ func (w *Worker) readModel(ctx context.Context, key string) ([]byte, error) {
 }
 
 // storeVariant runs the variant's stages on s and stores the GLB at key.
-func (w *Worker) storeVariant(ctx context.Context, s *scene.Scene, v assets.Variant, key string) error {
+func (w *Worker) storeVariant(ctx context.Context, s *scene.Scene, v kiln.Variant, key string) error {
 	m, err := assets.BuildVariant(ctx, s, v)
 	if err != nil {
 		return err
@@ -105,13 +106,9 @@ func (w *Worker) storeVariant(ctx context.Context, s *scene.Scene, v assets.Vari
 // POST /avatar enqueues, or by the first download of a built-in avatar)
 // and stored as its lod 0; the clips asked for are attached to it before
 // the variant's stages, so that lod and merge keep them.
-func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant, v assets.Variant) error {
+func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) error {
 	const op = "worker.buildAvatarVariant"
-	if !kiln.ValidID(p.AvatarID) || v.Validate() != nil || p.Key != v.Key()+"-"+kiln.AnimationsKey(p.Animations) ||
-		slices.ContainsFunc(p.Animations, func(n string) bool { return !slices.Contains(animation.Names(), n) }) {
-		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
-	}
-	key := kiln.AvatarVariantKey(p.AvatarID, p.Key)
+	key := kiln.AvatarVariantKey(p.AvatarID, p.Variant.Key())
 	if _, err := w.Blobs.Stat(ctx, key); err == nil {
 		return nil
 	}
@@ -132,10 +129,10 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant, v 
 	defer unlock()
 	s, err := w.avatarModel(ctx, p.AvatarID, cfg)
 	if err == nil {
-		err = animation.Attach(s, cfg.Body.Type, p.Animations)
+		err = animation.Attach(s, cfg.Body.Type, p.Variant.Animations)
 	}
 	if err == nil {
-		err = w.storeVariant(ctx, s, v, key)
+		err = w.storeVariant(ctx, s, p.Variant, key)
 	}
 	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
 		return jobs.Permanent(kiln.E(op, err))

@@ -44,7 +44,7 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 }
 
 func optimizeFile(in, out string, level int, texFormat string, atlasSize int, mergeMeshes bool, stdout io.Writer) error {
-	v := assets.Variant{LOD: level, TextureFormat: texFormat, AtlasSize: atlasSize, Merge: mergeMeshes}
+	v := kiln.Variant{LOD: level, TextureFormat: texFormat, AtlasSize: atlasSize, Merge: mergeMeshes}
 	if err := v.Validate(); err != nil {
 		// Name the flags, not the query parameters the message speaks of.
 		_, msg := kiln.CodeOf(err)
