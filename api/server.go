@@ -94,6 +94,10 @@ type Config struct {
 
 	// Renderings keeps product renderings and uploaded render setups.
 	Renderings RenderingStore
+
+	// CORSOrigins are the origins browsers may call both listeners from
+	// (KILN_CORS_ORIGINS); "*" or none means any, without credentials.
+	CORSOrigins []string
 }
 
 // Server holds the handlers of both services.
@@ -122,7 +126,7 @@ func (s *Server) engine(listener string) *gin.Engine {
 	_ = r.SetTrustedProxies(s.TrustedProxies)
 	r.ContextWithFallback = true
 	r.MaxMultipartMemory = 8 << 20
-	r.Use(s.requestLog(listener), recovery)
+	r.Use(s.requestLog(listener), recovery, s.cors())
 	r.NoRoute(notFound)
 	r.NoMethod(methodNotAllowed)
 	r.GET("/healthz", s.healthz)

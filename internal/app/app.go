@@ -196,6 +196,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Avatars:         a.DB,
 		PublicAvatarURL: a.Config.PublicAvatarURL,
 		AvatarDefault:   a.Config.AvatarDefault,
+		CORSOrigins:     a.Config.CORSOrigins,
 		Renderings:      a.DB,
 		Assistant:       assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
