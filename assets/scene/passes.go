@@ -97,18 +97,19 @@ func pickCustom(m map[string]Stream, order []uint32) map[string]Stream {
 	return out
 }
 
-// vertexKey appends the bytes of vertex i in every stream.
-func (p *Primitive) vertexKey(b []byte, i int) []byte {
+// vertexKey appends the bytes of vertex i in every stream; without
+// shading, normals and tangents (and their morph deltas) are left out.
+func (p *Primitive) vertexKey(b []byte, i int, shading bool) []byte {
 	f := func(v ...float32) {
 		for _, x := range v {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 		}
 	}
 	f(p.Positions[i][:]...)
-	if p.Normals != nil {
+	if p.Normals != nil && shading {
 		f(p.Normals[i][:]...)
 	}
-	if p.Tangents != nil {
+	if p.Tangents != nil && shading {
 		f(p.Tangents[i][:]...)
 	}
 	for _, s := range p.TexCoords {
@@ -141,10 +142,10 @@ func (p *Primitive) vertexKey(b []byte, i int) []byte {
 		if t.Positions != nil {
 			f(t.Positions[i][:]...)
 		}
-		if t.Normals != nil {
+		if t.Normals != nil && shading {
 			f(t.Normals[i][:]...)
 		}
-		if t.Tangents != nil {
+		if t.Tangents != nil && shading {
 			f(t.Tangents[i][:]...)
 		}
 		for _, name := range sortedKeys(t.Custom) {
@@ -183,7 +184,7 @@ func (p *Primitive) Weld() error {
 	var order []uint32
 	var key []byte
 	for i := 0; i < n; i++ {
-		key = p.vertexKey(key[:0], i)
+		key = p.vertexKey(key[:0], i, true)
 		if j, ok := seen[string(key)]; ok {
 			remap[i] = j
 			continue

@@ -52,6 +52,20 @@ type Mesh struct {
 	// never moved nor removed (and neither are the other vertices at its
 	// position).
 	Locked []bool
+	// Sites, when not nil, has one entry per vertex: the first vertex that
+	// is the same as this one but for its normal (Sites[Sites[v]] ==
+	// Sites[v]). Flat-shaded and hard-edged models split every position
+	// into one vertex per face or per side of a hard edge; as seams, such
+	// vertices would nearly all be locked and simplification would stall.
+	// With Sites, Simplify welds the copies, simplifies the surface as one
+	// piece (the position quadrics keep hard edges where they are), and
+	// then gives each corner of the result the copy whose normal is
+	// closest to its triangle's: normals stay per side of every hard edge,
+	// and the result still indexes the caller's vertices. Attributes
+	// should then leave normals out: a site has several.
+	Sites []uint32
+	// Normals holds x, y, z per vertex; required with Sites.
+	Normals []float32
 }
 
 // Options says how far to simplify.
@@ -117,6 +131,9 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 	}
 	if len(m.Indices) == 0 {
 		return Result{Indices: []uint32{}}, nil
+	}
+	if m.Sites != nil {
+		return simplifySites(m, opt)
 	}
 	s := newSimplifier(&m, opt)
 	defer s.release()
@@ -201,5 +218,5 @@ func validate(m *Mesh, opt *Options) error {
 	if m.Locked != nil && len(m.Locked) != nv {
 		return invalid("%d lock flags for %d vertices", len(m.Locked), nv)
 	}
-	return nil
+	return validateSites(m, nv)
 }
