@@ -79,44 +79,113 @@ func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) erro
 // stay locked: 2% of its size.
 const borderError = 0.02
 
-// reduce brings the scene's triangles from what it has to about target,
-// every primitive by the same ratio, and reports the largest error.
-// Borders stay locked where that costs little, so primitives of different
-// materials (and separate meshes that meet, like an avatar's head and
-// body) do not crack apart; a primitive that cannot reach its share that
-// way within borderError is done again without locks and permissively, so
-// every level ends near its target whatever the mesh.
+// reduce brings the scene's triangles from what it has to about target
+// and reports the largest error, in three steps: every primitive is
+// simplified by the same ratio; the primitives that ratio would ruin
+// (a 12-triangle box halved is no longer a box) are spared and the
+// others take their share; the results are applied.
 func reduce(s *scene.Scene, target float64) (float64, error) {
+	prims, err := primitives(s)
+	if err != nil {
+		return 0, err
+	}
 	have := float64(s.Stats().Triangles)
 	if have == 0 || have <= target {
 		return 0, nil
 	}
 	ratio := target / have
-	var worst float64
-	for _, m := range s.Meshes {
-		for _, p := range m.Primitives {
-			if err := index(p); err != nil {
-				return 0, err
-			}
-			if !simplifiable(p) {
-				continue
-			}
-			e, err := reducePrimitive(p, ratio)
-			if err != nil {
-				return 0, err
-			}
-			worst = max(worst, e)
+	plans := make([]plan, len(prims))
+	for i, p := range prims {
+		if plans[i], err = simplifyPrimitive(p, ratio); err != nil {
+			return 0, err
 		}
+	}
+	if err := spareRuined(prims, plans, have, target, ratio); err != nil {
+		return 0, err
+	}
+	var worst float64
+	for i, p := range prims {
+		if plans[i].indices == nil {
+			continue
+		}
+		p.Indices = plans[i].indices
+		// The vertices no index uses go from every stream, so skin
+		// weights and morph targets follow their vertices untouched.
+		if err := p.Compact(); err != nil {
+			return 0, err
+		}
+		worst = max(worst, plans[i].error)
 	}
 	return worst, nil
 }
 
-func reducePrimitive(p *scene.Primitive, ratio float64) (float64, error) {
+// primitives indexes every primitive and returns those worth simplifying.
+func primitives(s *scene.Scene) ([]*scene.Primitive, error) {
+	var out []*scene.Primitive
+	for _, m := range s.Meshes {
+		for _, p := range m.Primitives {
+			if err := index(p); err != nil {
+				return nil, err
+			}
+			if simplifiable(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// plan is a primitive's simplified index buffer and its error; nil
+// indices keep the primitive as it is.
+type plan struct {
+	indices []uint32
+	error   float64
+}
+
+// ruinError is the error, relative to a primitive's size, past which its
+// share of the level would destroy its shape rather than lighten it.
+const ruinError = 0.25
+
+// spareRuined keeps the primitives whose plan passes ruinError as they
+// are, when the others can make up for them without giving up more than
+// twice their ratio: a box or a wedge among curved parts (CAD sets, game
+// props) stays a box, and the level still lands on its target.
+func spareRuined(prims []*scene.Primitive, plans []plan, have, target, ratio float64) error {
+	var kept float64
+	for i, p := range prims {
+		if plans[i].error > ruinError {
+			kept += float64(p.Triangles())
+		}
+	}
+	rest := have - kept
+	if kept == 0 || rest <= 0 {
+		return nil
+	}
+	spared := (target - kept) / rest
+	if spared < ratio/2 {
+		return nil
+	}
+	for i, p := range prims {
+		var err error
+		if plans[i].error > ruinError {
+			plans[i] = plan{}
+		} else if plans[i], err = simplifyPrimitive(p, spared); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simplifyPrimitive plans p at ratio of its triangles.
+func simplifyPrimitive(p *scene.Primitive, ratio float64) (plan, error) {
 	m := mesh(p)
 	want := float64(p.Triangles()) * ratio
 	// Each attempt gives up a little more: locked borders within a small
 	// error, then free borders at any error, then the permissive stages
-	// (seams, clustering) that always reach the target.
+	// (seams, clustering) that always reach the target. Borders stay
+	// locked where that costs little, so primitives of different
+	// materials (and separate meshes that meet, like an avatar's head and
+	// body) do not crack apart.
 	attempts := []simplify.Options{
 		{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError},
 		{TargetRatio: float32(ratio)},
@@ -131,17 +200,14 @@ func reducePrimitive(p *scene.Primitive, ratio float64) (float64, error) {
 		}
 	}
 	if err != nil {
-		return 0, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
+		return plan{}, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)
 	}
 	// A result without triangles keeps the primitive as it was: an empty
 	// primitive is not valid glTF.
 	if len(res.Indices) == 0 {
-		return 0, nil
+		return plan{}, nil
 	}
-	p.Indices = res.Indices
-	// The vertices no index uses go from every stream, so skin weights and
-	// morph targets follow their vertices untouched.
-	return float64(res.Error), p.Compact()
+	return plan{indices: res.Indices, error: float64(res.Error)}, nil
 }
 
 // index welds p and gives it an index buffer: the simplifier finds seams
@@ -178,6 +244,9 @@ const (
 
 // mesh flattens the primitive's positions and the attributes that should
 // guide the collapses (normals, first texture coordinates, first colours).
+// A primitive whose vertices are split by their normals alone (flat
+// shading, hard edges) is given as sites with their normals instead, so
+// that it simplifies as one surface and keeps its normals per side.
 func mesh(p *scene.Primitive) simplify.Mesh {
 	n := p.VertexCount()
 	m := simplify.Mesh{Indices: p.Indices, Positions: make([]float32, 0, 3*n)}
@@ -186,7 +255,15 @@ func mesh(p *scene.Primitive) simplify.Mesh {
 	}
 	var weights []float32
 	if p.Normals != nil {
-		weights = append(weights, normalWeight, normalWeight, normalWeight)
+		if sites, split := p.ShadingSites(); split {
+			m.Sites = sites
+			m.Normals = make([]float32, 0, 3*n)
+			for _, v := range p.Normals {
+				m.Normals = append(m.Normals, v[0], v[1], v[2])
+			}
+		} else {
+			weights = append(weights, normalWeight, normalWeight, normalWeight)
+		}
 	}
 	var uv [][2]float32
 	if len(p.TexCoords) > 0 {
@@ -205,7 +282,7 @@ func mesh(p *scene.Primitive) simplify.Mesh {
 	m.AttrWeights = weights
 	m.Attributes = make([]float32, 0, n*len(weights))
 	for i := range n {
-		if p.Normals != nil {
+		if p.Normals != nil && m.Sites == nil {
 			m.Attributes = append(m.Attributes, p.Normals[i][:]...)
 		}
 		if uv != nil {

@@ -127,3 +127,37 @@ func TestChainRejectsBadLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatShadedModelsReachTheirLevels: models whose vertices are split
+// per face or per side of a hard edge (a generated faceted rock, and from
+// the shared data a CAD-like shape collection and a voxel character) land
+// in each level's band, not below it, where treating every split as a
+// seam left them.
+func TestFlatShadedModelsReachTheirLevels(t *testing.T) {
+	files := map[string][]byte{"faceted-rock": scenetest.FacetedRock()}
+	for _, name := range []string{"ShapeCollection.glb", "chr_knight.glb"} {
+		data, err := os.ReadFile(filepath.Join(testdata, name))
+		if err != nil {
+			t.Logf("%s absent: %v", name, err)
+			continue
+		}
+		files[name] = data
+	}
+	band := [][2]float64{1: {0.40, 0.55}, 2: {0.20, 0.30}}
+	for name, data := range files {
+		s, err := scene.Read(data, scene.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Chain(s, Max, func(l Level, s *scene.Scene) error {
+			if l.Level > 0 && (l.Ratio < band[l.Level][0] || l.Ratio > band[l.Level][1]) {
+				t.Errorf("%s lod %d: %.1f%% of the triangles, want %.0f-%.0f%%", name, l.Level, 100*l.Ratio, 100*band[l.Level][0], 100*band[l.Level][1])
+			}
+			t.Logf("%s lod %d: %d triangles (%.1f%%), error %.3g", name, l.Level, l.Triangles, 100*l.Ratio, l.Error)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

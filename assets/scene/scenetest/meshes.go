@@ -18,6 +18,7 @@ func Meshes() map[string][]byte {
 		"skinned-tube":   SkinnedTube(),
 		"quantized-grid": QuantizedGrid(),
 		"sparse-morph":   SparseMorph(),
+		"faceted-rock":   FacetedRock(),
 	}
 }
 

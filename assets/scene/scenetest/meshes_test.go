@@ -112,6 +112,16 @@ func TestMeshes(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "faceted-rock",
+			want: scene.Stats{Triangles: scenetest.FacetedRockTriangles, Vertices: 3 * scenetest.FacetedRockTriangles, Meshes: 1, Primitives: 1, Materials: 1, DrawCalls: 1},
+			check: func(t *testing.T, s *scene.Scene) {
+				p := s.Meshes[0].Primitives[0]
+				if p.Indices != nil || len(p.Normals) != len(p.Positions) {
+					t.Errorf("want per-corner vertices with normals, got indices %d normals %d", len(p.Indices), len(p.Normals))
+				}
+			},
+		},
 	}
 	all := scenetest.Meshes()
 	var names []string
