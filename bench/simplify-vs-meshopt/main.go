@@ -55,8 +55,18 @@ func main() {
 	short := flag.Bool("short", false, "skip the bunny subdivided 4 times (7.1 M triangles)")
 	maxError := flag.Float64("maxerror", 1e-2, "error bound given to both simplifiers")
 	keep := flag.Bool("keep", false, "keep the exported meshes (the directory is printed)")
+	models := flag.Bool("models", false, "compare levels of detail of the shared models instead (triangles and error, not speed)")
 	flag.Parse()
 	log.SetFlags(0)
+	if *models {
+		dir, err := os.MkdirTemp("", "simplify-vs-meshopt-models-")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		compareModels(dir)
+		return
+	}
 
 	bunny, err := simplifytest.BunnyPath()
 	if err != nil {
