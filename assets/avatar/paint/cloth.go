@@ -1,0 +1,111 @@
+package paint
+
+import "math"
+
+// Cloth kinds: the construction of a garment's fabric.
+const (
+	Knit    = "knit"    // jersey stitches: T-shirts, tanks, hoodies
+	Weave   = "weave"   // plain weave: shirts, blouses, trousers, skirts
+	Twill   = "twill"   // diagonal twill with a white weft: denim
+	Leather = "leather" // grain and creases: shoes and boots
+	Canvas  = "canvas"  // coarse plain weave: sneakers
+)
+
+// threadPeriod is the size in metres of one repeat of each kind's
+// pattern: large enough to show at a texture's resolution on a whole
+// garment, small enough to read as fabric.
+var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005}
+
+// Cloth paints fabric of a kind and colour over s. The pattern runs along
+// the garment's UVs (threads follow the pattern pieces, as they do in the
+// flat), its repeat sized in metres from how much surface the UVs cover.
+// Footwear gets a sole: the texels within soleHeight of the lowest point
+// take soleColor (when soleHeight > 0).
+func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
+	m := surfaceMap(s, n, nil)
+	l := newLayer(n)
+	per := math.Max(3, threadPeriod[kind]/metresPerUV(s)*float64(n))
+	low := math.Inf(1)
+	for _, p := range s.Pos {
+		low = math.Min(low, float64(p[1]))
+	}
+	base := rgb(color)
+	parallel(n, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				i := y*n + x
+				t := m[i]
+				u, v := float64(x)/per, float64(y)/per
+				fu, fv := u-math.Floor(u), v-math.Floor(v)
+				iu, iv := int(math.Floor(u)), int(math.Floor(v))
+				var h, tint, rough float64
+				c := base
+				switch kind {
+				case Knit:
+					// Columns of V-shaped loops.
+					a := math.Abs(fu - 0.5)
+					h = 0.5 + 0.5*math.Cos(2*math.Pi*(v+a*0.8))
+					h *= 1 - math.Pow(2*a, 6)
+					tint, rough = 0.9+0.12*h, 0.85
+				case Twill:
+					over := ((iu+iv)%4+4)%4 < 2
+					if over {
+						h = math.Sin(math.Pi * fu)
+					} else {
+						h = math.Sin(math.Pi * fv)
+						c = c.mix(rgb{0.78, 0.78, 0.8}, 0.35)
+					}
+					tint, rough = 0.85+0.2*h, 0.8
+				case Leather:
+					g := noise3([3]float64{u * 3, v * 3, 0}, seed)
+					h = g
+					tint, rough = 0.9+0.15*g, 0.45
+				default: // Weave, Canvas
+					over := (iu+iv)%2 == 0
+					if over {
+						h = math.Sin(math.Pi*fu) * (0.7 + 0.3*math.Sin(math.Pi*fv))
+					} else {
+						h = math.Sin(math.Pi*fv) * (0.7 + 0.3*math.Sin(math.Pi*fu))
+					}
+					tint, rough = 0.9+0.12*h, 0.82
+					if kind == Canvas {
+						rough = 0.9
+					}
+				}
+				if t.ok {
+					// Slow variation, as a worn garment has.
+					tint *= 0.94 + 0.1*fbm3(t.pos, 12, 2, seed+1)
+					if soleHeight > 0 && t.pos[1]-low < soleHeight {
+						c, h, rough = rgb(soleColor), 0.3*h, 0.7
+					}
+				}
+				l.base[i] = c.scale(tint)
+				l.height[i] = h
+				l.ao[i] = 0.8 + 0.2*h
+				l.rough[i] = rough
+			}
+		}
+	})
+	return l.maps(1.2)
+}
+
+// metresPerUV is the side in metres that one UV unit spans on s: the
+// square root of the ratio of 3D to UV area.
+func metresPerUV(s Surface) float64 {
+	var a3, a2 float64
+	for _, t := range s.Tris {
+		p, q, r := s.Pos[t[0]], s.Pos[t[1]], s.Pos[t[2]]
+		e1 := [3]float64{float64(q[0] - p[0]), float64(q[1] - p[1]), float64(q[2] - p[2])}
+		e2 := [3]float64{float64(r[0] - p[0]), float64(r[1] - p[1]), float64(r[2] - p[2])}
+		cx := e1[1]*e2[2] - e1[2]*e2[1]
+		cy := e1[2]*e2[0] - e1[0]*e2[2]
+		cz := e1[0]*e2[1] - e1[1]*e2[0]
+		a3 += math.Sqrt(cx*cx+cy*cy+cz*cz) / 2
+		u, v, w := s.UV[t[0]], s.UV[t[1]], s.UV[t[2]]
+		a2 += math.Abs(float64((v[0]-u[0])*(w[1]-u[1])-(w[0]-u[0])*(v[1]-u[1]))) / 2
+	}
+	if a2 == 0 || a3 == 0 {
+		return 1
+	}
+	return math.Sqrt(a3 / a2)
+}

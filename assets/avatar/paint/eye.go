@@ -1,0 +1,53 @@
+package paint
+
+import "math"
+
+// Eye paints an eyeball over s, which must be the eye's own mesh (its
+// centre and radius are taken from it) facing +Z as the avatar does: a
+// black pupil, an iris of the given colour with radial fibres, a lighter
+// ring around the pupil and a dark limbal ring, then the white with a
+// blush toward the back. The cornea is glossy.
+func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
+	var c [3]float64
+	for _, p := range s.Pos {
+		for a := 0; a < 3; a++ {
+			c[a] += float64(p[a]) / float64(len(s.Pos))
+		}
+	}
+	m := surfaceMap(s, n, nil)
+	l := newLayer(n)
+	ir := rgb(iris)
+	white := rgb{0.80, 0.78, 0.74}
+	const pupil, limbus = 0.20, 0.50 // angles from the front, radians
+	for i, t := range m {
+		l.rough[i] = 0.08
+		if !t.ok {
+			l.base[i] = white
+			continue
+		}
+		d := [3]float64{t.pos[0] - c[0], t.pos[1] - c[1], t.pos[2] - c[2]}
+		r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+		if r == 0 {
+			l.base[i] = white
+			continue
+		}
+		theta := math.Acos(math.Max(-1, math.Min(1, d[2]/r)))
+		phi := math.Atan2(d[1], d[0])
+		switch {
+		case theta < pupil:
+			l.base[i] = rgb{0.01, 0.01, 0.012}
+		case theta < limbus:
+			q := (theta - pupil) / (limbus - pupil)
+			fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
+			col := ir.scale(0.55 + 0.7*fib)
+			col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
+			col = col.mix(ir.scale(0.2), smooth(0.75, 1, q))
+			l.base[i] = col
+			l.height[i] = -0.5 * fib
+		default:
+			v := fbm3(t.pos, 400, 2, seed+5)
+			l.base[i] = white.scale(0.95+0.08*v).mix(rgb{0.75, 0.45, 0.4}, 0.35*smooth(1.2, 2.2, theta))
+		}
+	}
+	return l.maps(0.3)
+}

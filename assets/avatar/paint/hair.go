@@ -1,0 +1,87 @@
+package paint
+
+import "math"
+
+// Hair paints hair of a colour over s: strands that run down the hair
+// from the crown (the direction is worked out per vertex in UV space, so
+// the painting follows whatever layout the hair mesh has), clumps of
+// lighter and darker strands, and an alpha that breaks the borders of
+// every UV piece into strand tips, for alpha-masked cards and hairlines.
+func Hair(s Surface, color RGB, seed uint64, n int) Maps {
+	m := surfaceMap(s, n, flow(s))
+	l := newLayer(n)
+	l.alpha = make([]float64, n*n)
+	base := rgb(color)
+	parallel(n, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				i := y*n + x
+				t := m[i]
+				f := t.flow
+				if fl := math.Hypot(f[0], f[1]); fl > 1e-9 {
+					f = [2]float64{f[0] / fl, f[1] / fl}
+				} else {
+					f = [2]float64{0, 1}
+				}
+				across := float64(x)*f[1] - float64(y)*f[0]
+				along := float64(x)*f[0] + float64(y)*f[1]
+				strand := noise3([3]float64{across * 0.9, along * 0.04, 0}, seed)
+				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
+				v := 0.35*strand + 0.65*clump
+				l.base[i] = base.scale(0.6 + 0.8*v)
+				l.height[i] = 1.5 * strand
+				l.rough[i] = 0.5 - 0.1*v
+				switch {
+				case !t.ok:
+					l.alpha[i] = 0
+				case t.edge >= 4:
+					l.alpha[i] = 1
+				default:
+					// Near a border only the denser strands remain.
+					if v > 0.3+0.1*float64(4-t.edge) {
+						l.alpha[i] = 1
+					}
+				}
+			}
+		}
+	})
+	return l.maps(1)
+}
+
+// flow is, per vertex, the UV direction in which the distance from the
+// crown (the top centre of the mesh) grows: the way strands fall.
+func flow(s Surface) [][2]float64 {
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range s.Pos {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = math.Min(lo[a], float64(p[a])), math.Max(hi[a], float64(p[a]))
+		}
+	}
+	crown := [3]float64{(lo[0] + hi[0]) / 2, hi[1], (lo[2] + hi[2]) / 2}
+	g := make([]float64, len(s.Pos))
+	for i, p := range s.Pos {
+		d := [3]float64{float64(p[0]) - crown[0], float64(p[1]) - crown[1], float64(p[2]) - crown[2]}
+		g[i] = math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	}
+	out := make([][2]float64, len(s.Pos))
+	for _, t := range s.Tris {
+		a, b, c := s.UV[t[0]], s.UV[t[1]], s.UV[t[2]]
+		e1 := [2]float64{float64(b[0] - a[0]), float64(b[1] - a[1])}
+		e2 := [2]float64{float64(c[0] - a[0]), float64(c[1] - a[1])}
+		det := e1[0]*e2[1] - e1[1]*e2[0]
+		if math.Abs(det) < 1e-14 {
+			continue
+		}
+		dg1, dg2 := g[t[1]]-g[t[0]], g[t[2]]-g[t[0]]
+		// The UV gradient of g: solve [e1; e2] · grad = [dg1, dg2].
+		gx := (dg1*e2[1] - dg2*e1[1]) / det
+		gy := (e1[0]*dg2 - e2[0]*dg1) / det
+		if l := math.Hypot(gx, gy); l > 0 {
+			for _, v := range t {
+				out[v][0] += gx / l
+				out[v][1] += gy / l
+			}
+		}
+	}
+	return out
+}

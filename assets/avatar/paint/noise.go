@@ -1,0 +1,49 @@
+package paint
+
+import "math"
+
+// hash3 is a deterministic value in 0..1 for integer lattice coordinates
+// and a seed.
+func hash3(x, y, z int, seed uint64) float64 {
+	h := uint64(uint32(x))*0x9E3779B97F4A7C15 ^ uint64(uint32(y))*0xC2B2AE3D27D4EB4F ^ uint64(uint32(z))*0x165667B19E3779F9 ^ seed*0xD6E8FEB86659FD93
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return float64(h>>11) / float64(1<<53)
+}
+
+// noise3 is value noise at p (lattice cells of size 1), smoothly
+// interpolated: continuous in space, so it is seamless across UV seams.
+func noise3(p [3]float64, seed uint64) float64 {
+	var i [3]int
+	var f [3]float64
+	for a := 0; a < 3; a++ {
+		fl := math.Floor(p[a])
+		i[a] = int(fl)
+		t := p[a] - fl
+		f[a] = t * t * (3 - 2*t)
+	}
+	lerp := func(a, b, t float64) float64 { return a + (b-a)*t }
+	var c [2][2]float64
+	for dz := 0; dz < 2; dz++ {
+		for dy := 0; dy < 2; dy++ {
+			c[dz][dy] = lerp(hash3(i[0], i[1]+dy, i[2]+dz, seed), hash3(i[0]+1, i[1]+dy, i[2]+dz, seed), f[0])
+		}
+	}
+	return lerp(lerp(c[0][0], c[0][1], f[1]), lerp(c[1][0], c[1][1], f[1]), f[2])
+}
+
+// fbm3 sums octaves of noise3 at p scaled by freq (cells per metre).
+func fbm3(p [3]float64, freq float64, octaves int, seed uint64) float64 {
+	sum, amp, norm := 0.0, 1.0, 0.0
+	for o := 0; o < octaves; o++ {
+		q := [3]float64{p[0] * freq, p[1] * freq, p[2] * freq}
+		sum += amp * noise3(q, seed+uint64(o))
+		norm += amp
+		amp /= 2
+		freq *= 2
+	}
+	return sum / norm
+}

@@ -1,0 +1,309 @@
+// Package paint makes the avatar's textures in code: skin, eyes, cloth
+// and hair, each as the three images of a glTF PBR material (base colour,
+// tangent-space normal map, and occlusion-roughness-metalness packed as
+// the leader's files and glTF's ORM convention pack them). MakeHuman's
+// textures are not available to Kiln, and painting from the mesh itself
+// keeps the textures right for whatever UV layout an asset has.
+//
+// Painting works on a surface map: every texel that a triangle covers in
+// UV space knows the 3D point it shows and per-vertex weights blended
+// there (for example how much of the lips it is). Painters then work in
+// 3D, where features have a size in metres and noise is continuous
+// across UV seams. Every image is a pure function of its inputs and a
+// seed, so the same avatar gives the same bytes.
+package paint
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Surface is a mesh as the painter sees it: rest positions in metres, UVs
+// (glTF convention, v down), triangles, and an optional per-vertex mask
+// (0..1) blended across each triangle, whose meaning is the painter's
+// (the lips for skin).
+type Surface struct {
+	Pos  [][3]float32
+	UV   [][2]float32
+	Tris [][3]uint32
+	Mask []float32
+}
+
+// Maps are the PNG images of one material.
+type Maps struct {
+	Base, Normal, ORM []byte
+}
+
+// texel is what a surface map holds for one texel.
+type texel struct {
+	ok   bool
+	pos  [3]float64
+	mask float64
+	// flow is a per-vertex 2D attribute blended like mask (the UV
+	// direction hair strands run in).
+	flow [2]float64
+	// edge is the distance in texels to the nearest uncovered texel (0
+	// for uncovered ones, capped at edgeCap): card hair fades there.
+	edge int
+}
+
+const edgeCap = 8
+
+// surfaceMap rasterizes s's triangles into an n×n grid, then grows the
+// covered area by a few texels (copying the nearest covered texel) so
+// that bilinear filtering and mipmaps at the UV borders do not pull in
+// the background.
+func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
+	m := make([]texel, n*n)
+	for _, t := range s.Tris {
+		var px, py [3]float64
+		for k, v := range t {
+			px[k] = float64(s.UV[v][0])*float64(n) - 0.5
+			py[k] = float64(s.UV[v][1])*float64(n) - 0.5
+		}
+		area := (px[1]-px[0])*(py[2]-py[0]) - (px[2]-px[0])*(py[1]-py[0])
+		if math.Abs(area) < 1e-12 {
+			continue
+		}
+		x0 := max(0, int(math.Floor(min(px[0], px[1], px[2]))))
+		x1 := min(n-1, int(math.Ceil(max(px[0], px[1], px[2]))))
+		y0 := max(0, int(math.Floor(min(py[0], py[1], py[2]))))
+		y1 := min(n-1, int(math.Ceil(max(py[0], py[1], py[2]))))
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				fx, fy := float64(x), float64(y)
+				w0 := ((px[1]-fx)*(py[2]-fy) - (px[2]-fx)*(py[1]-fy)) / area
+				w1 := ((px[2]-fx)*(py[0]-fy) - (px[0]-fx)*(py[2]-fy)) / area
+				w2 := 1 - w0 - w1
+				const e = -0.02
+				if w0 < e || w1 < e || w2 < e {
+					continue
+				}
+				tx := &m[y*n+x]
+				tx.ok = true
+				w := [3]float64{w0, w1, w2}
+				tx.pos = [3]float64{}
+				for k, v := range t {
+					for a := 0; a < 3; a++ {
+						tx.pos[a] += w[k] * float64(s.Pos[v][a])
+					}
+				}
+				tx.mask, tx.flow = 0, [2]float64{}
+				if flow != nil {
+					for k, v := range t {
+						tx.flow[0] += w[k] * flow[v][0]
+						tx.flow[1] += w[k] * flow[v][1]
+					}
+				}
+				if s.Mask != nil {
+					for k, v := range t {
+						tx.mask += w[k] * float64(s.Mask[v])
+					}
+				}
+			}
+		}
+	}
+	edges(m, n)
+	grow(m, n, 4)
+	return m
+}
+
+// edges sets each covered texel's distance (4-connected, in texels) to
+// the nearest uncovered one, capped at edgeCap.
+func edges(m []texel, n int) {
+	for i := range m {
+		if m[i].ok {
+			m[i].edge = edgeCap
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for yy := 0; yy < n; yy++ {
+			for xx := 0; xx < n; xx++ {
+				x, y, d := xx, yy, -1
+				if pass == 1 {
+					x, y, d = n-1-xx, n-1-yy, 1
+				}
+				i := y*n + x
+				if !m[i].ok {
+					continue
+				}
+				best := m[i].edge
+				if xn := x + d; xn >= 0 && xn < n {
+					best = min(best, m[y*n+xn].edge+1)
+				} else {
+					best = min(best, 1)
+				}
+				if yn := y + d; yn >= 0 && yn < n {
+					best = min(best, m[yn*n+x].edge+1)
+				} else {
+					best = min(best, 1)
+				}
+				m[i].edge = best
+			}
+		}
+	}
+}
+
+// grow copies covered texels into their uncovered neighbours, r times.
+func grow(m []texel, n, r int) {
+	for ; r > 0; r-- {
+		prev := make([]bool, len(m))
+		for i := range m {
+			prev[i] = m[i].ok
+		}
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				i := y*n + x
+				if prev[i] {
+					continue
+				}
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					xn, yn := x+d[0], y+d[1]
+					if xn < 0 || yn < 0 || xn >= n || yn >= n || !prev[yn*n+xn] {
+						continue
+					}
+					m[i] = m[yn*n+xn]
+					m[i].edge = 0
+					break
+				}
+			}
+		}
+	}
+}
+
+// rgb is a linear-light colour, what shading mixes; base colour images
+// are written in sRGB as glTF requires.
+type rgb [3]float64
+
+func (c rgb) scale(s float64) rgb { return rgb{c[0] * s, c[1] * s, c[2] * s} }
+func (c rgb) mix(d rgb, t float64) rgb {
+	return rgb{c[0] + (d[0]-c[0])*t, c[1] + (d[1]-c[1])*t, c[2] + (d[2]-c[2])*t}
+}
+
+// srgbTable maps linear light in 4096 steps to sRGB bytes: the power
+// function per texel and channel was most of a texture's cost.
+var srgbTable = func() (t [4097]uint8) {
+	for i := range t {
+		v := float64(i) / 4096
+		if v <= 0.0031308 {
+			v *= 12.92
+		} else {
+			v = 1.055*math.Pow(v, 1/2.4) - 0.055
+		}
+		t[i] = uint8(math.Round(v * 255))
+	}
+	return t
+}()
+
+func linearToSRGB(v float64) uint8 {
+	return srgbTable[int(math.Max(0, math.Min(1, v))*4096+0.5)]
+}
+
+func smooth(e0, e1, x float64) float64 {
+	t := math.Max(0, math.Min(1, (x-e0)/(e1-e0)))
+	return t * t * (3 - 2*t)
+}
+
+// layer is one material's texel values before encoding: linear base
+// colour and alpha, height (for the normal map, in texels of relief),
+// occlusion and roughness.
+type layer struct {
+	n      int
+	base   []rgb
+	alpha  []float64
+	height []float64
+	ao     []float64
+	rough  []float64
+}
+
+func newLayer(n int) *layer {
+	l := &layer{n: n, base: make([]rgb, n*n), height: make([]float64, n*n), ao: make([]float64, n*n), rough: make([]float64, n*n)}
+	for i := range l.ao {
+		l.ao[i] = 1
+	}
+	return l
+}
+
+// maps encodes the layer: base colour (with alpha when set), the normal
+// map from the height field's slopes, and ORM (metalness 0).
+func (l *layer) maps(bump float64) Maps {
+	n := l.n
+	base := image.NewNRGBA(image.Rect(0, 0, n, n))
+	nrm := image.NewNRGBA(image.Rect(0, 0, n, n))
+	orm := image.NewNRGBA(image.Rect(0, 0, n, n))
+	h := func(x, y int) float64 { return l.height[((y+n)%n)*n+(x+n)%n] }
+	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, h, bump, y0, y1) })
+	var out Maps
+	var wg sync.WaitGroup
+	for _, e := range []struct {
+		dst *[]byte
+		img image.Image
+	}{{&out.Base, base}, {&out.Normal, nrm}, {&out.ORM, orm}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			*e.dst = encode(e.img)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// fill writes rows y0..y1 of the three images.
+func (l *layer) fill(base, nrm, orm *image.NRGBA, h func(x, y int) float64, bump float64, y0, y1 int) {
+	n := l.n
+	for y := y0; y < y1; y++ {
+		for x := 0; x < n; x++ {
+			i := y*n + x
+			c := l.base[i]
+			a := uint8(255)
+			if l.alpha != nil {
+				a = uint8(math.Round(255 * math.Max(0, math.Min(1, l.alpha[i]))))
+			}
+			base.SetNRGBA(x, y, color.NRGBA{linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2]), a})
+			// Tangent space: +X along u, +Y up the image (against v), as
+			// glTF's normal textures are defined.
+			dx := (h(x+1, y) - h(x-1, y)) / 2 * bump
+			dy := (h(x, y+1) - h(x, y-1)) / 2 * bump
+			nx, ny, nz := -dx, dy, 1.0
+			s := 1 / math.Sqrt(nx*nx+ny*ny+nz*nz)
+			nrm.SetNRGBA(x, y, color.NRGBA{unit8(nx * s), unit8(ny * s), unit8(nz * s), 255})
+			orm.SetNRGBA(x, y, color.NRGBA{byte8(l.ao[i]), byte8(l.rough[i]), 0, 255})
+		}
+	}
+}
+
+// parallel runs f over [0, n) in one band per CPU: textures are made
+// while a client waits for its avatar.
+func parallel(n int, f func(lo, hi int)) {
+	k := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for b := 0; b < k; b++ {
+		lo, hi := n*b/k, n*(b+1)/k
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+func unit8(v float64) uint8 { return uint8(math.Round((v*0.5 + 0.5) * 255)) }
+func byte8(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
+
+func encode(m image.Image) []byte {
+	var b bytes.Buffer
+	// Fast compression: textures are made on every build and the variant
+	// pipeline re-encodes them anyway.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&b, m); err != nil {
+		panic(err) // writing to memory cannot fail
+	}
+	return b.Bytes()
+}

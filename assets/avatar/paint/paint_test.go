@@ -1,0 +1,205 @@
+package paint
+
+import (
+	"bytes"
+	"image"
+	"image/draw"
+	"image/png"
+	"math"
+	"testing"
+)
+
+// sphere is a UV sphere of radius r around c, with a longitude-latitude
+// layout (u around, v from the top), facing +Z at u = 0.5.
+func sphere(c [3]float32, r float32, seg int) Surface {
+	var s Surface
+	for j := 0; j <= seg; j++ {
+		lat := math.Pi * float64(j) / float64(seg)
+		for i := 0; i <= seg; i++ {
+			lon := 2*math.Pi*float64(i)/float64(seg) - math.Pi
+			x := math.Sin(lat) * math.Sin(lon)
+			y := math.Cos(lat)
+			z := math.Sin(lat) * math.Cos(lon)
+			s.Pos = append(s.Pos, [3]float32{c[0] + r*float32(x), c[1] + r*float32(y), c[2] + r*float32(z)})
+			s.UV = append(s.UV, [2]float32{float32(i) / float32(seg), float32(j) / float32(seg)})
+		}
+	}
+	for j := 0; j < seg; j++ {
+		for i := 0; i < seg; i++ {
+			a := uint32(j*(seg+1) + i)
+			b, c, d := a+1, a+uint32(seg+1), a+uint32(seg+2)
+			s.Tris = append(s.Tris, [3]uint32{a, c, b}, [3]uint32{b, c, d})
+		}
+	}
+	return s
+}
+
+func decode(t *testing.T, b []byte) *image.NRGBA {
+	t.Helper()
+	m, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := image.NewNRGBA(m.Bounds())
+	draw.Draw(n, n.Bounds(), m, image.Point{}, draw.Src)
+	return n
+}
+
+// at is the texel at UV (u, v).
+func at(m *image.NRGBA, u, v float64) [4]uint8 {
+	b := m.Bounds()
+	x := int(u * float64(b.Dx()))
+	y := int(v * float64(b.Dy()))
+	c := m.NRGBAAt(x, y)
+	return [4]uint8{c.R, c.G, c.B, c.A}
+}
+
+func TestEyeIris(t *testing.T) {
+	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
+	blue := Eye(eye, RGB{0.05, 0.18, 0.55}, 1, 128)
+	brown := Eye(eye, RGB{0.2, 0.08, 0.02}, 1, 128)
+	b, br := decode(t, blue.Base), decode(t, brown.Base)
+	// Front of the eye (u = 0.5, v = 0.5) is the pupil; 0.4 rad up from
+	// it is the iris; the side (u = 0.25) is the white.
+	if c := at(b, 0.5, 0.5); c[0] > 40 || c[1] > 40 || c[2] > 40 {
+		t.Errorf("pupil %v, want black", c)
+	}
+	ib, iw := at(b, 0.5, 0.5-0.33/math.Pi), at(br, 0.5, 0.5-0.33/math.Pi)
+	if !(ib[2] > ib[0]+30) || !(iw[0] > iw[2]+20) {
+		t.Errorf("iris blue %v, brown %v", ib, iw)
+	}
+	if w := at(b, 0.25, 0.5); w[0] < 180 || w[1] < 180 || w[2] < 170 {
+		t.Errorf("sclera %v, want white", w)
+	}
+}
+
+func TestSkinLips(t *testing.T) {
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
+	head.Mask = make([]float32, len(head.Pos))
+	for i, p := range head.Pos {
+		// A band across the front, below the middle: the "lips".
+		if p[2] > 0.08 && p[1] < 1.58 && p[1] > 1.55 {
+			head.Mask[i] = 1
+		}
+	}
+	mp := Skin(head, RGB{0.6, 0.4, 0.3}, 3, 256)
+	img := decode(t, mp.Base)
+	lip, cheek := at(img, 0.5, 0.59), at(img, 0.3, 0.4)
+	if !(float64(lip[0])/float64(lip[1]) > 1.15*float64(cheek[0])/float64(cheek[1])) || lip[1] >= cheek[1] {
+		t.Errorf("lips %v should be redder and darker than skin %v", lip, cheek)
+	}
+	// Variation: the skin is not one flat colour.
+	lo, hi := 255, 0
+	for u := 0.1; u < 0.9; u += 0.05 {
+		c := at(img, u, 0.3)
+		lo, hi = min(lo, int(c[1])), max(hi, int(c[1]))
+	}
+	if hi-lo < 4 {
+		t.Errorf("skin green channel spans %d..%d: no variation", lo, hi)
+	}
+	checkNormal(t, mp.Normal)
+	if again := Skin(head, RGB{0.6, 0.4, 0.3}, 3, 256); !bytes.Equal(again.Base, mp.Base) || !bytes.Equal(again.Normal, mp.Normal) {
+		t.Error("the same seed gave different images")
+	}
+	if other := Skin(head, RGB{0.6, 0.4, 0.3}, 4, 256); bytes.Equal(other.Base, mp.Base) {
+		t.Error("another seed gave the same skin")
+	}
+}
+
+// checkNormal decodes a normal map: unit vectors facing out (+Z), not
+// all flat.
+func checkNormal(t *testing.T, b []byte) {
+	t.Helper()
+	img := decode(t, b)
+	flat := 0
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		for x := 0; x < img.Bounds().Dx(); x++ {
+			c := img.NRGBAAt(x, y)
+			nx, ny, nz := float64(c.R)/127.5-1, float64(c.G)/127.5-1, float64(c.B)/127.5-1
+			if l := math.Sqrt(nx*nx + ny*ny + nz*nz); math.Abs(l-1) > 0.03 || nz <= 0 {
+				t.Fatalf("normal %v at %d,%d: length %.3f", c, x, y, l)
+			}
+			if c.R == 128 && c.G == 128 {
+				flat++
+			}
+		}
+	}
+	if total := img.Bounds().Dx() * img.Bounds().Dy(); flat > total*9/10 {
+		t.Errorf("%d of %d normals flat", flat, total)
+	}
+}
+
+func TestCloth(t *testing.T) {
+	body := sphere([3]float32{0, 1.2, 0}, 0.2, 32)
+	red := RGB{0.6, 0.02, 0.03}
+	for _, kind := range []string{Knit, Weave, Twill, Canvas, Leather} {
+		mp := Cloth(body, kind, red, RGB{}, 0, 5, 256)
+		img := decode(t, mp.Base)
+		c := at(img, 0.4, 0.4)
+		if c[0] < 2*c[1] || c[0] < 100 {
+			t.Errorf("%s: colour %v, want red", kind, c)
+		}
+		checkNormal(t, mp.Normal)
+		orm := decode(t, mp.ORM)
+		if r := at(orm, 0.4, 0.4); r[2] != 0 || r[1] < 80 {
+			t.Errorf("%s: ORM %v, want rough and not metal", kind, r)
+		}
+	}
+	shoe := Cloth(body, Leather, red, RGB{0.9, 0.9, 0.9}, 0.05, 5, 128)
+	if c := at(decode(t, shoe.Base), 0.5, 0.99); c[1] < 180 {
+		t.Errorf("sole %v, want the white sole colour", c)
+	}
+}
+
+func TestHairAlpha(t *testing.T) {
+	// Two cards: quads hanging from a crown, each on half of the UVs.
+	var s Surface
+	for k := 0; k < 2; k++ {
+		x := float32(k) * 0.05
+		u0 := float32(k) * 0.5
+		base := uint32(len(s.Pos))
+		s.Pos = append(s.Pos, [3]float32{x, 1.8, 0}, [3]float32{x + 0.04, 1.8, 0}, [3]float32{x, 1.5, 0.05}, [3]float32{x + 0.04, 1.5, 0.05})
+		s.UV = append(s.UV, [2]float32{u0 + 0.05, 0.05}, [2]float32{u0 + 0.45, 0.05}, [2]float32{u0 + 0.05, 0.95}, [2]float32{u0 + 0.45, 0.95})
+		s.Tris = append(s.Tris, [3]uint32{base, base + 2, base + 1}, [3]uint32{base + 1, base + 2, base + 3})
+	}
+	mp := Hair(s, RGB{0.3, 0.15, 0.05}, 9, 128)
+	img := decode(t, mp.Base)
+	if c := at(img, 0.25, 0.5); c[3] != 255 {
+		t.Errorf("card middle alpha %d, want opaque", c[3])
+	}
+	if c := at(img, 0.5, 0.5); c[3] != 0 {
+		t.Errorf("between cards alpha %d, want clear", c[3])
+	}
+	// Border texels: some strands kept, some gaps.
+	var kept, gaps int
+	for y := 0.1; y < 0.9; y += 0.01 {
+		if at(img, 0.055, y)[3] == 255 {
+			kept++
+		} else {
+			gaps++
+		}
+	}
+	if kept == 0 || gaps == 0 {
+		t.Errorf("card border: %d strands, %d gaps", kept, gaps)
+	}
+	// Strands run along v (down the card): neighbours along v are more
+	// alike than neighbours along u.
+	var du, dv float64
+	for y := 20; y < 100; y++ {
+		for x := 15; x < 50; x++ {
+			c, r, d := img.NRGBAAt(x, y), img.NRGBAAt(x+1, y), img.NRGBAAt(x, y+1)
+			du += math.Abs(float64(c.G) - float64(r.G))
+			dv += math.Abs(float64(c.G) - float64(d.G))
+		}
+	}
+	if du < 2*dv {
+		t.Errorf("change across strands %.0f, along %.0f: strands do not run down the card", du, dv)
+	}
+}
+
+func BenchmarkSkin512(b *testing.B) {
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
+	for range b.N {
+		Skin(head, RGB{0.6, 0.4, 0.3}, 3, 512)
+	}
+}

@@ -1,0 +1,46 @@
+package paint
+
+import "math"
+
+// RGB is a linear-light colour, each channel 0..1.
+type RGB [3]float64
+
+// Skin paints skin of the given tone over s: a mottling of tone and
+// redness at a few centimetres, fine pore-scale variation, lips (s.Mask
+// is how much of the lips each vertex is) in a deeper, redder and glossier
+// tone, pores and fine lines in the normal map.
+func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
+	m := surfaceMap(s, n, nil)
+	l := newLayer(n)
+	base := rgb(tone)
+	lip := base.mix(rgb{0.42, 0.07, 0.08}, 0.5).scale(0.85)
+	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
+	parallel(len(m), func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			skinTexel(l, m[i], i, base, lip, red, seed)
+		}
+	})
+	return l.maps(0.9)
+}
+
+// skinTexel paints texel i of the skin.
+func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
+	if !t.ok {
+		l.base[i], l.rough[i] = base, 0.55
+		return
+	}
+	p := t.pos
+	v := fbm3(p, 30, 3, seed)
+	r := fbm3(p, 9, 2, seed+10)
+	fine := noise3(scale3(p, 600), seed+20)
+	c := base.scale(0.92+0.14*v).mix(red, 0.45*smooth(0.45, 0.8, r))
+	c = c.scale(0.97 + 0.05*fine)
+	a := smooth(0.1, 0.6, t.mask)
+	c = c.mix(lip, a)
+	l.base[i] = c
+	pore := noise3(scale3(p, 1400), seed+30)
+	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
+	l.rough[i] = 0.58 + 0.08*(fine-0.5) - 0.2*a
+}
+
+func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
