@@ -126,26 +126,50 @@ func KindOf(err error) Kind {
 	return KindInternal
 }
 
-// CodeOf reports the client-facing code and message of err. Internal errors
-// give a generic message: their detail belongs in the log, not the body.
+// CodeOf reports the client-facing code and message of err. Only an
+// error made with a code (Errorf) speaks for itself; any other gets its
+// kind's generic message, because its chain holds driver messages and
+// addresses that belong in the log, not in a client's body.
 func CodeOf(err error) (code, message string) {
+	if e := coded(err); e != nil {
+		if e.Kind == KindInternal {
+			return e.Code, genericMessage[KindInternal]
+		}
+		return e.Code, e.Message
+	}
+	k := KindOf(err)
+	return strings.ReplaceAll(k.String(), " ", "_"), genericMessage[k]
+}
+
+// HasCode reports whether err carries a code and message of its own, that
+// CodeOf answers instead of its kind's generic message.
+func HasCode(err error) bool { return coded(err) != nil }
+
+// coded is the outermost *Error in err's chain made with a code.
+func coded(err error) *Error {
 	var e *Error
-	for cur := err; cur != nil; {
+	for cur := err; cur != nil; cur = e.Err {
 		if !errors.As(cur, &e) {
-			break
+			return nil
 		}
 		if e.Code != "" {
-			if e.Kind == KindInternal {
-				return e.Code, "internal error; the request id in the X-Request-Id header finds it in the log"
-			}
-			return e.Code, e.Message
+			return e
 		}
-		cur = e.Err
 	}
-	switch k := KindOf(err); k {
-	case KindInternal:
-		return "internal", "internal error; the request id in the X-Request-Id header finds it in the log"
-	default:
-		return strings.ReplaceAll(k.String(), " ", "_"), err.Error()
-	}
+	return nil
+}
+
+// genericMessage is what a client reads of an error that has no code of
+// its own.
+var genericMessage = map[Kind]string{
+	KindInternal:      "internal error; the request id in the X-Request-Id header finds it in the log",
+	KindInvalid:       "the request is malformed",
+	KindUnauthorized:  "a valid API key is required (Authorization: Bearer <key>)",
+	KindForbidden:     "the API key may not do this",
+	KindNotFound:      "not found",
+	KindConflict:      "the resource's state does not allow this now",
+	KindTooLarge:      "the request is too large",
+	KindRateLimited:   "too many requests; try again later",
+	KindUnavailable:   "a service Kiln depends on is unavailable; try again shortly (the request id in the X-Request-Id header finds it in the log)",
+	KindUnprocessable: "the content cannot be processed",
 }

@@ -149,9 +149,12 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 // failObject records why processing failed and stops the retries: the
 // object's state tells the client, the archived task tells the operator.
 func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
+	// Only a coded error speaks to the client; any other cause (a driver
+	// message, an address) goes to the log with the object's id.
 	_, msg := kiln.CodeOf(cause)
-	if kiln.KindOf(cause) == kiln.KindInternal || kiln.KindOf(cause) == kiln.KindUnavailable {
-		msg = "processing failed after several attempts: " + cause.Error()
+	if !kiln.HasCode(cause) || kiln.KindOf(cause) == kiln.KindInternal {
+		w.Log.Error("object processing failed", "object_id", id, "err", cause)
+		msg = "processing failed after several attempts; the cause is in the worker's log under the object's id"
 	}
 	o, err := w.Objects.UpdateObject(context.WithoutCancel(ctx), id, func(o *kiln.Object) error {
 		o.State = kiln.StateFailed

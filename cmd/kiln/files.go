@@ -47,8 +47,10 @@ func writeFile(path string, data []byte) error {
 // failed prints the one line a file command ends with on error and
 // returns its exit code: 2 for a bad option, 1 for anything else.
 func failed(stderr io.Writer, cmd, file string, err error) int {
+	// The command runs on the user's own machine: the whole cause helps
+	// more than a generic message when the error has no message of its own.
 	_, msg := kiln.CodeOf(err)
-	if kiln.KindOf(err) == kiln.KindInternal {
+	if !kiln.HasCode(err) || kiln.KindOf(err) == kiln.KindInternal {
 		msg = err.Error()
 	}
 	fmt.Fprintf(stderr, "kiln %s: %s: %s\n", cmd, file, msg)

@@ -59,7 +59,7 @@ func message(err error) string {
 	if err == errUsage {
 		return "usage: kiln keys create --account A --scopes s1,s2 [--plan P] [--name N] | list | revoke ID"
 	}
-	if k := kiln.KindOf(err); k != kiln.KindInternal && k != kiln.KindUnavailable {
+	if k := kiln.KindOf(err); kiln.HasCode(err) && k != kiln.KindInternal {
 		_, msg := kiln.CodeOf(err)
 		return msg
 	}
