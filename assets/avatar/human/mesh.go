@@ -1,0 +1,249 @@
+package human
+
+import (
+	"math"
+	"sort"
+
+	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
+)
+
+// Mesh is the body's render mesh, the same for every shape (positions
+// come from Body.Pos through Base).
+type Mesh struct {
+	// Base is each render vertex's base-mesh vertex (index into Body.Pos,
+	// Weights and any sparse base-vertex deltas).
+	Base []int32
+	// UV per render vertex, glTF convention (origin top left, v down).
+	UV [][2]float32
+	// Tris are render-vertex indices, counter-clockwise seen from outside.
+	Tris [][3]uint32
+	// Head marks the triangles of the head and neck (Ready Player Me's
+	// Wolf3D_Head, which runs down to the base of the neck); the others
+	// are Wolf3D_Body. The seam follows the skin weights: a triangle is
+	// head when its corners' weight on Neck, Head and the eyes averages
+	// at least one half.
+	Head []bool
+}
+
+// BodyMesh returns the body's render mesh (shared: do not modify).
+func BodyMesh() *Mesh {
+	return load().body
+}
+
+// toMesh converts a stored mesh; base maps its Src to base vertices.
+func toMesh(h hmdata.Mesh, base func(src int32) int32) *Mesh {
+	m := &Mesh{
+		Base: make([]int32, len(h.Src)),
+		UV:   make([][2]float32, len(h.Src)),
+		Tris: make([][3]uint32, len(h.Tri)/3),
+	}
+	for i, s := range h.Src {
+		m.Base[i] = base(s)
+		m.UV[i] = [2]float32{h.UV[2*i], 1 - h.UV[2*i+1]}
+	}
+	for t := range m.Tris {
+		m.Tris[t] = [3]uint32{uint32(h.Tri[3*t]), uint32(h.Tri[3*t+1]), uint32(h.Tri[3*t+2])}
+	}
+	return m
+}
+
+func (m *model) newBodyMesh() *Mesh {
+	bm := toMesh(m.d.Body, func(s int32) int32 { return s })
+	isHead := make([]bool, len(m.d.Joints))
+	for _, n := range []string{"Neck", "Head", "LeftEye", "RightEye"} {
+		isHead[m.joint[n]] = true
+	}
+	share := func(v int32) float32 {
+		var s float32
+		for k, j := range m.weights[v].Joint {
+			if isHead[j] {
+				s += m.weights[v].Weight[k]
+			}
+		}
+		return s
+	}
+	bm.Head = make([]bool, len(bm.Tris))
+	for t, tri := range bm.Tris {
+		var s float32
+		for _, c := range tri {
+			s += share(bm.Base[c])
+		}
+		bm.Head[t] = s/3 >= 0.5
+	}
+	return bm
+}
+
+// Influence is up to four joints (indices into JointNames) and their
+// weights, which sum to 1; unused slots have weight 0.
+type Influence struct {
+	Joint  [4]uint8
+	Weight [4]float32
+}
+
+// Weights returns the skin weights of every base vertex (shared: do not
+// modify): MakeHuman's 163-bone weights mapped onto the 67 joints (face
+// bones to Head, metacarpals to the hand, toes to the toe base), at most
+// four per vertex, normalised.
+func Weights() []Influence {
+	return load().weights
+}
+
+// Binding ties a fitted vertex to the body: the weighted sum of three
+// base vertices (plus an offset that scales with the body).
+type Binding struct {
+	V [3]int32
+	W [3]float32
+}
+
+// Fitted is an asset placed on a body.
+type Fitted struct {
+	ID string
+	// ZDepth orders layers: higher is outer (MakeHuman's z_depth).
+	ZDepth int
+	// Pos, UV and Bind are per render vertex; UV as in Mesh.
+	Pos  [][3]float32
+	UV   [][2]float32
+	Bind []Binding
+	Tris [][3]uint32
+	// Hides marks the body triangles (BodyMesh().Tris) the asset covers:
+	// those whose corners are all in the asset's delete list. Leave them
+	// out so skin cannot poke through.
+	Hides []bool
+}
+
+// Fit places an asset (an ID from Assets) on the body: each vertex at
+// its binding's weighted base vertices plus its offset, scaled by how
+// much the body grew along each axis since the asset was made.
+func (b *Body) Fit(id string) (*Fitted, error) {
+	m := load()
+	a, ok := m.assets[id]
+	if !ok {
+		return nil, errUnknown(id)
+	}
+	var scale [3]float64
+	for k, s := range a.Scale {
+		d := math.Abs(float64(b.Pos[s.A][k]-b.Pos[s.B][k])) * 10 // decimetres, as Ref
+		scale[k] = d / float64(s.Ref) / 10                       // offsets in metres per decimetre
+	}
+	nv := len(a.Ref) / 3
+	at := make([][3]float32, nv)
+	bind := make([]Binding, nv)
+	for v := 0; v < nv; v++ {
+		var p [3]float64
+		var bd Binding
+		for k := 0; k < 3; k++ {
+			r := a.Ref[3*v+k]
+			w := float64(a.W[3*v+k]) / 65535
+			bd.V[k], bd.W[k] = r, float32(w)
+			for ax := 0; ax < 3; ax++ {
+				p[ax] += w * float64(b.Pos[r][ax])
+			}
+		}
+		for ax := 0; ax < 3; ax++ {
+			p[ax] += float64(a.Off[3*v+ax]) * hmdata.DeltaUnit * scale[ax]
+		}
+		at[v] = [3]float32{float32(p[0]), float32(p[1]), float32(p[2])}
+		bind[v] = bd
+	}
+	mesh := toMesh(a.Mesh, func(s int32) int32 { return s })
+	f := &Fitted{ID: id, ZDepth: a.ZDepth, UV: mesh.UV, Tris: mesh.Tris}
+	f.Pos = make([][3]float32, len(mesh.Base))
+	f.Bind = make([]Binding, len(mesh.Base))
+	for i, s := range mesh.Base {
+		f.Pos[i], f.Bind[i] = at[s], bind[s]
+	}
+	f.Hides = m.hides(a.Delete)
+	return f, nil
+}
+
+// hides marks the body triangles whose corners are all in del.
+func (m *model) hides(del []int32) []bool {
+	gone := make([]bool, len(m.weights))
+	for _, v := range del {
+		gone[v] = true
+	}
+	out := make([]bool, len(m.body.Tris))
+	for t, tri := range m.body.Tris {
+		out[t] = gone[m.body.Base[tri[0]]] && gone[m.body.Base[tri[1]]] && gone[m.body.Base[tri[2]]]
+	}
+	return out
+}
+
+// Weights carries the body's skin weights to the fitted vertices: each
+// takes its binding's blend of its three base vertices' influences,
+// keeps the four largest and renormalises.
+func (f *Fitted) Weights() []Influence {
+	w := Weights()
+	out := make([]Influence, len(f.Bind))
+	for i, bd := range f.Bind {
+		sum := map[uint8]float32{}
+		for k := 0; k < 3; k++ {
+			if bd.W[k] <= 0 {
+				continue
+			}
+			inf := w[bd.V[k]]
+			for s := 0; s < 4; s++ {
+				if inf.Weight[s] > 0 {
+					sum[inf.Joint[s]] += bd.W[k] * inf.Weight[s]
+				}
+			}
+		}
+		out[i] = topFour(sum)
+	}
+	return out
+}
+
+// topFour keeps the four heaviest joints, normalised; ties go to the
+// lower joint index so the result does not depend on map order.
+func topFour(sum map[uint8]float32) Influence {
+	type jw struct {
+		j uint8
+		w float32
+	}
+	list := make([]jw, 0, len(sum))
+	for j, w := range sum {
+		list = append(list, jw{j, w})
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if list[a].w != list[b].w {
+			return list[a].w > list[b].w
+		}
+		return list[a].j < list[b].j
+	})
+	if len(list) > 4 {
+		list = list[:4]
+	}
+	var total float32
+	for _, e := range list {
+		total += e.w
+	}
+	var inf Influence
+	if total <= 0 {
+		inf.Weight[0] = 1 // Hips; cannot happen with the shipped data
+		return inf
+	}
+	for k, e := range list {
+		inf.Joint[k], inf.Weight[k] = e.j, e.w/total
+	}
+	return inf
+}
+
+// Carry moves sparse base-vertex offsets (metres, e.g. a face pose's
+// deltas) onto the fitted vertices through their bindings: each fitted
+// vertex moves by the weighted sum of its three base vertices' offsets.
+// Vertices whose base vertices do not move get a zero offset.
+func (f *Fitted) Carry(delta map[int32][3]float32) [][3]float32 {
+	out := make([][3]float32, len(f.Bind))
+	for i, bd := range f.Bind {
+		for k := 0; k < 3; k++ {
+			d, ok := delta[bd.V[k]]
+			if !ok {
+				continue
+			}
+			for a := 0; a < 3; a++ {
+				out[i][a] += bd.W[k] * d[a]
+			}
+		}
+	}
+	return out
+}

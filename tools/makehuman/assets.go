@@ -1,0 +1,274 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
+)
+
+// part says which polygons of a MakeHuman asset Kiln's asset keeps.
+// MakeHuman's clothes are whole outfits (a top and a bottom in one
+// mesh); Kiln dresses tops and bottoms apart, so an outfit is split by
+// connected pieces, each piece going to the top or the bottom by where
+// its base vertices are weighted (see splitOutfit).
+type part int
+
+const (
+	whole part = iota
+	upper
+	lower
+)
+
+// source is one Kiln asset taken from MakeHuman.
+type source struct {
+	id   string // Kiln's "kind/style"
+	path string // MakeHuman asset directory under assets/, or a helper group
+	part part
+}
+
+// sources is the selection. Where MakeHuman has no exact match the
+// nearest was taken:
+//   - top/hoodie is the pocketed jacket of male_casualsuit05 (no hoods);
+//   - top/tank is the cropped sleeveless-ish top of female_sportsuit01;
+//   - hair/bun is braid01 (hair gathered at the back; no bun);
+//   - hair/buzz is short04, the closest crop;
+//   - hair/curly is afro01.
+//
+// Eyes have no MakeHuman asset here: eyes/left and eyes/right are the
+// base mesh's eye helper spheres, bound one-to-one to their vertices.
+var sources = []source{
+	{"top/tshirt", "clothes/male_casualsuit04", upper},
+	{"top/shirt", "clothes/male_casualsuit01", upper},
+	{"top/hoodie", "clothes/male_casualsuit05", upper},
+	{"top/blouse", "clothes/female_elegantsuit01", upper},
+	{"top/tank", "clothes/female_sportsuit01", upper},
+	{"top/longsleeve", "clothes/male_casualsuit02", upper},
+	{"top/fitted_tshirt", "clothes/female_casualsuit01", upper},
+	{"bottom/jeans", "clothes/male_casualsuit01", lower},
+	{"bottom/trousers", "clothes/male_casualsuit06", lower},
+	{"bottom/shorts", "clothes/female_casualsuit02", lower},
+	{"bottom/skirt", "clothes/female_elegantsuit01", lower},
+	{"bottom/leggings", "clothes/female_casualsuit01", lower},
+	{"footwear/sneakers", "clothes/shoes01", whole},
+	{"footwear/boots", "clothes/shoes03", whole},
+	{"footwear/shoes", "clothes/shoes02", whole},
+	{"hair/short", "hair/short02", whole},
+	{"hair/buzz", "hair/short04", whole},
+	{"hair/long", "hair/long01", whole},
+	{"hair/bun", "hair/braid01", whole},
+	{"hair/ponytail", "hair/ponytail01", whole},
+	{"hair/curly", "hair/afro01", whole},
+	{"hair/bob", "hair/bob01", whole},
+	{"eyebrows/default", "eyebrows/eyebrow001", whole},
+	{"eyelashes/default", "eyelashes/eyelashes01", whole},
+	{"teeth/default", "teeth/teeth_base", whole},
+	{"tongue/default", "tongue/tongue01", whole},
+	{"eyes/left", "helper-l-eye", whole},
+	{"eyes/right", "helper-r-eye", whole},
+}
+
+// readAssets converts every source.
+func readAssets(src string, base *obj, weights weightsFunc) ([]hmdata.Asset, error) {
+	var out []hmdata.Asset
+	for _, s := range sources {
+		var a hmdata.Asset
+		var err error
+		if strings.HasPrefix(s.path, "helper-") {
+			a, err = helperAsset(base, s.path)
+		} else {
+			a, err = fittedAsset(base, filepath.Join(src, "assets", s.path), s.part, weights)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.id, err)
+		}
+		a.ID, a.Source = s.id, s.path
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// weightsFunc says how much of a base vertex's skin follows the lower
+// body (Hips and legs), 0..1.
+type weightsFunc func(base int32) float32
+
+// helperAsset makes an asset of a base-mesh helper group: its own
+// polygons and UVs, each vertex following one base vertex.
+func helperAsset(base *obj, group string) (hmdata.Asset, error) {
+	m := base.mesh(func(_ int, p poly) bool { return p.group == group })
+	if len(m.Tri) == 0 {
+		return hmdata.Asset{}, fmt.Errorf("no polygons in group %s", group)
+	}
+	// Renumber: asset vertices are the group's base vertices in order.
+	local := map[int32]int32{}
+	a := hmdata.Asset{ZDepth: 0}
+	for i, v := range m.Src {
+		l, ok := local[v]
+		if !ok {
+			l = int32(len(local))
+			local[v] = l
+			a.Ref = append(a.Ref, v, v, v)
+			a.W = append(a.W, 65535, 0, 0)
+			a.Off = append(a.Off, 0, 0, 0)
+		}
+		m.Src[i] = l
+	}
+	// Any axis reference will do: the offsets are zero.
+	for k := range a.Scale {
+		a.Scale[k] = hmdata.ScaleRef{A: a.Ref[0], B: a.Ref[0], Ref: 1}
+	}
+	a.Mesh = m
+	return a, nil
+}
+
+// fittedAsset reads NAME.mhclo and its .obj from a MakeHuman asset
+// directory and keeps the polygons of the wanted part.
+func fittedAsset(base *obj, dir string, want part, weights weightsFunc) (hmdata.Asset, error) {
+	name := filepath.Base(dir)
+	c, err := readMhclo(filepath.Join(dir, name+".mhclo"))
+	if err != nil {
+		if !os.IsNotExist(err) {
+			return hmdata.Asset{}, err
+		}
+		// Some assets name the .mhclo differently: take the only one.
+		ms, _ := filepath.Glob(filepath.Join(dir, "*.mhclo"))
+		if len(ms) != 1 {
+			return hmdata.Asset{}, err
+		}
+		if c, err = readMhclo(ms[0]); err != nil {
+			return hmdata.Asset{}, err
+		}
+	}
+	o, err := readOBJ(filepath.Join(dir, c.objFile))
+	if err != nil {
+		return hmdata.Asset{}, err
+	}
+	if len(c.ref) != 3*len(o.pos) {
+		return hmdata.Asset{}, fmt.Errorf("%d bindings for %d vertices", len(c.ref)/3, len(o.pos))
+	}
+	keep := func(int, poly) bool { return true }
+	del := c.delete
+	if want != whole {
+		downPoly := splitOutfit(o, c, weights)
+		wantDown := want == lower
+		down := make([]bool, len(o.pos))
+		for i, p := range o.polys {
+			for _, v := range p.v {
+				down[v] = down[v] || downPoly[i]
+			}
+		}
+		keep = func(i int, _ poly) bool { return downPoly[i] == wantDown }
+		del = nearestPart(base, c, down, wantDown)
+	}
+	return hmdata.Asset{
+		ZDepth: c.zDepth,
+		Mesh:   o.mesh(keep),
+		Ref:    c.ref,
+		W:      quantW(c.w),
+		Off:    quantOff(c.off),
+		Scale:  c.scale,
+		Delete: del,
+	}, nil
+}
+
+// nearestPart keeps the deleted base vertices whose nearest asset
+// vertex (fitted on the raw base mesh) is in the wanted part, so a top
+// hides the skin under the top and not the legs under the trousers.
+func nearestPart(base *obj, c *mhclo, down []bool, wantDown bool) []int32 {
+	fit := make([][3]float32, len(down))
+	for v := range fit {
+		for k := 0; k < 3; k++ {
+			p := base.pos[c.ref[3*v+k]]
+			for a := 0; a < 3; a++ {
+				fit[v][a] += c.w[3*v+k] * p[a]
+			}
+		}
+	}
+	var out []int32
+	for _, d := range c.delete {
+		p := base.pos[d]
+		best, bestDown := float32(-1), false
+		for v, f := range fit {
+			dx, dy, dz := f[0]-p[0], f[1]-p[1], f[2]-p[2]
+			if e := dx*dx + dy*dy + dz*dz; best < 0 || e < best {
+				best, bestDown = e, down[v]
+			}
+		}
+		if bestDown == wantDown {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// splitOutfit tells, per polygon, whether it belongs to the lower body.
+// Outfits are split by UV islands (polygons joined through corners that
+// share both vertex and UV): MakeHuman models a shirt and its trousers
+// as one connected mesh at times, but they are separate pieces of cloth
+// in the texture. An island goes down when the skin it is bound to
+// follows the hips and legs more than the torso.
+func splitOutfit(o *obj, c *mhclo, weights weightsFunc) []bool {
+	parent := make([]int, len(o.polys))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	type corner struct{ v, t int32 }
+	first := map[corner]int{}
+	for pi, p := range o.polys {
+		for k := range p.v {
+			key := corner{p.v[k], p.t[k]}
+			if q, ok := first[key]; ok {
+				if a, b := find(pi), find(q); a != b {
+					parent[a] = b
+				}
+			} else {
+				first[key] = pi
+			}
+		}
+	}
+	score := map[int]float32{}
+	count := map[int]int{}
+	for pi, p := range o.polys {
+		r := find(pi)
+		for _, v := range p.v {
+			for k := 0; k < 3; k++ {
+				score[r] += c.w[3*v+int32(k)] * weights(c.ref[3*v+int32(k)])
+			}
+			count[r]++
+		}
+	}
+	out := make([]bool, len(o.polys))
+	for pi := range out {
+		r := find(pi)
+		out[pi] = score[r]/float32(count[r]) > 0.5
+	}
+	return out
+}
+
+// quantW stores binding weights out of 65535.
+func quantW(w []float32) []int32 {
+	out := make([]int32, len(w))
+	for i, x := range w {
+		out[i] = int32(math.Round(float64(x) * 65535))
+	}
+	return out
+}
+
+// quantOff stores binding offsets in hmdata.DeltaUnit.
+func quantOff(off []float32) []int16 {
+	out := make([]int16, len(off))
+	for i, x := range off {
+		out[i] = int16(math.Round(float64(x) / hmdata.DeltaUnit))
+	}
+	return out
+}
