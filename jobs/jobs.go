@@ -117,6 +117,27 @@ func Permanent(err error) error {
 // IsPermanent reports whether err was marked Permanent.
 func IsPermanent(err error) bool { return errors.Is(err, asynq.SkipRetry) }
 
+// CannotSucceed is the one rule of which failures running again cannot
+// change, for every job type: input that is invalid, too large or cannot
+// be processed, and a resource that is gone. Everything else (a store
+// that is down, a deadline, a crash) is worth another attempt.
+func CannotSucceed(err error) bool {
+	switch kiln.KindOf(err) {
+	case kiln.KindInvalid, kiln.KindUnprocessable, kiln.KindNotFound, kiln.KindTooLarge:
+		return true
+	}
+	return false
+}
+
+// Outcome is what a task's handler answers Asynq for err: Permanent when
+// CannotSucceed, err as it is otherwise.
+func Outcome(err error) error {
+	if err != nil && !IsPermanent(err) && CannotSucceed(err) {
+		return Permanent(err)
+	}
+	return err
+}
+
 // Tasker is a payload that knows its task.
 type Tasker interface {
 	Task() (*asynq.Task, error)

@@ -73,9 +73,6 @@ func (w *Worker) RenderProduct(ctx context.Context, t *asynq.Task) error {
 		return jobs.Permanent(fmt.Errorf("%s: invalid rendering id %q", op, p.RenderingID))
 	}
 	r, err := w.Renderings.Rendering(ctx, p.RenderingID)
-	if kiln.KindOf(err) == kiln.KindNotFound {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}

@@ -57,9 +57,6 @@ func (w *Worker) MailObjectProcessed(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	o, err := w.Objects.Object(ctx, p.ObjectID)
-	if kiln.KindOf(err) == kiln.KindNotFound {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}

@@ -31,9 +31,6 @@ func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
 		return jobs.Permanent(fmt.Errorf("%s: invalid object id %q", op, p.ObjectID))
 	}
 	o, err := w.Objects.Object(ctx, p.ObjectID)
-	if kiln.KindOf(err) == kiln.KindNotFound {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}
@@ -41,7 +38,7 @@ func (w *Worker) ProcessObject(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	state, err := w.process(ctx, o)
-	if kiln.KindOf(err) == kiln.KindUnprocessable || kiln.KindOf(err) == kiln.KindNotFound {
+	if jobs.CannotSucceed(err) {
 		return w.failObject(ctx, o.ID, err)
 	}
 	if err != nil {
@@ -116,7 +113,7 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if o.Optimize {
 		levels = lod.Max
 	}
-	models, err := assets.Levels(s, levels)
+	models, err := assets.Levels(ctx, s, levels)
 	if err != nil {
 		return kiln.E(op, err)
 	}

@@ -156,7 +156,8 @@ func TestProcessObjectFailures(t *testing.T) {
 		{"bad payload", asynq.NewTask(jobs.TypeObjectProcess, []byte("{"))},
 		{"bad id", asynq.NewTask(jobs.TypeObjectProcess, []byte(`{"objectId":"../x"}`))},
 	} {
-		if err := w.ProcessObject(ctx, tc.task); !jobs.IsPermanent(err) {
+		// Through the mux, as the server runs it: jobs.Outcome decides.
+		if err := w.Mux().ProcessTask(ctx, tc.task); !jobs.IsPermanent(err) {
 			t.Errorf("%s: %v, want a permanent error", tc.name, err)
 		}
 	}

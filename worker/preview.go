@@ -49,9 +49,6 @@ func (w *Worker) RenderPreview(ctx context.Context, t *asynq.Task) error {
 			_, err = w.Blobs.Put(ctx, key, bytes.NewReader(buf.Bytes()), int64(buf.Len()), render.ContentType[p.Format])
 		}
 	}
-	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid || k == kiln.KindNotFound {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}

@@ -42,9 +42,6 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v: objects have no clips", op, p))
 	}
 	o, err := w.Objects.Object(ctx, p.ObjectID)
-	if kiln.KindOf(err) == kiln.KindNotFound {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}
@@ -67,9 +64,6 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	s, err := assets.Read(data)
 	if err == nil {
 		err = w.storeVariant(ctx, s, p.Variant, key)
-	}
-	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
-		return jobs.Permanent(kiln.E(op, err))
 	}
 	if err != nil {
 		return kiln.E(op, err)
@@ -113,9 +107,6 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) er
 		return nil
 	}
 	cfg, err := w.avatarConfig(ctx, p.AvatarID)
-	if k := kiln.KindOf(err); k == kiln.KindNotFound || k == kiln.KindInvalid {
-		return jobs.Permanent(kiln.E(op, err))
-	}
 	if err != nil {
 		return kiln.E(op, err)
 	}
@@ -133,9 +124,6 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) er
 	}
 	if err == nil {
 		err = w.storeVariant(ctx, s, p.Variant, key)
-	}
-	if k := kiln.KindOf(err); k == kiln.KindUnprocessable || k == kiln.KindInvalid {
-		return jobs.Permanent(kiln.E(op, err))
 	}
 	if err != nil {
 		return kiln.E(op, err)

@@ -71,7 +71,8 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	return mux
 }
 
-// observe logs each task and counts its outcome.
+// observe logs each task and counts its outcome, after deciding with
+// jobs.Outcome, for every handler, whether a failure is worth a retry.
 func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		id, _ := asynq.GetTaskID(ctx)
@@ -79,7 +80,7 @@ func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 		log := w.Log.With("task_id", id, "type", t.Type(), "retry", retry)
 		start := time.Now()
 		log.Info("task started")
-		err := next.ProcessTask(ctx, t)
+		err := jobs.Outcome(next.ProcessTask(ctx, t))
 		d := time.Since(start).Milliseconds()
 		switch {
 		case errors.Is(err, jobs.ErrBusy):
