@@ -6,6 +6,8 @@
 package assets
 
 import (
+	"context"
+
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/atlas"
 	"github.com/kilnhq/kiln/assets/lod"
@@ -33,18 +35,30 @@ func Read(data []byte) (*scene.Scene, error) { return ReadUpload(data, "glb") }
 
 // Levels writes the model as one self-contained GLB per level of detail,
 // from lod 0 (the source, cleaned) to maxLevel. The clean-up drops
-// duplicate and unused data, which never changes what renders.
-func Levels(s *scene.Scene, maxLevel int) ([]Model, error) {
+// duplicate and unused data, which never changes what renders. From lod 1
+// on, images are scaled down to the level's cap (lod.TextureCap), in
+// their own format: each level starts from the one before, so lod 2
+// scales lod 1's images.
+func Levels(ctx context.Context, s *scene.Scene, maxLevel int) ([]Model, error) {
 	s.Dedup()
 	s.Prune()
 	var out []Model
 	err := lod.Chain(s, maxLevel, func(l lod.Level, s *scene.Scene) error {
+		m := Model{Level: l}
+		if limit := lod.TextureCap(l.Level); limit > 0 {
+			r, err := texture.Convert(ctx, s, texture.Options{Format: texture.FormatKeep, MaxSize: limit})
+			if err != nil {
+				return err
+			}
+			m.Textures = r.Images
+		}
 		glb, err := scene.Write(s)
 		if err != nil {
 			return err
 		}
-		out = append(out, Model{GLB: glb, Stats: s.Stats(), Level: l})
-		return nil
+		m.GLB, m.Stats = glb, s.Stats()
+		out = append(out, m)
+		return ctx.Err()
 	})
 	return out, err
 }

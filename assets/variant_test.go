@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
@@ -79,6 +80,9 @@ func TestVariantMatrix(t *testing.T) {
 				limit := v.AtlasSize
 				if limit == 0 {
 					limit = texture.DefaultMaxSize
+				}
+				if c := lod.TextureCap(v.LOD); c > 0 {
+					limit = min(limit, c)
 				}
 				for i, img := range doc.Images {
 					switch v.TextureFormat {

@@ -34,6 +34,19 @@ func Bound(level int) float64 {
 	return 0.30
 }
 
+// TextureCap is the largest side of any image at a level: lighter levels
+// are seen from farther, so they are lighter in GPU memory too, not only
+// in triangles. Lod 0 keeps the source's images (0: no cap of its own).
+func TextureCap(level int) int {
+	switch level {
+	case 0:
+		return 0
+	case 1:
+		return 1024
+	}
+	return 512
+}
+
 // Level reports one built level.
 type Level struct {
 	Level     int     `json:"lod"`
