@@ -27,8 +27,18 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	if err != nil {
 		return Model{}, err
 	}
+	// Images follow the level (lod.TextureCap): the atlas and every
+	// texture it kept out are no larger than the level allows, nor than
+	// the atlas size asked.
+	textureCap := texture.DefaultMaxSize
 	if v.AtlasSize > 0 {
-		r, err := atlas.Build(ctx, s, v.AtlasSize)
+		textureCap = v.AtlasSize
+	}
+	if limit := lod.TextureCap(v.LOD); limit > 0 {
+		textureCap = min(textureCap, limit)
+	}
+	if v.AtlasSize > 0 {
+		r, err := atlas.Build(ctx, s, textureCap)
 		if err != nil {
 			return Model{}, err
 		}
@@ -41,9 +51,7 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		}
 		m.Merge = &r
 	}
-	// Textures the atlas kept out (tiling ones) are capped at the atlas
-	// size too, so no image of the variant is larger than asked.
-	r, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: v.AtlasSize})
+	r, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: textureCap})
 	if err != nil {
 		return Model{}, err
 	}
