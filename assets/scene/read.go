@@ -86,7 +86,7 @@ func Read(data []byte, opts ReadOptions) (*Scene, error) {
 	// Decoded arrays may be larger than their source (quantized or shared
 	// data) but never without bound: the budget grows with the bytes that
 	// were actually supplied.
-	r.budget = 64<<20 + 32*(r.input+r.external)
+	r.budget = 64<<20 + 32*(r.input+r.external) - r.inflated
 	s, err := r.scene()
 	if err != nil {
 		return nil, err
@@ -179,7 +179,6 @@ func decodeJSON(text []byte) (doc *gltf.Document, err error) {
 // carries geometry only in compressed form.
 var undecodable = map[string]string{
 	"KHR_draco_mesh_compression": "Draco-compressed geometry",
-	"EXT_meshopt_compression":    "meshoptimizer-compressed buffers",
 	"KHR_meshopt_compression":    "meshoptimizer-compressed buffers",
 	"EXT_mesh_gpu_instancing":    "GPU instancing",
 }
@@ -196,6 +195,10 @@ type reader struct {
 	uses                          map[int]int // accessor → number of primitive streams that read it
 	flt                           map[int][]float32
 	ints                          map[int][]uint32
+	// decoded holds the EXT_meshopt_compression views, decompressed;
+	// inflated counts their bytes against the budget.
+	decoded  map[int][]byte
+	inflated int
 }
 
 func (r *reader) checkExtensions() error {
@@ -276,7 +279,12 @@ func (r *reader) loadBuffers(bin []byte, isGLB bool) error {
 			data = bin
 		case b.URI == "":
 			if _, ok := b.Extensions["EXT_meshopt_compression"]; ok {
-				return invalid("buffer %d is a placeholder for EXT_meshopt_compression data (meshoptimizer-compressed buffers), which Kiln cannot decode", i)
+				// A fallback with no data: every view into it is compressed
+				// and decoded by decodeMeshopt.
+				if b.ByteLength < 0 {
+					return invalid("buffer %d declares %d bytes", i, b.ByteLength)
+				}
+				continue
 			}
 			return invalid("buffer %d has neither a uri nor the GLB binary chunk", i)
 		default:
@@ -300,9 +308,18 @@ func (r *reader) loadBuffers(bin []byte, isGLB bool) error {
 		if v.Buffer < 0 || v.Buffer >= len(r.bufs) {
 			return invalid("buffer view %d refers to buffer %d, which does not exist", i, v.Buffer)
 		}
-		if _, ok := v.Extensions["EXT_meshopt_compression"]; ok && !r.required("EXT_meshopt_compression") {
+		if _, ok := v.Extensions["EXT_meshopt_compression"]; ok && !r.required("EXT_meshopt_compression") && r.bufs[v.Buffer] != nil {
 			// The view's own buffer holds the uncompressed fallback.
 			delete(v.Extensions, "EXT_meshopt_compression")
+		}
+		if _, ok := v.Extensions["EXT_meshopt_compression"]; ok {
+			if err := r.decodeMeshopt(i); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.bufs[v.Buffer] == nil {
+			return invalid("buffer view %d refers to buffer %d, a fallback without data, but is not compressed", i, v.Buffer)
 		}
 		n := len(r.bufs[v.Buffer])
 		if v.ByteOffset < 0 || v.ByteLength < 0 || v.ByteOffset > n || v.ByteLength > n-v.ByteOffset {
@@ -325,6 +342,9 @@ func (r *reader) required(ext string) bool {
 }
 
 func (r *reader) view(i int) []byte {
+	if d, ok := r.decoded[i]; ok {
+		return d
+	}
 	v := r.doc.BufferViews[i]
 	return r.bufs[v.Buffer][v.ByteOffset : v.ByteOffset+v.ByteLength]
 }
@@ -631,11 +651,13 @@ func (r *reader) scene() (*Scene, error) {
 }
 
 // withoutDecoded drops the extensions that Read resolves into plain data,
-// so that Write does not claim them.
+// so that Write does not claim them. KHR_mesh_quantization stays: its
+// values are kept on their integer grid, and Write stores them quantized
+// again wherever a pass has not moved them off it (see Write).
 func withoutDecoded(req []string) []string {
 	var out []string
 	for _, e := range req {
-		if e != "KHR_mesh_quantization" {
+		if e != "EXT_meshopt_compression" {
 			out = append(out, e)
 		}
 	}

@@ -147,14 +147,22 @@ func TestReadRejectsBadInput(t *testing.T) {
 			p["extensions"] = map[string]any{"KHR_draco_mesh_compression": map[string]any{"bufferView": 0, "attributes": map[string]any{"POSITION": 0}}}
 			delete(at(doc, "accessors", accessorOf(doc, "POSITION")), "bufferView")
 		}), ReadOptions{}, "mesh 0 primitive 0 is compressed with KHR_draco_mesh_compression"},
-		{"meshopt required", edit(func(doc map[string]any, _ []byte) {
+		{"meshopt damaged stream", edit(func(doc map[string]any, _ []byte) {
 			doc["extensionsUsed"] = []any{"EXT_meshopt_compression"}
 			doc["extensionsRequired"] = []any{"EXT_meshopt_compression"}
-		}), ReadOptions{}, "requires EXT_meshopt_compression"},
-		{"meshopt fallback buffer", edit(func(doc map[string]any, _ []byte) {
+			doc["buffers"] = append(doc["buffers"].([]any), map[string]any{"byteLength": 1 << 20, "extensions": map[string]any{"EXT_meshopt_compression": map[string]any{"fallback": true}}})
+			v := at(doc, "bufferViews", 0)
+			n := int(v["byteLength"].(float64))
+			v["buffer"] = 1
+			v["extensions"] = map[string]any{"EXT_meshopt_compression": map[string]any{
+				"buffer": 0, "byteOffset": 0, "byteLength": 40, "byteStride": 4, "count": n / 4, "mode": "ATTRIBUTES"}}
+			v["byteLength"] = n / 4 * 4
+		}), ReadOptions{}, "buffer view 0: EXT_meshopt_compression: meshopt: malformed stream"},
+		{"meshopt fallback read as data", edit(func(doc map[string]any, _ []byte) {
 			doc["extensionsUsed"] = []any{"EXT_meshopt_compression"}
-			doc["buffers"] = append(doc["buffers"].([]any), map[string]any{"byteLength": 64, "extensions": map[string]any{"EXT_meshopt_compression": map[string]any{"fallback": true}}})
-		}), ReadOptions{}, "placeholder for EXT_meshopt_compression"},
+			doc["buffers"] = append(doc["buffers"].([]any), map[string]any{"byteLength": 1 << 20, "extensions": map[string]any{"EXT_meshopt_compression": map[string]any{"fallback": true}}})
+			at(doc, "bufferViews", 0)["buffer"] = 1
+		}), ReadOptions{}, "buffer view 0 refers to buffer 1, a fallback without data, but is not compressed"},
 		{"missing external file", []byte(`{"asset":{"version":"2.0"},"buffers":[{"uri":"model.bin","byteLength":12}]}`), ReadOptions{}, `external file "model.bin", which was not uploaded`},
 		{"external file not found", []byte(`{"asset":{"version":"2.0"},"buffers":[{"uri":"model%20v2.bin","byteLength":12}]}`),
 			ReadOptions{Files: func(string) ([]byte, error) { return nil, errors.New("not found") }}, `external file "model v2.bin", which was not uploaded`},

@@ -10,20 +10,45 @@ import (
 	"slices"
 
 	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln/assets/meshopt"
 )
 
 // Write encodes the scene as one self-contained GLB, the form Kiln stores
 // and serves. Buffers are laid out from scratch: one binary chunk, one
 // 4-byte-aligned view per accessor, identical accessors written once,
 // nothing written that the scene no longer uses. Geometry is written as
-// float32 (indices as the smallest type that holds them), so the output
-// needs no KHR_mesh_quantization; extensionsUsed and extensionsRequired
-// list exactly the extensions that the output contains.
+// float32 (indices as the smallest type that holds them), except in a
+// scene that requires KHR_mesh_quantization (quantized input, or the
+// output of assets/quantize): there each vertex stream takes the
+// narrowest integer type that holds all its values exactly, and float
+// where none does (a pass moved it off its grid), so quantized input
+// stays quantized unless the output needs float. extensionsUsed and
+// extensionsRequired list exactly the extensions that the output contains.
 func Write(s *Scene) ([]byte, error) {
+	return WriteWith(s, WriteOptions{})
+}
+
+// WriteOptions changes how Write lays out the buffers.
+type WriteOptions struct {
+	// Meshopt compresses every geometry and animation view with
+	// EXT_meshopt_compression (required, with a fallback buffer that
+	// holds no data). The codecs are lossless; the filters (octahedral
+	// for normals and tangents, quaternion for rotations, exponential for
+	// translations and scales) are used only where they give back every
+	// value within one unit of its last place, the error the extension
+	// allows decoders. Quantize first (assets/quantize) for small files.
+	Meshopt bool
+}
+
+// WriteWith is Write with options.
+func WriteWith(s *Scene, opts WriteOptions) ([]byte, error) {
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("scene.Write: %w", err)
 	}
 	w := &writer{
+		opts:      opts,
+		quantized: slices.Contains(s.ExtensionsRequired, quantizationExt),
 		doc: &gltf.Document{
 			Asset: gltf.Asset{
 				Version:    "2.0",
@@ -52,7 +77,7 @@ func Write(s *Scene) ([]byte, error) {
 		if mime == "" {
 			return nil, fmt.Errorf("scene.Write: image %d is in a format that is neither PNG, JPEG, WebP nor KTX2", i)
 		}
-		view := w.view(im.Data, gltf.TargetNone)
+		view := w.view(im.Data, gltf.TargetNone, 0, viewInfo{})
 		w.doc.Images = append(w.doc.Images, &gltf.Image{
 			Name: im.Name, MimeType: mime, BufferView: &view,
 			Extras: im.Extras, Extensions: im.Extensions,
@@ -72,15 +97,21 @@ func Write(s *Scene) ([]byte, error) {
 			for _, m := range sk.InverseBindMatrices {
 				b = appendFloats(b, m[:]...)
 			}
-			gs.InverseBindMatrices = gltf.Index(w.accessor(b, accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorMat4, count: len(sk.InverseBindMatrices)}, nil))
+			gs.InverseBindMatrices = gltf.Index(w.accessor(b, accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorMat4, count: len(sk.InverseBindMatrices),
+				info: viewInfo{mode: meshopt.ModeAttributes, stride: 64, count: len(sk.InverseBindMatrices)}}, nil))
 		}
 		w.doc.Skins = append(w.doc.Skins, gs)
 	}
 	for _, a := range s.Animations {
 		w.doc.Animations = append(w.doc.Animations, w.animation(s, a))
 	}
+	if opts.Meshopt {
+		if err := w.compress(); err != nil {
+			return nil, fmt.Errorf("scene.Write: %w", err)
+		}
+	}
 	if len(w.bin) > 0 {
-		w.doc.Buffers = []*gltf.Buffer{{ByteLength: len(w.bin)}}
+		w.doc.Buffers = append([]*gltf.Buffer{{ByteLength: len(w.bin)}}, w.doc.Buffers...)
 	}
 	if err := w.extensions(s); err != nil {
 		return nil, fmt.Errorf("scene.Write: %w", err)
@@ -97,6 +128,14 @@ type writer struct {
 	bin  []byte
 	seen map[uint64][]int // hash of an accessor's spec and bytes → accessors
 	seed maphash.Seed
+
+	opts WriteOptions
+	// quantized: store vertex streams in the narrowest exact type;
+	// usedQuantization: some stream took a type only
+	// KHR_mesh_quantization allows.
+	quantized, usedQuantization bool
+	// info describes each buffer view for compression, by view index.
+	info []viewInfo
 }
 
 // accSpec is what, besides its bytes, makes two accessors the same.
@@ -106,18 +145,24 @@ type accSpec struct {
 	normalized bool
 	count      int
 	target     gltf.Target
+	// stride is the element size padded to 4 bytes when it differs from
+	// the packed size (quantized VEC3 and VEC2 streams), else 0.
+	stride int
+	// info is how the view compresses; it does not tell accessors apart.
+	info viewInfo
 }
 
 // view appends data to the binary chunk at a 4-byte boundary, which every
 // component type and KHR_mesh_quantization's attribute rule require.
-func (w *writer) view(data []byte, target gltf.Target) int {
+func (w *writer) view(data []byte, target gltf.Target, stride int, info viewInfo) int {
 	for len(w.bin)%4 != 0 {
 		w.bin = append(w.bin, 0)
 	}
 	w.doc.BufferViews = append(w.doc.BufferViews, &gltf.BufferView{
-		ByteOffset: len(w.bin), ByteLength: len(data), Target: target,
+		ByteOffset: len(w.bin), ByteLength: len(data), Target: target, ByteStride: stride,
 	})
 	w.bin = append(w.bin, data...)
+	w.info = append(w.info, info)
 	return len(w.doc.BufferViews) - 1
 }
 
@@ -135,18 +180,18 @@ func (w *writer) accessor(data []byte, spec accSpec, minmax []float32) int {
 	}
 	var h maphash.Hash
 	h.SetSeed(w.seed)
-	fmt.Fprintf(&h, "%v/%v/%v/%v/%v/%v;", spec.ct, spec.typ, spec.normalized, spec.count, spec.target, minmax != nil)
+	fmt.Fprintf(&h, "%v/%v/%v/%v/%v/%v/%v;", spec.ct, spec.typ, spec.normalized, spec.count, spec.target, spec.stride, minmax != nil)
 	h.Write(data)
 	key := h.Sum64()
 	for _, i := range w.seen[key] {
 		a := w.doc.Accessors[i]
 		v := w.doc.BufferViews[*a.BufferView]
 		if a.ComponentType == spec.ct && a.Type == spec.typ && a.Normalized == spec.normalized && a.Count == spec.count &&
-			v.Target == spec.target && (a.Min != nil) == (minmax != nil) && bytes.Equal(w.bin[v.ByteOffset:v.ByteOffset+v.ByteLength], data) {
+			v.Target == spec.target && v.ByteStride == spec.stride && (a.Min != nil) == (minmax != nil) && bytes.Equal(w.bin[v.ByteOffset:v.ByteOffset+v.ByteLength], data) {
 			return i
 		}
 	}
-	view := w.view(data, spec.target)
+	view := w.view(data, spec.target, spec.stride, spec.info)
 	acc := &gltf.Accessor{BufferView: &view, ComponentType: spec.ct, Type: spec.typ, Normalized: spec.normalized, Count: spec.count}
 	if minmax != nil {
 		acc.Min, acc.Max = bounds(minmax, spec.typ.Components())
@@ -204,7 +249,8 @@ var vecType = [...]gltf.AccessorType{1: gltf.AccessorScalar, 2: gltf.AccessorVec
 
 // floatAttr writes float32 vertex data of comps components.
 func (w *writer) floatAttr(v []float32, comps int, minmax bool) int {
-	spec := accSpec{ct: gltf.ComponentFloat, typ: vecType[comps], count: len(v) / comps, target: gltf.TargetArrayBuffer}
+	spec := accSpec{ct: gltf.ComponentFloat, typ: vecType[comps], count: len(v) / comps, target: gltf.TargetArrayBuffer,
+		info: viewInfo{mode: meshopt.ModeAttributes, stride: 4 * comps, count: len(v) / comps}}
 	var mm []float32
 	if minmax {
 		mm = v
@@ -221,16 +267,16 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 		Extensions: p.Extensions,
 	}
 	at := gp.Attributes
-	at[gltf.POSITION] = w.floatAttr(flat3(p.Positions), 3, true)
+	at[gltf.POSITION] = w.vertexAttr(semPosition, flat3(p.Positions), 3, true)
 	if p.Normals != nil {
-		at[gltf.NORMAL] = w.floatAttr(flat3(unitNormals(p.Normals)), 3, false)
+		at[gltf.NORMAL] = w.unitAttr(semNormal, flat3(p.Normals), flat3(unitNormals(p.Normals)), 3)
 	}
 	if p.Tangents != nil {
-		at[gltf.TANGENT] = w.floatAttr(flat4(unitTangents(p.Tangents), 4), 4, false)
+		at[gltf.TANGENT] = w.unitAttr(semTangent, flat4(p.Tangents, 4), flat4(unitTangents(p.Tangents), 4), 4)
 	}
 	for i, t := range p.TexCoords {
 		if t != nil {
-			at[fmt.Sprintf("TEXCOORD_%d", i)] = w.floatAttr(flat2(t), 2, false)
+			at[fmt.Sprintf("TEXCOORD_%d", i)] = w.vertexAttr(semTexcoord, flat2(t), 2, false)
 		}
 	}
 	for i, c := range p.Colors {
@@ -244,7 +290,7 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 				break
 			}
 		}
-		at[fmt.Sprintf("COLOR_%d", i)] = w.floatAttr(flat4(c, comps), comps, false)
+		at[fmt.Sprintf("COLOR_%d", i)] = w.vertexAttr(semColor, flat4(c, comps), comps, false)
 	}
 	for i, j := range p.Joints {
 		if j != nil {
@@ -253,7 +299,7 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 	}
 	for i, wt := range p.Weights {
 		if wt != nil {
-			at[fmt.Sprintf("WEIGHTS_%d", i)] = w.floatAttr(flat4(wt, 4), 4, false)
+			at[fmt.Sprintf("WEIGHTS_%d", i)] = w.vertexAttr(semWeights, flat4(wt, 4), 4, false)
 		}
 	}
 	for _, name := range sortedKeys(p.Custom) {
@@ -263,13 +309,13 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 	for _, t := range p.Targets {
 		ga := gltf.PrimitiveAttributes{}
 		if t.Positions != nil {
-			ga[gltf.POSITION] = w.floatAttr(flat3(t.Positions), 3, true)
+			ga[gltf.POSITION] = w.vertexAttr(semTargetPosition, flat3(t.Positions), 3, true)
 		}
 		if t.Normals != nil {
-			ga[gltf.NORMAL] = w.floatAttr(flat3(t.Normals), 3, false)
+			ga[gltf.NORMAL] = w.vertexAttr(semTargetDirection, flat3(t.Normals), 3, false)
 		}
 		if t.Tangents != nil {
-			ga[gltf.TANGENT] = w.floatAttr(flat3(t.Tangents), 3, false)
+			ga[gltf.TANGENT] = w.vertexAttr(semTargetDirection, flat3(t.Tangents), 3, false)
 		}
 		for _, name := range sortedKeys(t.Custom) {
 			st := t.Custom[name]
@@ -278,7 +324,11 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 		gp.Targets = append(gp.Targets, ga)
 	}
 	if p.Indices != nil {
-		gp.Indices = gltf.Index(w.indices(p.Indices, len(p.Positions)))
+		mode := meshopt.ModeIndices
+		if p.Mode == gltf.PrimitiveTriangles && len(p.Indices)%3 == 0 {
+			mode = meshopt.ModeTriangles
+		}
+		gp.Indices = gltf.Index(w.indices(p.Indices, len(p.Positions), mode))
 	}
 	return gp
 }
@@ -294,11 +344,13 @@ func sortedKeys(m map[string]Stream) []string {
 
 // indices uses 16 bits when every index fits below 65535, the value that
 // would mean "primitive restart" to some APIs and is therefore banned.
-func (w *writer) indices(idx []uint32, vertices int) int {
-	spec := accSpec{ct: gltf.ComponentUint, typ: gltf.AccessorScalar, count: len(idx), target: gltf.TargetElementArrayBuffer}
+func (w *writer) indices(idx []uint32, vertices int, mode meshopt.Mode) int {
+	spec := accSpec{ct: gltf.ComponentUint, typ: gltf.AccessorScalar, count: len(idx), target: gltf.TargetElementArrayBuffer,
+		info: viewInfo{mode: mode, stride: 4, count: len(idx), indices: idx}}
 	var b []byte
 	if vertices <= 65535 {
 		spec.ct = gltf.ComponentUshort
+		spec.info.stride = 2
 		b = make([]byte, 0, 2*len(idx))
 		for _, v := range idx {
 			b = binary.LittleEndian.AppendUint16(b, uint16(v))
@@ -317,7 +369,8 @@ func (w *writer) joints(j [][4]uint16) int {
 	for _, e := range j {
 		big = big || e[0] > 255 || e[1] > 255 || e[2] > 255 || e[3] > 255
 	}
-	spec := accSpec{ct: gltf.ComponentUbyte, typ: gltf.AccessorVec4, count: len(j), target: gltf.TargetArrayBuffer}
+	spec := accSpec{ct: gltf.ComponentUbyte, typ: gltf.AccessorVec4, count: len(j), target: gltf.TargetArrayBuffer,
+		info: viewInfo{mode: meshopt.ModeAttributes, stride: 4, count: len(j)}}
 	b := make([]byte, 0, 8*len(j))
 	for _, e := range j {
 		for _, v := range e {
@@ -330,6 +383,7 @@ func (w *writer) joints(j [][4]uint16) int {
 	}
 	if big {
 		spec.ct = gltf.ComponentUshort
+		spec.info.stride = 8
 	}
 	return w.accessor(b, spec, nil)
 }
@@ -376,7 +430,16 @@ func (w *writer) animation(s *Scene, a *Animation) *gltf.Animation {
 	// The output type follows from the path of a channel that uses the
 	// sampler; check has made sure all such channels agree on the width.
 	width := make([]int, len(a.Samplers))
+	// A sampler's output can be stored as normalized rotations only when
+	// every channel that uses it drives a rotation.
+	rotation := make([]bool, len(a.Samplers))
+	other := make([]bool, len(a.Samplers))
 	for _, c := range a.Channels {
+		if c.Path == gltf.TRSRotation {
+			rotation[c.Sampler] = !other[c.Sampler]
+		} else {
+			rotation[c.Sampler], other[c.Sampler] = false, true
+		}
 		k := 1
 		if c.Path != gltf.TRSWeights {
 			k, _ = s.pathWidth(c)
@@ -384,12 +447,13 @@ func (w *writer) animation(s *Scene, a *Animation) *gltf.Animation {
 		width[c.Sampler] = k
 	}
 	for i, sm := range a.Samplers {
-		in := w.accessor(appendFloats(nil, sm.Input...), accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorScalar, count: len(sm.Input)}, sm.Input)
+		in := w.accessor(appendFloats(nil, sm.Input...), accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorScalar, count: len(sm.Input),
+			info: viewInfo{mode: meshopt.ModeAttributes, stride: 4, count: len(sm.Input)}}, sm.Input)
 		k := max(width[i], 1)
 		if len(sm.Output)%k != 0 {
 			k = 1
 		}
-		out := w.accessor(appendFloats(nil, sm.Output...), accSpec{ct: gltf.ComponentFloat, typ: vecType[k], count: len(sm.Output) / k}, nil)
+		out := w.animOutput(sm.Output, k, rotation[i])
 		ga.Samplers = append(ga.Samplers, &gltf.AnimationSampler{
 			Input: in, Output: out, Interpolation: sm.Interpolation,
 			Extras: sm.Extras, Extensions: sm.Extensions,
@@ -444,6 +508,12 @@ func (w *writer) extensions(s *Scene) error {
 				req[name] = true
 			}
 		}
+	}
+	if w.usedQuantization {
+		used[quantizationExt], req[quantizationExt] = true, true
+	}
+	if w.opts.Meshopt && used[meshoptExt] {
+		req[meshoptExt] = true
 	}
 	w.doc.ExtensionsUsed = sortedSet(used)
 	w.doc.ExtensionsRequired = sortedSet(req)
