@@ -21,7 +21,14 @@ const (
 	whole part = iota
 	upper
 	lower
+	// low keeps the part of footwear below lowCut: MakeHuman's shoes
+	// are all ankle boots, and sneakers and shoes are cut from them.
+	low
 )
+
+// lowCut is the height above the soles (decimetres, on the base mesh)
+// where low footwear is cut: just under the ankle bones.
+const lowCut = 0.85
 
 // source is one Kiln asset taken from MakeHuman.
 type source struct {
@@ -36,7 +43,10 @@ type source struct {
 //   - top/tank is the cropped sleeveless-ish top of female_sportsuit01;
 //   - hair/bun is braid01 (hair gathered at the back; no bun);
 //   - hair/buzz is short04, the closest crop;
-//   - hair/curly is afro01.
+//   - hair/curly is afro01;
+//   - MakeHuman's shoes are all ankle boots: footwear/boots is shoes03,
+//     and footwear/sneakers (shoes01, thin sole) and footwear/shoes
+//     (shoes02) are cut below the ankle (see low).
 //
 // Eyes have no MakeHuman asset here: eyes/left and eyes/right are the
 // base mesh's eye helper spheres, bound one-to-one to their vertices.
@@ -53,9 +63,9 @@ var sources = []source{
 	{"bottom/shorts", "clothes/female_casualsuit02", lower},
 	{"bottom/skirt", "clothes/female_elegantsuit01", lower},
 	{"bottom/leggings", "clothes/female_casualsuit01", lower},
-	{"footwear/sneakers", "clothes/shoes01", whole},
+	{"footwear/sneakers", "clothes/shoes01", low},
 	{"footwear/boots", "clothes/shoes03", whole},
-	{"footwear/shoes", "clothes/shoes02", whole},
+	{"footwear/shoes", "clothes/shoes02", low},
 	{"hair/short", "hair/short02", whole},
 	{"hair/buzz", "hair/short04", whole},
 	{"hair/long", "hair/long01", whole},
@@ -151,7 +161,25 @@ func fittedAsset(base *obj, dir string, want part, weights weightsFunc) (hmdata.
 	}
 	keep := func(int, poly) bool { return true }
 	del := c.delete
-	if want != whole {
+	if want == low {
+		y := fittedY(base, c)
+		keep = func(_ int, p poly) bool {
+			for _, v := range p.v {
+				if y[v] > lowCut {
+					return false
+				}
+			}
+			return true
+		}
+		// Hide only the skin well inside the cut shoe.
+		del = nil
+		for _, v := range c.delete {
+			if base.pos[v][1]-soleY(base) < lowCut-0.2 {
+				del = append(del, v)
+			}
+		}
+	}
+	if want == upper || want == lower {
 		downPoly := splitOutfit(o, c, weights)
 		wantDown := want == lower
 		down := make([]bool, len(o.pos))
@@ -269,6 +297,33 @@ func quantOff(off []float32) []int16 {
 	out := make([]int16, len(off))
 	for i, x := range off {
 		out[i] = int16(math.Round(float64(x) / hmdata.DeltaUnit))
+	}
+	return out
+}
+
+// soleY is the lowest body vertex of the base mesh.
+func soleY(base *obj) float32 {
+	lo := float32(math.Inf(1))
+	for _, p := range base.polys {
+		if p.group == "body" {
+			for _, v := range p.v {
+				lo = min(lo, base.pos[v][1])
+			}
+		}
+	}
+	return lo
+}
+
+// fittedY is each asset vertex's height above the soles when fitted on
+// the raw base mesh.
+func fittedY(base *obj, c *mhclo) []float32 {
+	sole := soleY(base)
+	out := make([]float32, len(c.ref)/3)
+	for v := range out {
+		for k := 0; k < 3; k++ {
+			out[v] += c.w[3*v+k] * base.pos[c.ref[3*v+k]][1]
+		}
+		out[v] += c.off[3*v+1] - sole
 	}
 	return out
 }
