@@ -1,0 +1,144 @@
+package trim
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/internal/gltfcheck"
+)
+
+// channels lists which texture channels a scene's materials use.
+func channels(s *scene.Scene) map[string]int {
+	out := map[string]int{}
+	for _, m := range s.Materials {
+		if p := m.PBRMetallicRoughness; p != nil {
+			if p.BaseColorTexture != nil {
+				out["baseColor"]++
+			}
+			if p.MetallicRoughnessTexture != nil {
+				out["metallicRoughness"]++
+			}
+		}
+		if m.NormalTexture != nil {
+			out["normal"]++
+		}
+		if m.OcclusionTexture != nil {
+			out["occlusion"]++
+		}
+		if m.EmissiveTexture != nil {
+			out["emissive"]++
+		}
+	}
+	return out
+}
+
+func models(t *testing.T) map[string][]byte {
+	out := map[string][]byte{}
+	s, err := avatar.Generate(avatar.Default(avatar.Feminine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["kiln-feminine"], err = scene.Write(s); err != nil {
+		t.Fatal(err)
+	}
+	// Every channel at once: the helmet has all five.
+	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "DamagedHelmet.glb")); err == nil {
+		out["DamagedHelmet"] = b
+	} else {
+		t.Log("DamagedHelmet.glb absent: only Kiln's avatar is trimmed")
+	}
+	return out
+}
+
+func TestChannels(t *testing.T) {
+	for name, glb := range models(t) {
+		for _, drop := range [][]string{
+			{"baseColor"}, {"normal"}, {"metallicRoughness"}, {"emissive"}, {"occlusion"},
+			{"normal", "metallicRoughness", "emissive", "occlusion"}, kiln.TextureChannels,
+		} {
+			t.Run(name+"/"+strings.Join(drop, ","), func(t *testing.T) {
+				s, err := scene.Read(glb, scene.ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				before, images := channels(s), len(s.Images)
+				want := 0
+				for _, c := range drop {
+					want += before[c]
+				}
+				if got := Channels(s, drop); got != want {
+					t.Errorf("cut %d references, want %d (%v)", got, want, before)
+				}
+				s.Prune()
+				after := channels(s)
+				for _, c := range kiln.TextureChannels {
+					kept := before[c]
+					if slices.Contains(drop, c) {
+						kept = 0
+					}
+					if after[c] != kept {
+						t.Errorf("%s: %d materials use it after, want %d", c, after[c], kept)
+					}
+				}
+				if want > 0 && len(s.Images) >= images {
+					t.Errorf("%d images after dropping %v, %d before", len(s.Images), drop, images)
+				}
+				for _, m := range s.Materials {
+					if slices.Contains(drop, "emissive") && m.EmissiveFactor != [3]float64{} {
+						t.Errorf("material %q glows with factor %v and no emissive texture", m.Name, m.EmissiveFactor)
+					}
+				}
+				out, err := scene.Write(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gltfcheck.RequireValid(t, out)
+			})
+		}
+	}
+}
+
+// TestHands: a half-body avatar's separate hands go; Kiln's avatars keep
+// their hands, which are part of the body.
+func TestHands(t *testing.T) {
+	s, err := avatar.Generate(avatar.Default(avatar.Masculine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meshes := len(s.Meshes)
+	if n := Hands(s); n != 0 {
+		t.Errorf("Kiln's avatar lost %d meshes, want none (its hands are in the body)", n)
+	}
+	// A half-body avatar as the leader builds it: the hands apart, a
+	// skinned mesh of their own. The body's mesh stands in for it.
+	body := slices.IndexFunc(s.Nodes, func(n *gltf.Node) bool { return n.Name == "Wolf3D_Body" })
+	if body < 0 {
+		t.Fatal("no Wolf3D_Body node")
+	}
+	hands := *s.Nodes[body]
+	hands.Name = "Wolf3D_Hands"
+	s.Nodes = append(s.Nodes, &hands)
+	for _, sc := range s.Scenes {
+		sc.Nodes = append(sc.Nodes, len(s.Nodes)-1)
+	}
+	if n := Hands(s); n != 1 {
+		t.Fatalf("detached %d hand meshes, want 1", n)
+	}
+	s.Prune()
+	if len(s.Meshes) != meshes || s.Nodes[body].Mesh == nil {
+		t.Errorf("%d meshes after, want the %d of the body and outfit", len(s.Meshes), meshes)
+	}
+	glb, err := scene.Write(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gltfcheck.RequireValid(t, glb)
+}
