@@ -24,6 +24,9 @@ type Config struct {
 	Eyes    Eyes    `json:"eyes"`
 	Outfit  Outfit  `json:"outfit"`
 	Glasses Glasses `json:"glasses"`
+	// Face shapes the face; the zero Face is MakeHuman's average face for
+	// the body (configurations from before it existed keep their look).
+	Face Face `json:"face,omitzero"`
 }
 
 // Body is the body type and its measures.
@@ -33,8 +36,48 @@ type Body struct {
 	// a person's height is measured.
 	Height float64 `json:"height"`
 	// Build is 0 (slim) to 1 (heavy); the JSON also accepts the names
-	// slim, average, athletic and heavy.
+	// slim, average, athletic and heavy. It sets muscle and weight when
+	// they are not given.
 	Build float64 `json:"build"`
+	// Age in years, 18 to 90; 0 (absent) is a young adult of 25. The body
+	// ages from 25 on (MakeHuman's young adult), so younger ages look 25.
+	Age float64 `json:"age,omitempty"`
+	// Muscle and Weight, 0 (least) to 1 (most), 0.5 average; absent, they
+	// follow Build.
+	Muscle *float64 `json:"muscle,omitempty"`
+	Weight *float64 `json:"weight,omitempty"`
+	// Proportions, 0 (uncommon) to 1 (idealised); absent is 0.5.
+	Proportions *float64 `json:"proportions,omitempty"`
+}
+
+// MuscleWeight is the body's muscle and weight: as given, or from the
+// build (slim is light, athletic muscular, heavy heavy).
+func (b Body) MuscleWeight() (muscle, weight float64) {
+	weight = 0.2 + 0.7*b.Build
+	muscle = 0.5 + 0.4*math.Exp(-math.Pow((b.Build-0.6)/0.12, 2)) - 0.15*math.Max(0, (0.3-b.Build)/0.3)
+	if b.Muscle != nil {
+		muscle = *b.Muscle
+	}
+	if b.Weight != nil {
+		weight = *b.Weight
+	}
+	return muscle, weight
+}
+
+// AgeYears is the body's age: as given, or 25.
+func (b Body) AgeYears() float64 {
+	if b.Age == 0 {
+		return 25
+	}
+	return b.Age
+}
+
+// ProportionsValue is the body's proportions: as given, or 0.5.
+func (b Body) ProportionsValue() float64 {
+	if b.Proportions == nil {
+		return 0.5
+	}
+	return *b.Proportions
 }
 
 // Skin is the skin tone, a palette name or "#rrggbb".
@@ -163,6 +206,11 @@ func Random(seed int64) Config {
 		c.Outfit.Bottom.Style = pick([]string{"jeans", "trousers", "shorts"})
 	}
 	c.Body.Build = math.Round(r.Float64()*100) / 100
+	c.Body.Age = float64(20 + r.IntN(41))
+	prop := math.Round((0.3+0.6*r.Float64())*100) / 100
+	c.Body.Proportions = &prop
+	// A face of its own: 53 bits, exact in any JSON reader.
+	c.Face.Seed = r.Uint64()>>11 | 1
 	c.Skin.Tone = pick(names(skinTones))
 	c.Hair.Color = pick(names(hairColors))
 	c.Eyes.Color = pick(names(eyeColors))

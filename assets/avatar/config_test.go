@@ -3,12 +3,14 @@ package avatar
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
 func TestParseConfigValid(t *testing.T) {
@@ -25,11 +27,20 @@ func TestParseConfigValid(t *testing.T) {
 			c.Body.Build, c.Body.Height = 0.6, 1.9
 			return c
 		}},
+		{"body dials and a face", `{"body":{"age":47,"muscle":0,"weight":0.8,"proportions":1},
+			"face":{"seed":9007199254740991,"nose":{"hump":0.5,"scale-horiz":-1},"head":{"oval":1},"cheeks":{"volume":0}}}`, func() Config {
+			c := Default(Masculine)
+			m, w, pr := 0.0, 0.8, 1.0
+			c.Body.Age, c.Body.Muscle, c.Body.Weight, c.Body.Proportions = 47, &m, &w, &pr
+			c.Face = Face{Seed: MaxFaceSeed, Nose: map[string]float64{"hump": 0.5, "scale-horiz": -1},
+				Head: map[string]float64{"oval": 1}, Cheeks: map[string]float64{"volume": 0}}
+			return c
+		}},
 		{"everything", `{"version":"1","body":{"type":"feminine","height":1.5,"build":0},
 			"skin":{"tone":"#A0522D"},"hair":{"style":"bun","color":"auburn"},"eyes":{"color":"#112233"},
 			"outfit":{"top":{"style":"tank","color":"teal"},"bottom":{"style":"skirt","color":"#000000"},
 			"footwear":{"style":"boots","color":"brown"}},"glasses":{"style":"round","color":"gold"}}`, func() Config {
-			return Config{Version: "1", Body: Body{Feminine, 1.5, 0}, Skin: Skin{"#A0522D"}, Hair: Hair{"bun", "auburn"},
+			return Config{Version: "1", Body: Body{Type: Feminine, Height: 1.5}, Skin: Skin{"#A0522D"}, Hair: Hair{"bun", "auburn"},
 				Eyes: Eyes{"#112233"}, Outfit: Outfit{Garment{"tank", "teal"}, Garment{"skirt", "#000000"}, Garment{"boots", "brown"}},
 				Glasses: Glasses{"round", "gold"}}
 		}},
@@ -39,14 +50,14 @@ func TestParseConfigValid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want() {
+			if !reflect.DeepEqual(got, tc.want()) {
 				t.Errorf("got %+v\nwant %+v", got, tc.want())
 			}
 			// What ParseConfig gives marshals and parses back the same,
 			// so that stored configurations rebuild the same avatar.
 			b, _ := json.Marshal(got)
 			again, err := ParseConfig(b)
-			if err != nil || again != got {
+			if err != nil || !reflect.DeepEqual(again, got) {
 				t.Errorf("round trip: %v %+v", err, again)
 			}
 		})
@@ -88,6 +99,21 @@ func TestParseConfigInvalid(t *testing.T) {
 		{`{"glasses":{"style":"monocle"}}`, "glasses.style"},
 		{`{"glasses":{"color":"clear"}}`, "glasses.color"},
 		{`{"glasses":true}`, "glasses"},
+		{`{"body":{"age":17}}`, "body.age"},
+		{`{"body":{"age":0}}`, "body.age"},
+		{`{"body":{"age":91}}`, "body.age"},
+		{`{"body":{"muscle":1.2}}`, "body.muscle"},
+		{`{"body":{"weight":-0.5}}`, "body.weight"},
+		{`{"body":{"proportions":"ideal"}}`, "body.proportions"},
+		{`{"face":1}`, "face"},
+		{`{"face":{"seed":-1}}`, "face.seed"},
+		{`{"face":{"seed":1.5}}`, "face.seed"},
+		{`{"face":{"seed":9007199254740992}}`, "face.seed"},
+		{`{"face":{"lips":{}}}`, "face.lips"},
+		{`{"face":{"nose":{"length":0.2}}}`, "face.nose.length"},
+		{`{"face":{"nose":{"hump":2}}}`, "face.nose.hump"},
+		{`{"face":{"head":{"oval":-0.5}}}`, "face.head.oval"},
+		{`{"face":{"chin":{"width":"wide"}}}`, "face.chin.width"},
 	} {
 		t.Run(tc.doc, func(t *testing.T) {
 			_, err := ParseConfig([]byte(tc.doc))
@@ -166,6 +192,12 @@ func TestSchemaMatchesParser(t *testing.T) {
 		"outfit.footwear.style": footwearStyles, "glasses.style": glassesStyles,
 		"outfit.top.color": names(clothColors), "outfit.bottom.color": names(clothColors),
 		"outfit.footwear.color": names(clothColors), "glasses.color": names(clothColors),
+		"body.age": nil, "body.muscle": nil, "body.weight": nil, "body.proportions": nil, "face.seed": nil,
+	}
+	for _, reg := range faceRegions {
+		for _, d := range faceDials[reg.name] {
+			want["face."+reg.name+"."+d] = nil
+		}
 	}
 	for p, w := range want {
 		got, ok := enums[p]
@@ -192,6 +224,51 @@ func TestSchemaMatchesParser(t *testing.T) {
 	}
 }
 
+// TestFaceDials checks that every dial of the configuration is one of
+// the parametric human's modifiers, and that a seeded face sets dials of
+// every feature while an unseeded one is average.
+func TestFaceDials(t *testing.T) {
+	mods := human.Modifiers()
+	for _, reg := range faceRegions {
+		if len(faceDials[reg.name]) == 0 || !slices.IsSorted(faceDials[reg.name]) {
+			t.Errorf("%s: dials %v", reg.name, faceDials[reg.name])
+		}
+		for _, d := range faceDials[reg.name] {
+			if m := reg.folder + "/" + reg.stem + "-" + d; !slices.Contains(mods, m) {
+				t.Errorf("face.%s.%s: %s is not a modifier", reg.name, d, m)
+			}
+		}
+	}
+	if m := (Face{}).Modifiers(); len(m) != 0 {
+		t.Errorf("the zero face sets %v", m)
+	}
+	a, b := Face{Seed: 1}.Modifiers(), Face{Seed: 2}.Modifiers()
+	if reflect.DeepEqual(a, b) {
+		t.Error("two seeds gave the same face")
+	}
+	for _, reg := range faceRegions {
+		n := 0
+		for k := range a {
+			if strings.HasPrefix(k, reg.folder+"/") {
+				n++
+			}
+		}
+		if n < len(faceDials[reg.name])/2 {
+			t.Errorf("seeded face sets %d of %d %s dials", n, len(faceDials[reg.name]), reg.name)
+		}
+	}
+	// An explicit dial wins and leaves the seeded others as they were.
+	c := Face{Seed: 1, Nose: map[string]float64{"hump": -1}}.Modifiers()
+	if c["nose/nose-hump"] != -1 {
+		t.Errorf("nose hump %v, want -1", c["nose/nose-hump"])
+	}
+	for k, v := range a {
+		if k != "nose/nose-hump" && c[k] != v {
+			t.Errorf("%s: %v with the nose set, %v without", k, c[k], v)
+		}
+	}
+}
+
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
@@ -208,16 +285,22 @@ func nest(path, value string) string {
 }
 
 func TestRandomIsValidAndFixed(t *testing.T) {
-	seen := map[Config]bool{}
+	seen := map[string]bool{}
+	faces := map[uint64]bool{}
 	for seed := int64(0); seed < 50; seed++ {
 		c := Random(seed)
 		if err := c.Validate(); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if Random(seed) != c {
+		if !reflect.DeepEqual(Random(seed), c) {
 			t.Fatalf("seed %d gives two configurations", seed)
 		}
-		seen[c] = true
+		b, _ := json.Marshal(c)
+		seen[string(b)] = true
+		if c.Face.Seed == 0 || faces[c.Face.Seed] {
+			t.Errorf("seed %d: face seed %d is unset or shared", seed, c.Face.Seed)
+		}
+		faces[c.Face.Seed] = true
 	}
 	if len(seen) < 45 {
 		t.Errorf("only %d distinct configurations in 50 seeds", len(seen))

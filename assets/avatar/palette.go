@@ -1,6 +1,9 @@
 package avatar
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Named colours of the configuration ("#rrggbb" is accepted wherever a
 // name is). Names keep configurations short and readable, and let the
@@ -42,6 +45,13 @@ var (
 	glassesStyles  = []string{"none", "round", "square"}
 )
 
+// TopStyles, BottomStyles and FootwearStyles list the garment styles, so
+// that tests elsewhere (the cloth test of the clips) can dress avatars in
+// every one.
+func TopStyles() []string      { return slices.Clone(topStyles) }
+func BottomStyles() []string   { return slices.Clone(bottomStyles) }
+func FootwearStyles() []string { return slices.Clone(footwearStyles) }
+
 // buildValues are the numbers the build names stand for.
 var buildValues = map[string]float64{"slim": 0.15, "average": 0.4, "athletic": 0.6, "heavy": 0.9}
 
@@ -49,6 +59,12 @@ var buildValues = map[string]float64{"slim": 0.15, "average": 0.4, "athletic": 0
 const (
 	MinHeight = 1.50
 	MaxHeight = 2.05
+)
+
+// Age limits in years: adults only.
+const (
+	MinAge = 18.0
+	MaxAge = 90.0
 )
 
 // colorOf resolves a palette name or "#rrggbb" (validated before).

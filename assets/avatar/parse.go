@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -83,6 +84,17 @@ func ParseConfig(data []byte) (Config, error) {
 					c.Body.Height = f
 					return err
 				},
+				"age": func(p string, v any) error {
+					f, err := num(p, v)
+					c.Body.Age = f
+					if err == nil && f == 0 {
+						return invalidf(p, "0 is out of range; give years from %g to %g", MinAge, MaxAge)
+					}
+					return err
+				},
+				"muscle":      optNum(&c.Body.Muscle),
+				"weight":      optNum(&c.Body.Weight),
+				"proportions": optNum(&c.Body.Proportions),
 				"build": func(p string, v any) error {
 					if s, ok := v.(string); ok {
 						b, known := buildValues[s]
@@ -114,6 +126,43 @@ func ParseConfig(data []byte) (Config, error) {
 		},
 		"glasses": func(p string, v any) error {
 			return fields(p, v, map[string]func(string, any) error{"style": text(&c.Glasses.Style), "color": text(&c.Glasses.Color)})
+		},
+		"face": func(p string, v any) error {
+			h := map[string]func(string, any) error{
+				"seed": func(p string, v any) error {
+					n, ok := v.(json.Number)
+					if !ok {
+						return invalidf(p, "must be a number")
+					}
+					u, err := strconv.ParseUint(n.String(), 10, 64)
+					if err != nil || u > MaxFaceSeed {
+						return invalidf(p, "%s is not an integer from 0 to %d", n, uint64(MaxFaceSeed))
+					}
+					c.Face.Seed = u
+					return nil
+				},
+			}
+			for _, reg := range faceRegions {
+				dst := c.Face.feature(reg.name)
+				h[reg.name] = func(p string, v any) error {
+					dials := map[string]func(string, any) error{}
+					for _, d := range faceDials[reg.name] {
+						dials[d] = func(p string, v any) error {
+							f, err := num(p, v)
+							if err != nil {
+								return err
+							}
+							if *dst == nil {
+								*dst = map[string]float64{}
+							}
+							(*dst)[d] = f
+							return nil
+						}
+					}
+					return fields(p, v, dials)
+				}
+			}
+			return fields(p, v, h)
 		},
 	})
 	if err != nil {
@@ -164,6 +213,15 @@ func fields(path string, v any, handlers map[string]func(string, any) error) err
 		}
 	}
 	return nil
+}
+
+// optNum reads a number into a field that is absent when nil.
+func optNum(dst **float64) func(string, any) error {
+	return func(p string, v any) error {
+		f, err := num(p, v)
+		*dst = &f
+		return err
+	}
 }
 
 func str(path string, v any) (string, error) {

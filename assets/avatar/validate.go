@@ -2,6 +2,7 @@ package avatar
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/kilnhq/kiln"
@@ -26,6 +27,20 @@ func (c Config) Validate() error {
 	}
 	if c.Body.Build < 0 || c.Body.Build > 1 {
 		return invalidf("body.build", "%g is out of range; give 0 (slim) to 1 (heavy) or one of %s", c.Body.Build, strings.Join(builds, ", "))
+	}
+	if a := c.Body.Age; a != 0 && (a < MinAge || a > MaxAge || math.IsNaN(a)) {
+		return invalidf("body.age", "%g is out of range; give years from %g to %g", a, MinAge, MaxAge)
+	}
+	for _, f := range []struct {
+		field string
+		v     *float64
+	}{{"body.muscle", c.Body.Muscle}, {"body.weight", c.Body.Weight}, {"body.proportions", c.Body.Proportions}} {
+		if f.v != nil && (*f.v < 0 || *f.v > 1 || math.IsNaN(*f.v)) {
+			return invalidf(f.field, "%g is out of range; give 0 to 1", *f.v)
+		}
+	}
+	if err := c.Face.validate(); err != nil {
+		return err
 	}
 	for _, f := range []struct {
 		field, value string

@@ -1,0 +1,156 @@
+package avatar
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Face is the shape of an avatar's face: features set explicitly, and the
+// rest drawn from Seed. Each feature (head, nose, mouth, eyes, ears,
+// chin, cheeks) maps dial names to values from -1 to 1 (0 leaves the
+// feature average; the dials are MakeHuman's modifiers of that region,
+// see FaceDials). A Seed other than 0 draws every dial the configuration
+// leaves out, so that avatars with different seeds have different faces;
+// the random default gives every avatar its own seed.
+type Face struct {
+	Seed   uint64             `json:"seed,omitempty"`
+	Head   map[string]float64 `json:"head,omitempty"`
+	Nose   map[string]float64 `json:"nose,omitempty"`
+	Mouth  map[string]float64 `json:"mouth,omitempty"`
+	Eyes   map[string]float64 `json:"eyes,omitempty"`
+	Ears   map[string]float64 `json:"ears,omitempty"`
+	Chin   map[string]float64 `json:"chin,omitempty"`
+	Cheeks map[string]float64 `json:"cheeks,omitempty"`
+}
+
+// MaxFaceSeed bounds Face.Seed: integers up to it are exact in JSON
+// readers that hold numbers as doubles.
+const MaxFaceSeed = 1<<53 - 1
+
+// faceRegion is one feature: its configuration name, MakeHuman's target
+// folder, and the prefix its modifiers carry.
+type faceRegion struct{ name, folder, stem string }
+
+var faceRegions = []faceRegion{
+	{"head", "head", "head"}, {"nose", "nose", "nose"}, {"mouth", "mouth", "mouth"},
+	{"eyes", "eyes", "eye"}, {"ears", "ears", "ear"}, {"chin", "chin", "chin"}, {"cheeks", "cheek", "cheek"},
+}
+
+// faceDials are the dials of each feature, sorted: MakeHuman's modifiers
+// of the region without the ones that only move the whole feature
+// (…-trans), which a face does better without.
+var faceDials = map[string][]string{
+	"head": {"age", "angle", "back-scale-depth", "diamond", "fat", "invertedtriangular", "oval", "rectangular", "round",
+		"scale-depth", "scale-horiz", "scale-vert", "square", "triangular"},
+	"nose": {"base", "compression", "curve", "flaring", "greek", "hump", "nostrils-angle", "nostrils-width", "point",
+		"point-width", "scale-depth", "scale-horiz", "scale-vert", "septumangle", "volume", "width1", "width2", "width3"},
+	"mouth": {"angles", "cupidsbow", "cupidsbow-width", "dimples", "laugh-lines", "lowerlip-ext", "lowerlip-height",
+		"lowerlip-middle", "lowerlip-volume", "lowerlip-width", "philtrum-volume", "scale-depth", "scale-horiz",
+		"scale-vert", "upperlip-ext", "upperlip-height", "upperlip-middle", "upperlip-volume", "upperlip-width"},
+	"eyes": {"bag", "bag-height", "corner1", "corner2", "epicanthus", "eyefold", "eyefold-angle", "height1", "height2",
+		"height3", "push1", "push2", "scale"},
+	"ears":   {"flap", "lobe", "rot", "scale", "scale-depth", "scale-vert", "shape-pointed", "shape-round", "shape-square", "shape-triangle", "wing"},
+	"chin":   {"bones", "cleft", "height", "jaw-drop", "prognathism", "prominent", "triangle", "width"},
+	"cheeks": {"bones", "inner", "volume"},
+}
+
+// oneSided are the dials that only add a shape (0 to 1): MakeHuman has no
+// opposite target for them.
+var oneSided = map[string]bool{
+	"head.diamond": true, "head.invertedtriangular": true, "head.oval": true, "head.rectangular": true,
+	"head.round": true, "head.square": true, "head.triangular": true,
+	"ears.shape-pointed": true, "ears.shape-round": true, "ears.shape-square": true, "ears.shape-triangle": true,
+	"chin.triangle": true,
+}
+
+// FaceDials lists the dials of a feature (head, nose, mouth, eyes, ears,
+// chin, cheeks), for the schema and forms; nil for an unknown feature.
+func FaceDials(feature string) []string { return slices.Clone(faceDials[feature]) }
+
+// feature is the map of a feature by its configuration name.
+func (f *Face) feature(name string) *map[string]float64 {
+	switch name {
+	case "head":
+		return &f.Head
+	case "nose":
+		return &f.Nose
+	case "mouth":
+		return &f.Mouth
+	case "eyes":
+		return &f.Eyes
+	case "ears":
+		return &f.Ears
+	case "chin":
+		return &f.Chin
+	case "cheeks":
+		return &f.Cheeks
+	}
+	return nil
+}
+
+// faceSpread is how far a seeded dial strays: a normal spread, so most
+// faces are near average and a few features stand out.
+const faceSpread = 0.3
+
+// Modifiers resolves the face into MakeHuman modifier values by name
+// ("nose/nose-scale-horiz"): the explicit dials, and when Seed is set
+// every other dial drawn from it.
+func (f Face) Modifiers() map[string]float64 {
+	out := map[string]float64{}
+	var r *rand.Rand
+	if f.Seed != 0 {
+		r = rand.New(rand.NewPCG(f.Seed, 0x66616365))
+	}
+	for _, reg := range faceRegions {
+		set := *f.feature(reg.name)
+		for _, d := range faceDials[reg.name] {
+			key := reg.folder + "/" + reg.stem + "-" + d
+			// Draw for every dial, set or not, so that setting one dial
+			// leaves the others of a seeded face as they were.
+			drawn := 0.0
+			if r != nil {
+				drawn = math.Max(-1, math.Min(1, r.NormFloat64()*faceSpread))
+				if oneSided[reg.name+"."+d] {
+					drawn = math.Abs(drawn)
+				}
+			}
+			if v, ok := set[d]; ok {
+				out[key] = v
+			} else if drawn != 0 {
+				out[key] = drawn
+			}
+		}
+	}
+	return out
+}
+
+// validate checks the face's dials.
+func (f Face) validate() error {
+	if f.Seed > MaxFaceSeed {
+		return invalidf("face.seed", "%d is out of range; give an integer from 0 to %d", f.Seed, uint64(MaxFaceSeed))
+	}
+	for _, reg := range faceRegions {
+		set := *f.feature(reg.name)
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := "face." + reg.name + "." + k
+			if !slices.Contains(faceDials[reg.name], k) {
+				return invalidf(p, "unknown dial; face.%s has the dials %s", reg.name, strings.Join(faceDials[reg.name], ", "))
+			}
+			lo := -1.0
+			if oneSided[reg.name+"."+k] {
+				lo = 0
+			}
+			if v := set[k]; v < lo || v > 1 || math.IsNaN(v) {
+				return invalidf(p, "%g is out of range; give %g to 1", v, lo)
+			}
+		}
+	}
+	return nil
+}
