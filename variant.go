@@ -29,6 +29,52 @@ type Variant struct {
 	// a sorted set of names; objects have none. Their names are checked
 	// against the clip library by the avatar handler, which knows it.
 	Animations []string `json:"animations,omitempty"`
+	// Pose is the rest pose the model is delivered in (pose=A|T): "T"
+	// raises the upper arms to horizontal, "A" lowers them to the
+	// leader's A pose, "" leaves the model as built.
+	Pose string `json:"pose,omitempty"`
+	// TextureSizeLimit caps the side of every texture (256..1024); 0
+	// leaves the caps of the other parameters (1024, or the atlas size).
+	TextureSizeLimit int `json:"textureSizeLimit,omitempty"`
+	// DropChannels are the material textures that textureChannels left
+	// out, in TextureChannels order; nil keeps every texture.
+	DropChannels []string `json:"dropChannels,omitempty"`
+	// NoHands drops the hand meshes that are separate (useHands=0).
+	NoHands bool `json:"noHands,omitempty"`
+	// MorphTargets are the morph targets an avatar's model keeps
+	// (morphTargets=), as a sorted set of names: the stage keeps the
+	// model's own order, so the order asked does not matter. nil keeps
+	// every target (objects); empty (morphTargets=none) keeps none, so
+	// the field is never omitted from the payload. The avatar handler
+	// resolves the set names and checks the names (assets/avatar/face).
+	MorphTargets []string `json:"morphTargets"`
+	// Meshopt (useMeshOptCompression=true) quantizes the geometry and
+	// keyframes (KHR_mesh_quantization) and compresses them with
+	// EXT_meshopt_compression: about a fifth of the geometry bytes, for
+	// loaders with a meshopt decoder (three.js MeshoptDecoder, Babylon,
+	// model-viewer).
+	Meshopt bool `json:"meshopt,omitempty"`
+}
+
+// Poses are the pose values; Kiln's avatars are built in A pose.
+var Poses = []string{"A", "T"}
+
+// TextureChannels are the material textures textureChannels names, in
+// the order keys list them.
+var TextureChannels = []string{"baseColor", "normal", "metallicRoughness", "emissive", "occlusion"}
+
+// Quality is a preset of the leader's quality parameter: the lod, atlas
+// and texture cap it stands for. Explicit parameters win over it.
+type Quality struct {
+	LOD, AtlasSize, TextureSizeLimit int
+}
+
+// Qualities maps quality=low|medium|high to its preset, as the leader's
+// documentation gives them (morph targets are left to morphTargets).
+var Qualities = map[string]Quality{
+	"low":    {LOD: 2, AtlasSize: 256, TextureSizeLimit: 256},
+	"medium": {LOD: 1, AtlasSize: 512, TextureSizeLimit: 512},
+	"high":   {LOD: 0, AtlasSize: 1024, TextureSizeLimit: 1024},
 }
 
 // MaxLOD is the lightest level of detail: lod 0 is the source, 1 about
@@ -42,7 +88,8 @@ var TextureFormats = []string{"webp", "png", "compat"}
 
 // variantParams are the query parameters beyond lod that name a variant;
 // without any of them an object download serves a stored level as it is.
-var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh"}
+var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh",
+	"quality", "pose", "textureSizeLimit", "textureChannels", "useHands", "useMeshOptCompression"}
 
 // ParseVariant reads a download's query. It reports whether a parameter
 // beyond lod was given; absent ones take the spec's defaults (lod 0,
@@ -50,6 +97,14 @@ var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh"}
 // parameter.
 func ParseVariant(q url.Values) (Variant, bool, error) {
 	v := Variant{TextureFormat: "webp"}
+	named := slices.ContainsFunc(variantParams, q.Has)
+	if s, ok := lookup(q, "quality"); ok {
+		p, known := Qualities[s]
+		if !known {
+			return v, named, Errorf(KindInvalid, "invalid_quality", "quality must be low, medium or high, got %q", s)
+		}
+		v.LOD, v.AtlasSize, v.TextureSizeLimit = p.LOD, p.AtlasSize, p.TextureSizeLimit
+	}
 	if s, ok := lookup(q, "lod"); ok {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > MaxLOD {
@@ -57,10 +112,9 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 		}
 		v.LOD = n
 	}
-	named := slices.ContainsFunc(variantParams, q.Has)
 	if s, ok := lookup(q, "textureFormat"); ok {
 		if s == "" {
-			return v, named, Errorf(KindInvalid, "invalid_texture_format", "textureFormat must be %s, got an empty value", strings.Join(TextureFormats, ", "))
+			return v, named, Errorf(KindInvalid, "invalid_texture_format", "textureFormat must be webp, png or compat, got an empty value")
 		}
 		v.TextureFormat = s
 	}
@@ -78,7 +132,65 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 	default:
 		return v, named, Errorf(KindInvalid, "invalid_merge_mesh", "mergeMesh must be 0 or 1, got %q", s)
 	}
+	if err := v.parseLeader(q); err != nil {
+		return v, named, err
+	}
 	return v, named, v.Validate()
+}
+
+// parseLeader reads the market leader's parameters beyond the spec's:
+// pose, textureSizeLimit, textureChannels, useHands. Values are read as
+// the leader writes them (useHands=false as well as 0).
+func (v *Variant) parseLeader(q url.Values) error {
+	if s, ok := lookup(q, "pose"); ok {
+		if !slices.Contains(Poses, strings.ToUpper(s)) {
+			return Errorf(KindInvalid, "invalid_pose", "pose must be A or T, got %q", s)
+		}
+		v.Pose = strings.ToUpper(s)
+	}
+	if s, ok := lookup(q, "textureSizeLimit"); ok {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return Errorf(KindInvalid, "invalid_texture_size_limit", "textureSizeLimit must be a whole number from 256 to 1024, got %q", s)
+		}
+		v.TextureSizeLimit = n
+	}
+	if s, ok := lookup(q, "textureChannels"); ok {
+		keep := map[string]bool{}
+		if s != "none" {
+			for _, c := range strings.Split(s, ",") {
+				c = strings.TrimSpace(c)
+				if !slices.Contains(TextureChannels, c) {
+					return Errorf(KindInvalid, "invalid_texture_channels", "textureChannels must be none or a comma-separated list of %s, got %q", strings.Join(TextureChannels, ", "), s)
+				}
+				keep[c] = true
+			}
+		}
+		for _, c := range TextureChannels {
+			if !keep[c] {
+				v.DropChannels = append(v.DropChannels, c)
+			}
+		}
+	}
+	if s, ok := lookup(q, "useHands"); ok {
+		switch s {
+		case "1", "true":
+		case "0", "false":
+			v.NoHands = true
+		default:
+			return Errorf(KindInvalid, "invalid_use_hands", "useHands must be 0, 1, true or false, got %q", s)
+		}
+	}
+	if s, ok := lookup(q, "useMeshOptCompression"); ok {
+		switch s {
+		case "1", "true":
+			v.Meshopt = true
+		case "0", "false":
+		default:
+			return Errorf(KindInvalid, "invalid_use_mesh_opt_compression", "useMeshOptCompression must be true, false, 1 or 0, got %q", s)
+		}
+	}
+	return nil
 }
 
 // lookup is q's first value of name and whether name was given at all.
@@ -96,9 +208,20 @@ func (v Variant) Validate() error {
 	case v.LOD < 0 || v.LOD > MaxLOD:
 		return Errorf(KindInvalid, "invalid_lod", "lod must be 0, 1 or 2, got %d", v.LOD)
 	case v.TextureFormat != "" && !slices.Contains(TextureFormats, v.TextureFormat):
-		return Errorf(KindInvalid, "invalid_texture_format", "textureFormat must be %s, got %q", strings.Join(TextureFormats, ", "), v.TextureFormat)
+		return Errorf(KindInvalid, "invalid_texture_format", "textureFormat must be webp, png or compat, got %q", v.TextureFormat)
 	case v.AtlasSize != 0 && (v.AtlasSize < 64 || v.AtlasSize > 2048 || v.AtlasSize&(v.AtlasSize-1) != 0):
 		return Errorf(KindInvalid, "invalid_texture_atlas_size", "textureAtlasSize must be a power of two from 64 to 2048, got %d", v.AtlasSize)
+	case v.Pose != "" && !slices.Contains(Poses, v.Pose):
+		return Errorf(KindInvalid, "invalid_pose", "pose must be A or T, got %q", v.Pose)
+	case v.TextureSizeLimit != 0 && (v.TextureSizeLimit < 256 || v.TextureSizeLimit > 1024):
+		return Errorf(KindInvalid, "invalid_texture_size_limit", "textureSizeLimit must be a whole number from 256 to 1024, got %d", v.TextureSizeLimit)
+	}
+	for i, c := range v.DropChannels {
+		// Canonical order, no repeats: the key must not tell equal
+		// variants apart.
+		if !slices.Contains(TextureChannels, c) || (i > 0 && slices.Index(TextureChannels, c) <= slices.Index(TextureChannels, v.DropChannels[i-1])) {
+			return Errorf(KindInvalid, "invalid_texture_channels", "textureChannels: %q is not a channel, or out of order", c)
+		}
 	}
 	return nil
 }
@@ -116,8 +239,31 @@ func (v Variant) Key() string {
 		merged = 1
 	}
 	key := fmt.Sprintf("lod%d-%s-atlas%d-merge%d", v.LOD, format, v.AtlasSize, merged)
+	// The leader's parameters join the key only when set, so the keys
+	// of variants stored before them stay valid.
+	if v.Pose != "" {
+		key += "-pose" + v.Pose
+	}
+	if v.TextureSizeLimit != 0 {
+		key += fmt.Sprintf("-tex%d", v.TextureSizeLimit)
+	}
+	if len(v.DropChannels) > 0 {
+		key += "-no"
+		for _, c := range v.DropChannels {
+			key += c[:1] // b, n, m, e, o: the channels' initials differ
+		}
+	}
+	if v.NoHands {
+		key += "-nohands"
+	}
+	if v.Meshopt {
+		key += "-meshopt"
+	}
 	if len(v.Animations) > 0 {
 		key += "-" + AnimationsKey(v.Animations)
+	}
+	if v.MorphTargets != nil {
+		key += "-morph-" + namesKey(v.MorphTargets)
 	}
 	return key
 }

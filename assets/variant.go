@@ -7,8 +7,12 @@ import (
 	"github.com/kilnhq/kiln/assets/atlas"
 	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/assets/merge"
+	"github.com/kilnhq/kiln/assets/morph"
+	"github.com/kilnhq/kiln/assets/pose"
+	"github.com/kilnhq/kiln/assets/quantize"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/texture"
+	"github.com/kilnhq/kiln/assets/trim"
 )
 
 // BuildVariant turns a model's lod 0 scene into the variant, in the order
@@ -20,6 +24,24 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		return Model{}, err
 	}
 	var m Model
+	// The morph targets not asked for go first: every later stage
+	// (simplification, merge) carries each target along.
+	if v.MorphTargets != nil {
+		morph.Keep(s, v.MorphTargets)
+	}
+	// The leader's parameters that move or cut parts come before the
+	// lod too, which then simplifies only what is served.
+	if v.Pose != "" {
+		if err := pose.Apply(s, v.Pose); err != nil {
+			return Model{}, err
+		}
+	}
+	if len(v.DropChannels) > 0 {
+		trim.Channels(s, v.DropChannels)
+	}
+	if v.NoHands {
+		trim.Hands(s)
+	}
 	err := lod.Chain(s, v.LOD, func(l lod.Level, _ *scene.Scene) error {
 		m.Level = l
 		return ctx.Err()
@@ -51,13 +73,24 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		}
 		m.Merge = &r
 	}
+	// textureSizeLimit caps every image, the atlas's too; the atlas is
+	// packed at a power of two first and scaled down with the rest.
+	if v.TextureSizeLimit > 0 {
+		textureCap = min(textureCap, v.TextureSizeLimit)
+	}
 	r, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: textureCap})
 	if err != nil {
 		return Model{}, err
 	}
 	m.Textures = r.Images
 	s.Prune()
-	if m.GLB, err = scene.Write(s); err != nil {
+	if v.Meshopt {
+		// Quantization is the lossy step; ordering and compression keep
+		// every value.
+		quantize.Apply(s, quantize.Options{})
+		s.OptimizeOrder()
+	}
+	if m.GLB, err = scene.WriteWith(s, scene.WriteOptions{Meshopt: v.Meshopt}); err != nil {
 		return Model{}, err
 	}
 	m.Stats = s.Stats()
