@@ -152,3 +152,6 @@ func ValidateNewObject(o *Object) error {
 	}
 	return nil
 }
+
+// Owner is the account the object belongs to.
+func (x *Object) Owner() string { return x.Account }

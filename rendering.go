@@ -181,3 +181,6 @@ func BuiltInSetup(id string) *RenderSetup {
 
 // MaxSetupBytes bounds an uploaded .blend.
 const MaxSetupBytes = 200 << 20
+
+// Owner is the account the setup belongs to.
+func (x *RenderSetup) Owner() string { return x.Account }

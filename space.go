@@ -119,3 +119,6 @@ func ValidateNewSpace(s *Space) error {
 	}
 	return CheckID("spaceTemplateId", s.SpaceTemplateID)
 }
+
+// Owner is the account the space belongs to.
+func (x *Space) Owner() string { return x.Account }

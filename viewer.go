@@ -242,3 +242,6 @@ func snakeField(field string) string {
 	}
 	return b.String()
 }
+
+// Owner is the account the viewer belongs to.
+func (x *Viewer) Owner() string { return x.Account }

@@ -21,11 +21,7 @@ func (s *Server) statsViewer(c *gin.Context) (*kiln.Viewer, error) {
 		return nil, err
 	}
 	v, err := s.Analytics.Viewer(c.Request.Context(), token)
-	k := callerKey(c)
-	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && v.Account != k.Account && !k.Admin) {
-		return nil, kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token)
-	}
-	return v, err
+	return owned(c, v, err, kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token))
 }
 
 var backtoPattern = regexp.MustCompile(`^(\d{1,4}) ?(day|week|month|year)s?$`)

@@ -83,6 +83,26 @@ func callerKey(c *gin.Context) *kiln.APIKey {
 	return k
 }
 
+// owned is the one ownership rule for a resource looked up by the id in
+// a request: r and err are the lookup's answer. A missing
+// resource and another account's both answer notFound, so that ids of
+// other accounts cannot be probed; the admin key acts for every account.
+// (A resource that a request names to build into the caller's own, such
+// as a viewer's object, must be the caller's account's: see
+// accountObject.)
+func owned[R interface{ Owner() string }](c *gin.Context, r R, err, notFound error) (R, error) {
+	var none R
+	switch k := callerKey(c); {
+	case kiln.KindOf(err) == kiln.KindNotFound:
+		return none, notFound
+	case err != nil:
+		return none, err
+	case r.Owner() != k.Account && !k.Admin:
+		return none, notFound
+	}
+	return r, nil
+}
+
 // monitorAuth guards asynqmon with HTTP Basic auth (user admin, the admin
 // key as password), which a browser can answer without any client code.
 func (s *Server) monitorAuth(c *gin.Context) {

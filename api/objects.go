@@ -277,10 +277,7 @@ func (s *Server) ownObject(c *gin.Context) (*kiln.Object, error) {
 		return nil, err
 	}
 	o, err := s.Objects.Object(c.Request.Context(), id)
-	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && o.Account != callerKey(c).Account && !callerKey(c).Admin) {
-		return nil, kiln.Errorf(kiln.KindNotFound, "object_not_found", "no object with id %s", id)
-	}
-	return o, err
+	return owned(c, o, err, kiln.Errorf(kiln.KindNotFound, "object_not_found", "no object with id %s", id))
 }
 
 func (s *Server) finishUpload(c *gin.Context) {

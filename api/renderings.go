@@ -338,9 +338,7 @@ func (s *Server) downloadSetup(c *gin.Context) {
 		return
 	}
 	setup, err := s.Renderings.Setup(c.Request.Context(), id)
-	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && setup.Account != callerKey(c).Account) {
-		err = kiln.Errorf(kiln.KindNotFound, "setup_not_found", "no uploaded setup with id %s", id)
-	}
+	setup, err = owned(c, setup, err, kiln.Errorf(kiln.KindNotFound, "setup_not_found", "no uploaded setup with id %s", id))
 	if err != nil {
 		fail(c, err)
 		return

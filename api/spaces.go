@@ -178,10 +178,7 @@ func (s *Server) ownSpace(c *gin.Context, field, id string) (*kiln.Space, error)
 		return nil, err
 	}
 	sp, err := s.Spaces.Space(c.Request.Context(), id)
-	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && sp.Account != callerKey(c).Account) {
-		return nil, kiln.Errorf(kiln.KindNotFound, "space_not_found", "%s: no space with id %s", field, id)
-	}
-	return sp, err
+	return owned(c, sp, err, kiln.Errorf(kiln.KindNotFound, "space_not_found", "%s: no space with id %s", field, id))
 }
 
 func (s *Server) getSpace(c *gin.Context) {

@@ -94,10 +94,7 @@ func (s *Server) ownViewer(c *gin.Context) (*kiln.Viewer, error) {
 		return nil, err
 	}
 	v, err := s.Viewers.Viewer(c.Request.Context(), token)
-	if kiln.KindOf(err) == kiln.KindNotFound || (err == nil && v.Account != callerKey(c).Account) {
-		return nil, kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token)
-	}
-	return v, err
+	return owned(c, v, err, kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token))
 }
 
 func (s *Server) getViewer(c *gin.Context) {
