@@ -301,3 +301,54 @@ func TestFaceModifiersMoveTheFace(t *testing.T) {
 		t.Error("Shape is not deterministic")
 	}
 }
+
+// The face's assets sit in the head: teeth and tongue behind the lips and
+// below the eyes, eyes in their sockets, brows above them.
+func TestFaceAssetsInPlace(t *testing.T) {
+	b := human.Shape(human.Average(0))
+	j := b.Joints()
+	m := human.BodyMesh()
+	lo := [3]float32{1e9, 1e9, 1e9}
+	hi := [3]float32{-1e9, -1e9, -1e9}
+	for i, tri := range m.Tris {
+		if !m.Head[i] {
+			continue
+		}
+		for _, c := range tri {
+			p := b.Pos[m.Base[c]]
+			for a := 0; a < 3; a++ {
+				lo[a], hi[a] = min(lo[a], p[a]), max(hi[a], p[a])
+			}
+		}
+	}
+	centre := func(id string) [3]float32 {
+		f, err := b.Fit(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c [3]float32
+		for _, p := range f.Pos {
+			for a := 0; a < 3; a++ {
+				if p[a] < lo[a]-0.01 || p[a] > hi[a]+0.01 {
+					t.Fatalf("%s: vertex %v outside the head %v..%v", id, p, lo, hi)
+				}
+				c[a] += p[a] / float32(len(f.Pos))
+			}
+		}
+		return c
+	}
+	eyeY := j["LeftEye"][1]
+	for _, id := range []string{"teeth/default", "tongue/default"} {
+		c := centre(id)
+		if c[1] > eyeY-0.04 || c[2] > hi[2]-0.005 || math.Abs(float64(c[0])) > 0.01 {
+			t.Errorf("%s centred at %v: want below the eyes (%.3f), behind the lips (%.3f), on the midline", id, c, eyeY, hi[2])
+		}
+	}
+	if l, r := centre("eyes/left"), centre("eyes/right"); dist(l, j["LeftEye"]) > 0.02 || dist(r, j["RightEye"]) > 0.02 {
+		t.Errorf("eyes at %v and %v, joints at %v and %v", l, r, j["LeftEye"], j["RightEye"])
+	}
+	if c := centre("eyebrows/default"); c[1] < eyeY {
+		t.Errorf("eyebrows at %v, under the eyes", c)
+	}
+	centre("eyelashes/default")
+}

@@ -19,9 +19,11 @@ type Mesh struct {
 	Tris [][3]uint32
 	// Head marks the triangles of the head and neck (Ready Player Me's
 	// Wolf3D_Head, which runs down to the base of the neck); the others
-	// are Wolf3D_Body. The seam follows the skin weights: a triangle is
-	// head when its corners' weight on Neck, Head and the eyes averages
-	// at least one half.
+	// are Wolf3D_Body. The seam follows the skin weights: a quad of the
+	// base mesh (both its triangles) is head when its corners' weight on
+	// Neck, Head and the eyes averages at least one half. The two parts
+	// share the seam's vertices: compute normals on the whole body before
+	// splitting so the seam does not show.
 	Head []bool
 }
 
@@ -62,13 +64,21 @@ func (m *model) newBodyMesh() *Mesh {
 		}
 		return s
 	}
-	bm.Head = make([]bool, len(bm.Tris))
+	// Decide per MakeHuman quad, so both of its triangles go together
+	// and the seam runs along quad edges.
+	sum := map[int32]float32{}
+	n := map[int32]int{}
 	for t, tri := range bm.Tris {
-		var s float32
+		q := m.d.Body.Poly[t]
 		for _, c := range tri {
-			s += share(bm.Base[c])
+			sum[q] += share(bm.Base[c])
+			n[q]++
 		}
-		bm.Head[t] = s/3 >= 0.5
+	}
+	bm.Head = make([]bool, len(bm.Tris))
+	for t := range bm.Tris {
+		q := m.d.Body.Poly[t]
+		bm.Head[t] = sum[q]/float32(n[q]) >= 0.5
 	}
 	return bm
 }
@@ -114,6 +124,10 @@ type Fitted struct {
 // Fit places an asset (an ID from Assets) on the body: each vertex at
 // its binding's weighted base vertices plus its offset, scaled by how
 // much the body grew along each axis since the asset was made.
+// Footwear soles reach below y = 0 (the bare soles, up to 3 cm for
+// boots): lift the whole avatar by the lowest footwear vertex.
+// Hair, skirts and loose tops may pass through the body where MakeHuman
+// hides nothing; Hides lists the skin to leave out under each asset.
 func (b *Body) Fit(id string) (*Fitted, error) {
 	m := load()
 	a, ok := m.assets[id]
