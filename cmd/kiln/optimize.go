@@ -20,11 +20,12 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 	texFormat := fs.String("texture-format", "", "webp, png or compat; absent, formats are kept and textures only capped at 1024")
 	atlasSize := fs.Int("atlas", 0, "pack the textures into one atlas per channel of at most N×N (64..2048, a power of two); 0: no atlas")
 	mergeMeshes := fs.Bool("merge", false, "merge every mesh into one per alpha group (two draw calls with --atlas)")
+	meshopt := fs.Bool("meshopt", false, "quantize geometry and keyframes and compress them with EXT_meshopt_compression (useMeshOptCompression=true)")
 	// Flags may follow the file names, as the usage line shows.
 	var files []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			fmt.Fprintf(stderr, "kiln optimize: %v; usage: kiln optimize IN.glb OUT.glb [--lod N] [--atlas N] [--merge] [--texture-format webp|png|compat]\n", err)
+			fmt.Fprintf(stderr, "kiln optimize: %v; usage: kiln optimize IN.glb OUT.glb [--lod N] [--atlas N] [--merge] [--texture-format webp|png|compat] [--meshopt]\n", err)
 			return 2
 		}
 		if fs.NArg() == 0 {
@@ -34,17 +35,17 @@ func optimize(args []string, stdout, stderr io.Writer) int {
 		args = fs.Args()[1:]
 	}
 	if len(files) != 2 {
-		fmt.Fprintln(stderr, "kiln optimize: usage: kiln optimize IN.glb OUT.glb [--lod N] [--atlas N] [--merge] [--texture-format webp|png|compat]")
+		fmt.Fprintln(stderr, "kiln optimize: usage: kiln optimize IN.glb OUT.glb [--lod N] [--atlas N] [--merge] [--texture-format webp|png|compat] [--meshopt]")
 		return 2
 	}
-	if err := optimizeFile(files[0], files[1], *level, *texFormat, *atlasSize, *mergeMeshes, stdout); err != nil {
+	v := kiln.Variant{LOD: *level, TextureFormat: *texFormat, AtlasSize: *atlasSize, Merge: *mergeMeshes, Meshopt: *meshopt}
+	if err := optimizeFile(files[0], files[1], v, stdout); err != nil {
 		return failed(stderr, "optimize", files[0], err)
 	}
 	return 0
 }
 
-func optimizeFile(in, out string, level int, texFormat string, atlasSize int, mergeMeshes bool, stdout io.Writer) error {
-	v := kiln.Variant{LOD: level, TextureFormat: texFormat, AtlasSize: atlasSize, Merge: mergeMeshes}
+func optimizeFile(in, out string, v kiln.Variant, stdout io.Writer) error {
 	if err := v.Validate(); err != nil {
 		// Name the flags, not the query parameters the message speaks of.
 		_, msg := kiln.CodeOf(err)

@@ -348,6 +348,7 @@ func TestOptimize(t *testing.T) {
 		{[]string{textured, filepath.Join(dir, "webp.glb"), "--texture-format", "webp"}, 0, `"mimeAfter": "image/webp"`},
 		{[]string{"--texture-format=compat", textured, filepath.Join(dir, "compat.glb")}, 0, `"mimeAfter": "image/jpeg"`},
 		{[]string{textured, filepath.Join(dir, "bad.glb"), "--texture-format", "gif"}, 2, "--texture-format must be webp, png or compat"},
+		{[]string{textured, filepath.Join(dir, "meshopt.glb"), "--meshopt"}, 0, `"triangles"`},
 		{[]string{in}, 2, "usage"},
 		{[]string{filepath.Join(dir, "missing.glb"), filepath.Join(dir, "m.glb")}, 1, "no such file"},
 	} {
@@ -367,6 +368,11 @@ func TestOptimize(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.glb")); !os.IsNotExist(err) {
 		t.Fatal("a failed optimize left an output file")
+	}
+	gltfcheck.RequireValid(t, glb)
+	glb, err = os.ReadFile(filepath.Join(dir, "meshopt.glb"))
+	if err != nil || !bytes.Contains(glb, []byte(`"extensionsRequired":["EXT_meshopt_compression","KHR_mesh_quantization"]`)) {
+		t.Fatalf("--meshopt output does not require EXT_meshopt_compression and KHR_mesh_quantization (%v)", err)
 	}
 	gltfcheck.RequireValid(t, glb)
 	glb, err = os.ReadFile(filepath.Join(dir, "webp.glb"))
