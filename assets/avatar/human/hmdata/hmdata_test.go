@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/gob"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 )
 
