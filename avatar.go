@@ -55,12 +55,18 @@ func AvatarVariantKey(id, key string) string { return "avatars/" + id + "/varian
 // sorted names, so that equal sets in any order share one variant and the
 // key stays short whatever the list.
 func AnimationsKey(names []string) string {
+	return "anim-" + namesKey(names)
+}
+
+// namesKey stands for a set of names in a variant key: "none" for the
+// empty set, else a short hash of the sorted names.
+func namesKey(names []string) string {
 	if len(names) == 0 {
-		return "anim-none"
+		return "none"
 	}
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	sum := sha256.Sum256([]byte(strings.Join(sorted, ",")))
-	return "anim-" + hex.EncodeToString(sum[:6])
+	return hex.EncodeToString(sum[:6])
 }

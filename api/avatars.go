@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/animation"
 	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -32,10 +34,10 @@ const maxAvatarConfig = 64 << 10
 
 func (s *Server) avatarRoutes(r *gin.Engine) {
 	r.POST("/avatar", s.require(kiln.ScopeAvatarWrite), s.createAvatar)
-	r.GET("/avatar/schema.json", avatarSchema)
-	r.GET("/model/:file", s.avatarModel)
+	getFile(r, "/avatar/schema.json", avatarSchema)
+	getFile(r, "/model/:file", s.avatarModel)
 	r.GET("/animations", listAnimations)
-	r.GET("/animations/:gender/:file", animationGLB)
+	getFile(r, "/animations/:gender/:file", animationGLB)
 }
 
 // createAvatar registers a configuration (`{}` or an empty body resolves
@@ -71,7 +73,7 @@ func (s *Server) createAvatar(c *gin.Context) {
 	}
 	// The first download enqueues the same job when this one is lost, so
 	// a queue that does not answer now costs time, not the avatar.
-	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp"}}
+	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: defaultMorphTargets()}}
 	if err := s.Jobs.Enqueue(c.Request.Context(), build); err != nil {
 		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
 	}
@@ -133,6 +135,10 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	if v.MorphTargets, err = morphTargetsParam(c.Request.URL.Query()); err != nil {
+		fail(c, err)
+		return
+	}
 	if err := s.checkAvatar(c.Request.Context(), id); err != nil {
 		fail(c, err)
 		return
@@ -177,9 +183,32 @@ func animationParam(q string) ([]string, error) {
 	return slices.Compact(names), nil
 }
 
+// morphTargetsParam reads the morphTargets parameter as the leader takes
+// it: ARKit, Oculus Visemes, Default, none, or a comma-separated list of
+// those and of shape names (face.Names). Absent, it is Default (mouthOpen,
+// mouthSmile), as with the leader. It answers the sorted set of names;
+// unknown names are a 400 naming each.
+func morphTargetsParam(q url.Values) ([]string, error) {
+	if !q.Has("morphTargets") {
+		return defaultMorphTargets(), nil
+	}
+	names, err := face.Names(q.Get("morphTargets"))
+	if err != nil {
+		return nil, invalidf("invalid_morph_targets", "morphTargets: %v", err)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// defaultMorphTargets is the set an avatar download keeps when it names
+// none, as a Variant holds it.
+func defaultMorphTargets() []string {
+	return slices.Sorted(slices.Values(face.Default))
+}
+
 // avatarSchema serves the JSON Schema of the avatar configuration.
 func avatarSchema(c *gin.Context) {
-	c.Data(http.StatusOK, "application/schema+json", avatar.Schema)
+	serveBytes(c, "application/schema+json", avatar.Schema)
 }
 
 // checkAvatar reports why a download of avatar id cannot be built: not

@@ -104,10 +104,13 @@ func Names(set string) ([]string, error) {
 			}
 		}
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("unknown morph target %s: use ARKit, Oculus Visemes, Default, none or names of those sets", strings.Join(unknown, ", "))
+	switch len(unknown) {
+	case 0:
+		return names, nil
+	case 1:
+		return nil, fmt.Errorf("unknown morph target %s: use ARKit, Oculus Visemes, Default, none or names of those sets", unknown[0])
 	}
-	return names, nil
+	return nil, fmt.Errorf("unknown morph targets %s: use ARKit, Oculus Visemes, Default, none or names of those sets", strings.Join(unknown, ", "))
 }
 
 // Deltas is a shape's offsets: base-mesh vertex indices (rising) and the
