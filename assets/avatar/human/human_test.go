@@ -352,3 +352,62 @@ func TestFaceAssetsInPlace(t *testing.T) {
 	}
 	centre("eyelashes/default")
 }
+
+// Normals point out of the body: away from the bone they wrap (the
+// forearm's skin away from the forearm's axis, the face forward), and
+// render vertices split by a UV seam share one normal.
+func TestNormalsPointOut(t *testing.T) {
+	b := human.Shape(human.Average(1))
+	m := human.BodyMesh()
+	n := b.Normals()
+	j := b.Joints()
+	same := map[int32][3]float32{}
+	out, total := 0, 0
+	for i, v := range m.Base {
+		if prev, ok := same[v]; ok && prev != n[i] {
+			t.Fatalf("base vertex %d has two normals %v and %v", v, prev, n[i])
+		}
+		same[v] = n[i]
+		p := b.Pos[v]
+		// Skin around the left forearm: compare with the direction from
+		// the nearest point of the elbow-wrist axis.
+		e, w := j["LeftForeArm"], j["LeftHand"]
+		axis := sub(w, e)
+		l2 := axis[0]*axis[0] + axis[1]*axis[1] + axis[2]*axis[2]
+		s := (sub(p, e)[0]*axis[0] + sub(p, e)[1]*axis[1] + sub(p, e)[2]*axis[2]) / l2
+		if s < 0.2 || s > 0.8 {
+			continue
+		}
+		q := [3]float32{e[0] + s*axis[0], e[1] + s*axis[1], e[2] + s*axis[2]}
+		if dist(p, q) > 0.06 {
+			continue
+		}
+		r := sub(p, q)
+		total++
+		if r[0]*n[i][0]+r[1]*n[i][1]+r[2]*n[i][2] > 0 {
+			out++
+		}
+	}
+	if total < 50 || float64(out) < 0.97*float64(total) {
+		t.Errorf("%d of %d forearm normals point out", out, total)
+	}
+	f, err := b.Fit("top/tshirt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Normals()
+	var front, back int
+	for i, p := range f.Pos {
+		if p[1] > j["Spine1"][1] && p[1] < j["Spine2"][1] && math.Abs(float64(p[0])) < 0.05 {
+			if p[2] > 0 && fn[i][2] > 0.5 {
+				front++
+			}
+			if p[2] < 0 && fn[i][2] < -0.5 {
+				back++
+			}
+		}
+	}
+	if front < 5 || back < 5 {
+		t.Errorf("T-shirt chest normals: %d forward at the front, %d backward at the back", front, back)
+	}
+}

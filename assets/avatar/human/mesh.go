@@ -115,6 +115,9 @@ type Fitted struct {
 	UV   [][2]float32
 	Bind []Binding
 	Tris [][3]uint32
+	// src is each render vertex's asset vertex (UV seams split asset
+	// vertices into several render vertices).
+	src []int32
 	// Hides marks the body triangles (BodyMesh().Tris) the asset covers:
 	// those whose corners are all in the asset's delete list. Leave them
 	// out so skin cannot poke through.
@@ -160,7 +163,7 @@ func (b *Body) Fit(id string) (*Fitted, error) {
 		bind[v] = bd
 	}
 	mesh := toMesh(a.Mesh, func(s int32) int32 { return s })
-	f := &Fitted{ID: id, ZDepth: a.ZDepth, UV: mesh.UV, Tris: mesh.Tris}
+	f := &Fitted{ID: id, ZDepth: a.ZDepth, UV: mesh.UV, Tris: mesh.Tris, src: mesh.Base}
 	f.Pos = make([][3]float32, len(mesh.Base))
 	f.Bind = make([]Binding, len(mesh.Base))
 	for i, s := range mesh.Base {
@@ -258,6 +261,60 @@ func (f *Fitted) Carry(delta map[int32][3]float32) [][3]float32 {
 				out[i][a] += bd.W[k] * d[a]
 			}
 		}
+	}
+	return out
+}
+
+// Normals gives the body's smooth normals per render vertex of
+// BodyMesh: area-weighted over the triangles around each base vertex,
+// across UV seams and across the head/body split, so neither shows as a
+// crease.
+func (b *Body) Normals() [][3]float32 {
+	m := BodyMesh()
+	return smoothNormals(b.Pos, m.Base, m.Tris)
+}
+
+// Normals gives the asset's smooth normals per render vertex, shared
+// across its UV seams.
+func (f *Fitted) Normals() [][3]float32 {
+	n := 0
+	for _, s := range f.src {
+		n = max(n, int(s)+1)
+	}
+	pos := make([][3]float32, n)
+	for i, s := range f.src {
+		pos[s] = f.Pos[i]
+	}
+	return smoothNormals(pos, f.src, f.Tris)
+}
+
+// smoothNormals sums each triangle's area-weighted normal onto the
+// source vertex of its corners and hands the normalised sums back per
+// render vertex. A vertex on no triangle (or on degenerate ones only)
+// gets +Y.
+func smoothNormals(pos [][3]float32, src []int32, tris [][3]uint32) [][3]float32 {
+	acc := make([][3]float64, len(pos))
+	for _, t := range tris {
+		a, b, c := pos[src[t[0]]], pos[src[t[1]]], pos[src[t[2]]]
+		u := [3]float64{float64(b[0] - a[0]), float64(b[1] - a[1]), float64(b[2] - a[2])}
+		v := [3]float64{float64(c[0] - a[0]), float64(c[1] - a[1]), float64(c[2] - a[2])}
+		n := [3]float64{u[1]*v[2] - u[2]*v[1], u[2]*v[0] - u[0]*v[2], u[0]*v[1] - u[1]*v[0]}
+		for _, k := range t {
+			s := src[k]
+			acc[s][0] += n[0]
+			acc[s][1] += n[1]
+			acc[s][2] += n[2]
+		}
+	}
+	out := make([][3]float32, len(src))
+	for i, s := range src {
+		n := acc[s]
+		l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
+		if l == 0 {
+			out[i] = [3]float32{0, 1, 0}
+			continue
+		}
+		out[i] = [3]float32{float32(n[0] / l), float32(n[1] / l), float32(n[2] / l)}
 	}
 	return out
 }
