@@ -44,6 +44,14 @@ type BlobStore interface {
 	Ping(ctx context.Context) error
 }
 
+// GetPresigner is a BlobStore that signs download URLs (S3 does, local
+// disk does not): the API can then redirect a download to the store
+// instead of serving it (KILN_BLOB_REDIRECT). ok is false when the store
+// behind cannot sign.
+type GetPresigner interface {
+	PresignGet(ctx context.Context, key string, expiry time.Duration) (url string, ok bool, err error)
+}
+
 // CheckBlobKey admits slash-separated names that cannot leave a store's
 // folder or reach its temporary files: no "..", no empty segment, no
 // segment starting with a dot, no backslash (a separator on Windows).

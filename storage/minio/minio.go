@@ -202,6 +202,26 @@ func (s *Store) PresignPut(ctx context.Context, key string, expiry time.Duration
 	return u.String(), true, nil
 }
 
+// PresignGet returns a URL that a client can GET the blob from directly,
+// signed for the public endpoint like PresignPut's: the API redirects
+// downloads to it when KILN_BLOB_REDIRECT is set.
+func (s *Store) PresignGet(ctx context.Context, key string, expiry time.Duration) (string, bool, error) {
+	const op = "minio.PresignGet"
+	if err := kiln.CheckBlobKey(key); err != nil {
+		return "", false, kiln.E(op, err)
+	}
+	if expiry < time.Second || expiry > maxExpiry {
+		return "", false, kiln.E(op, kiln.Errorf(kiln.KindInvalid, "invalid_expiry", "a presigned URL lasts from 1 second to 7 days, not %v", expiry))
+	}
+	u, err := s.presigner.PresignedGetObject(ctx, s.bucket, key, expiry, nil)
+	if err != nil {
+		return "", false, wrap(op, key, err)
+	}
+	return u.String(), true, nil
+}
+
+var _ kiln.GetPresigner = (*Store)(nil)
+
 // Ping checks the bucket, not just the server: without it nothing works.
 func (s *Store) Ping(ctx context.Context) error {
 	const op = "minio.Ping"
