@@ -271,16 +271,9 @@ func rotations(v []float32, bits int) []float32 {
 		c := float32(int16(uint16(enc[2*i]) | uint16(enc[2*i+1])<<8))
 		out[i] = max(c/32767, -1)
 	}
-	// Keep each key in the hemisphere of the source, so interpolation
-	// between keys takes the same path.
-	for i := 0; i+4 <= len(out); i += 4 {
-		dot := out[i]*v[i] + out[i+1]*v[i+1] + out[i+2]*v[i+2] + out[i+3]*v[i+3]
-		if dot < 0 {
-			for k := 0; k < 4; k++ {
-				out[i+k] = -out[i+k]
-			}
-		}
-	}
+	// The filter gives each key with its largest component positive,
+	// which may be -q of the source: the same rotation, and glTF's slerp
+	// takes the shorter arc either way.
 	return out
 }
 
