@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
@@ -50,15 +51,23 @@ type source struct {
 //
 // Eyes have no MakeHuman asset here: eyes/left and eyes/right are the
 // base mesh's eye helper spheres, bound one-to-one to their vertices.
+//
+// Polygon budget: an avatar's lod 0 has at most 32,000 triangles and the
+// visible body takes 15,000 to 21,000, so the light meshes were chosen
+// where MakeHuman has several of a style (male_casualsuit01's detailed
+// shirt and jeans are 8,000 triangles each; the shirt here is 3,100, the
+// jeans 1,900). teeth/default is the base mesh's teeth helpers (upper
+// and lower arches, 192 triangles, as low as the leader's teeth);
+// teeth/detailed is MakeHuman's modelled teeth (7,120 triangles).
 var sources = []source{
 	{"top/tshirt", "clothes/male_casualsuit04", upper},
-	{"top/shirt", "clothes/male_casualsuit01", upper},
+	{"top/shirt", "clothes/male_casualsuit03", upper},
 	{"top/hoodie", "clothes/male_casualsuit05", upper},
 	{"top/blouse", "clothes/female_elegantsuit01", upper},
 	{"top/tank", "clothes/female_sportsuit01", upper},
 	{"top/longsleeve", "clothes/male_casualsuit02", upper},
 	{"top/fitted_tshirt", "clothes/female_casualsuit01", upper},
-	{"bottom/jeans", "clothes/male_casualsuit01", lower},
+	{"bottom/jeans", "clothes/male_casualsuit05", lower},
 	{"bottom/trousers", "clothes/male_casualsuit06", lower},
 	{"bottom/shorts", "clothes/female_casualsuit02", lower},
 	{"bottom/skirt", "clothes/female_elegantsuit01", lower},
@@ -72,10 +81,11 @@ var sources = []source{
 	{"hair/bun", "hair/braid01", whole},
 	{"hair/ponytail", "hair/ponytail01", whole},
 	{"hair/curly", "hair/afro01", whole},
-	{"hair/bob", "hair/bob01", whole},
+	{"hair/bob", "hair/bob02", whole},
 	{"eyebrows/default", "eyebrows/eyebrow001", whole},
 	{"eyelashes/default", "eyelashes/eyelashes01", whole},
-	{"teeth/default", "teeth/teeth_base", whole},
+	{"teeth/default", "helper-teeth", whole},
+	{"teeth/detailed", "teeth/teeth_base", whole},
 	{"tongue/default", "tongue/tongue01", whole},
 	{"eyes/left", "helper-l-eye", whole},
 	{"eyes/right", "helper-r-eye", whole},
@@ -87,9 +97,12 @@ func readAssets(src string, base *obj, weights weightsFunc) ([]hmdata.Asset, err
 	for _, s := range sources {
 		var a hmdata.Asset
 		var err error
-		if strings.HasPrefix(s.path, "helper-") {
+		switch {
+		case s.path == "helper-teeth":
+			a, err = helperAsset(base, "helper-upper-teeth", "helper-lower-teeth")
+		case strings.HasPrefix(s.path, "helper-"):
 			a, err = helperAsset(base, s.path)
-		} else {
+		default:
 			a, err = fittedAsset(base, filepath.Join(src, "assets", s.path), s.part, weights)
 		}
 		if err != nil {
@@ -105,12 +118,12 @@ func readAssets(src string, base *obj, weights weightsFunc) ([]hmdata.Asset, err
 // body (Hips and legs), 0..1.
 type weightsFunc func(base int32) float32
 
-// helperAsset makes an asset of a base-mesh helper group: its own
+// helperAsset makes an asset of base-mesh helper groups: their own
 // polygons and UVs, each vertex following one base vertex.
-func helperAsset(base *obj, group string) (hmdata.Asset, error) {
-	m := base.mesh(func(_ int, p poly) bool { return p.group == group })
+func helperAsset(base *obj, groups ...string) (hmdata.Asset, error) {
+	m := base.mesh(func(_ int, p poly) bool { return slices.Contains(groups, p.group) })
 	if len(m.Tri) == 0 {
-		return hmdata.Asset{}, fmt.Errorf("no polygons in group %s", group)
+		return hmdata.Asset{}, fmt.Errorf("no polygons in groups %v", groups)
 	}
 	// Renumber: asset vertices are the group's base vertices in order.
 	local := map[int32]int32{}

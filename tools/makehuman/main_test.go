@@ -175,9 +175,9 @@ func TestOutfitSplit(t *testing.T) {
 	for _, a := range d.Assets {
 		by[a.ID] = a
 	}
-	top, bottom := by["top/shirt"], by["bottom/jeans"]
+	top, bottom := by["top/blouse"], by["bottom/skirt"]
 	if top.Source != bottom.Source {
-		t.Fatalf("shirt from %s, jeans from %s", top.Source, bottom.Source)
+		t.Fatalf("blouse from %s, skirt from %s", top.Source, bottom.Source)
 	}
 	o, err := readOBJ(filepath.Join(src, "assets", top.Source, filepath.Base(top.Source)+".obj"))
 	if err != nil {
@@ -192,13 +192,13 @@ func TestOutfitSplit(t *testing.T) {
 	}
 	for p, m := range polys {
 		if m == 3 {
-			t.Fatalf("polygon %d in both the shirt and the jeans", p)
+			t.Fatalf("polygon %d in both the blouse and the skirt", p)
 		}
 	}
 	if len(polys) != len(o.polys) {
-		t.Errorf("shirt and jeans hold %d of %d polygons", len(polys), len(o.polys))
+		t.Errorf("blouse and skirt hold %d of %d polygons", len(polys), len(o.polys))
 	}
-	// The shirt is above the jeans: its mean bound height is higher.
+	// The blouse is above the skirt: its mean bound height is higher.
 	mean := func(a hmdata.Asset) float32 {
 		var s float32
 		for _, v := range a.Mesh.Src {
@@ -207,6 +207,6 @@ func TestOutfitSplit(t *testing.T) {
 		return s / float32(len(a.Mesh.Src))
 	}
 	if mean(top) <= mean(bottom)+2 {
-		t.Errorf("shirt at %.2f dm, jeans at %.2f dm", mean(top), mean(bottom))
+		t.Errorf("blouse at %.2f dm, skirt at %.2f dm", mean(top), mean(bottom))
 	}
 }
