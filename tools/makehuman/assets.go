@@ -56,9 +56,9 @@ type source struct {
 // visible body takes 15,000 to 21,000, so the light meshes were chosen
 // where MakeHuman has several of a style (male_casualsuit01's detailed
 // shirt and jeans are 8,000 triangles each; the shirt here is 3,100, the
-// jeans 1,900). teeth/default is the base mesh's teeth helpers (upper
-// and lower arches, 192 triangles, as low as the leader's teeth);
-// teeth/detailed is MakeHuman's modelled teeth (7,120 triangles).
+// jeans 1,900). teeth/default is MakeHuman's modelled teeth (7,120
+// triangles, to simplify); teeth/low is the base mesh's teeth helpers
+// (upper and lower arches, 192 triangles, as low as the leader's teeth).
 var sources = []source{
 	{"top/tshirt", "clothes/male_casualsuit04", upper},
 	{"top/shirt", "clothes/male_casualsuit03", upper},
@@ -84,8 +84,8 @@ var sources = []source{
 	{"hair/bob", "hair/bob02", whole},
 	{"eyebrows/default", "eyebrows/eyebrow001", whole},
 	{"eyelashes/default", "eyelashes/eyelashes01", whole},
-	{"teeth/default", "helper-teeth", whole},
-	{"teeth/detailed", "teeth/teeth_base", whole},
+	{"teeth/default", "teeth/teeth_base", whole},
+	{"teeth/low", "helper-teeth", whole},
 	{"tongue/default", "tongue/tongue01", whole},
 	{"eyes/left", "helper-l-eye", whole},
 	{"eyes/right", "helper-r-eye", whole},

@@ -338,7 +338,7 @@ func TestFaceAssetsInPlace(t *testing.T) {
 		return c
 	}
 	eyeY := j["LeftEye"][1]
-	for _, id := range []string{"teeth/default", "tongue/default"} {
+	for _, id := range []string{"teeth/default", "teeth/low", "tongue/default"} {
 		c := centre(id)
 		if c[1] > eyeY-0.04 || c[2] > hi[2]-0.005 || math.Abs(float64(c[0])) > 0.01 {
 			t.Errorf("%s centred at %v: want below the eyes (%.3f), behind the lips (%.3f), on the midline", id, c, eyeY, hi[2])
