@@ -319,6 +319,7 @@ func collect(s *scene.Scene) []*source {
 			m.reason = inspect(s, m)
 		}
 		if m.reason == "" {
+			m.transparent = m.transparent && seesThrough(s, m)
 			var area float64
 			m.coverage, area = coverage(m)
 			m.points = area < 1e-9
