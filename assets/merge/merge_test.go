@@ -369,10 +369,9 @@ func TestAtlasAndMergeOnSharedModels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				out, vr := writeValid(t, s)
-				draws, _ := vr.Info["drawCallCount"].(float64)
-				if size > 0 && kept == 0 && draws > 2 {
-					t.Errorf("drawCallCount %v > 2 with the atlas", draws)
+				out, _ := writeValid(t, s)
+				if draws := out.Stats().DrawCalls; size > 0 && kept == 0 && draws > 2 {
+					t.Errorf("%d draw calls with the atlas, want at most 2", draws)
 				}
 				for _, im := range out.Images {
 					if len(im.Data) == 0 {
@@ -423,7 +422,7 @@ func TestAtlasAndMergeOnSharedModels(t *testing.T) {
 				if len(bend) > 0 {
 					samePositions(t, "bent", evaluate(ref, bend, weights), evaluate(out, bend, weights), 1e-5)
 				}
-				t.Logf("%d draw calls (%d materials kept out), %d meshes, %d joints, targets %v", int(draws), kept, len(rep.Meshes), rep.Joints, rep.MorphTargets)
+				t.Logf("%d draw calls (%d materials kept out), %d meshes, %d joints, targets %v", out.Stats().DrawCalls, kept, len(rep.Meshes), rep.Joints, rep.MorphTargets)
 			})
 		}
 	}
