@@ -175,15 +175,25 @@ func fittedAsset(base *obj, dir string, want part, weights weightsFunc) (hmdata.
 	keep := func(int, poly) bool { return true }
 	del := c.delete
 	if want == low {
+		// Keep the polygons that reach below the cut, and bring their
+		// corners above it down onto it, so the rim is level instead of
+		// a staircase of whole polygons.
 		y := fittedY(base, c)
-		keep = func(_ int, p poly) bool {
+		kept := make([]bool, len(o.polys))
+		lowered := make([]bool, len(o.pos))
+		scale := yScale(base, c)
+		for i, p := range o.polys {
+			kept[i] = slices.ContainsFunc(p.v, func(v int32) bool { return y[v] <= lowCut })
+		}
+		for i, p := range o.polys {
 			for _, v := range p.v {
-				if y[v] > lowCut {
-					return false
+				if kept[i] && y[v] > lowCut && !lowered[v] {
+					c.off[3*v+1] -= (y[v] - lowCut) / scale
+					lowered[v] = true
 				}
 			}
-			return true
 		}
+		keep = func(i int, _ poly) bool { return kept[i] }
 		// Hide only the skin well inside the cut shoe.
 		del = nil
 		for _, v := range c.delete {
@@ -331,12 +341,19 @@ func soleY(base *obj) float32 {
 // the raw base mesh.
 func fittedY(base *obj, c *mhclo) []float32 {
 	sole := soleY(base)
+	scale := yScale(base, c)
 	out := make([]float32, len(c.ref)/3)
 	for v := range out {
 		for k := 0; k < 3; k++ {
 			out[v] += c.w[3*v+k] * base.pos[c.ref[3*v+k]][1]
 		}
-		out[v] += c.off[3*v+1] - sole
+		out[v] += c.off[3*v+1]*scale - sole
 	}
 	return out
+}
+
+// yScale is the factor of an asset's y offsets on the raw base mesh.
+func yScale(base *obj, c *mhclo) float32 {
+	sy := c.scale[1]
+	return float32(math.Abs(float64(base.pos[sy.A][1]-base.pos[sy.B][1]))) / sy.Ref
 }
