@@ -59,6 +59,7 @@ type model struct {
 	body     *Mesh
 	weights  []Influence
 	bodyVert []bool // per base vertex: part of the body group
+	legJoint []bool // per joint: of a leg (UpLeg down to the toes)
 	// candidates lists the body vertices within 4 cm of the soles and of
 	// the crown of the base mesh: the lowest and highest vertex of any
 	// shape is among them (targets move those regions as a whole).
@@ -83,8 +84,11 @@ func newModel(d *hmdata.Data) *model {
 	for i := range d.Assets {
 		m.assets[d.Assets[i].ID] = &d.Assets[i]
 	}
+	m.legJoint = make([]bool, len(d.Joints))
 	for i, j := range d.Joints {
 		m.joint[j.Name] = i
+		n := strings.TrimPrefix(strings.TrimPrefix(j.Name, "Left"), "Right")
+		m.legJoint[i] = n == "UpLeg" || n == "Leg" || n == "Foot" || n == "ToeBase" || n == "Toe_End"
 	}
 	m.weights = make([]Influence, len(d.Positions)/3)
 	for v := range m.weights {

@@ -411,3 +411,28 @@ func TestNormalsPointOut(t *testing.T) {
 		t.Errorf("T-shirt chest normals: %d forward at the front, %d backward at the back", front, back)
 	}
 }
+
+// Tops follow the torso, never the legs; trousers follow the legs.
+func TestTopsDoNotFollowTheLegs(t *testing.T) {
+	b := human.Shape(human.Average(1))
+	names := human.JointNames()
+	for _, id := range slices.Concat(human.Assets("top"), human.Assets("bottom")) {
+		f, err := b.Fit(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		legs := 0
+		for _, inf := range f.Weights() {
+			for k, j := range inf.Joint {
+				if inf.Weight[k] > 0 && (strings.Contains(names[j], "Leg") || strings.Contains(names[j], "Foot")) {
+					legs++
+					break
+				}
+			}
+		}
+		top := strings.HasPrefix(id, "top/")
+		if top && legs > 0 || !top && id != "bottom/skirt" && legs < len(f.Pos)/3 {
+			t.Errorf("%s: %d of %d vertices follow a leg", id, legs, len(f.Pos))
+		}
+	}
+}

@@ -3,6 +3,7 @@ package human
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
 )
@@ -188,9 +189,21 @@ func (m *model) hides(del []int32) []bool {
 
 // Weights carries the body's skin weights to the fitted vertices: each
 // takes its binding's blend of its three base vertices' influences,
-// keeps the four largest and renormalises.
+// keeps the four largest and renormalises. A top's hem hangs over the
+// thighs but is not carried by them: on tops the legs' weights go to
+// the Hips, so a stride does not drag the hem down between the legs.
 func (f *Fitted) Weights() []Influence {
-	w := Weights()
+	m := load()
+	w := m.weights
+	remap := func(j uint8) uint8 { return j }
+	if strings.HasPrefix(f.ID, "top/") {
+		remap = func(j uint8) uint8 {
+			if m.legJoint[j] {
+				return uint8(m.joint["Hips"])
+			}
+			return j
+		}
+	}
 	out := make([]Influence, len(f.Bind))
 	for i, bd := range f.Bind {
 		sum := map[uint8]float32{}
@@ -201,7 +214,7 @@ func (f *Fitted) Weights() []Influence {
 			inf := w[bd.V[k]]
 			for s := 0; s < 4; s++ {
 				if inf.Weight[s] > 0 {
-					sum[inf.Joint[s]] += bd.W[k] * inf.Weight[s]
+					sum[remap(inf.Joint[s])] += bd.W[k] * inf.Weight[s]
 				}
 			}
 		}
