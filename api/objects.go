@@ -409,18 +409,3 @@ func (s *Server) downloadGLB(c *gin.Context) {
 	s.serveBlob(c, o.GLBKey(v.LOD), fmt.Sprintf("%s-lod%d.glb", o.ID, v.LOD), "model/gltf-binary")
 }
 
-func (s *Server) serveBlob(c *gin.Context, key, name, contentType string) {
-	b, err := s.Blobs.Get(c.Request.Context(), key)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	defer b.Close()
-	info := b.Info()
-	h := c.Writer.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("ETag", info.ETag)
-	h.Set("Cache-Control", "private, max-age=0, must-revalidate")
-	h.Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", name))
-	http.ServeContent(c.Writer, c.Request, name, info.LastModified, b)
-}

@@ -98,6 +98,11 @@ type Config struct {
 	// CORSOrigins are the origins browsers may call both listeners from
 	// (KILN_CORS_ORIGINS); "*" or none means any, without credentials.
 	CORSOrigins []string
+
+	// DownloadRedirect answers the downloads of variants and previews
+	// with a 302 to a presigned URL of the store, when Blobs can sign one
+	// (KILN_DOWNLOAD_REDIRECT).
+	DownloadRedirect bool
 }
 
 // Server holds the handlers of both services.

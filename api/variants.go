@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -44,7 +45,8 @@ type taskJob interface {
 	TaskID() string
 }
 
-// serveBuilt answers b from storage, or enqueues its job on the
+// serveBuilt answers b from storage (immutable: a job builds each key
+// once, see serveStored), or enqueues its job on the
 // interactive queue and polls until the blob is there (served with its
 // ETag), the job failed for good (422), or variantWait passed (503 with
 // Retry-After: the job goes on and a later request finds the result).
@@ -52,7 +54,13 @@ func (s *Server) serveBuilt(c *gin.Context, b built) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
 	defer cancel()
 	if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
-		s.serveBlob(c, b.key, b.name, b.contentType)
+		s.serveStored(c, b.key, b.name, b.contentType, true)
+		return
+	}
+	if c.Request.Method == http.MethodHead {
+		// A HEAD never builds: 404 says there is no such file yet, where a
+		// 202 would promise one that no HEAD is going to make. GET builds.
+		fail(c, kiln.Errorf(kiln.KindNotFound, b.what+"_not_built", "the %s %s is not built yet; a GET builds it", b.what, b.label))
 		return
 	}
 	if err := s.Jobs.Enqueue(ctx, b.job); err != nil {
@@ -71,7 +79,7 @@ func (s *Server) serveBuilt(c *gin.Context, b built) {
 		case <-tick.C:
 		}
 		if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
-			s.serveBlob(c, b.key, b.name, b.contentType)
+			s.serveStored(c, b.key, b.name, b.contentType, true)
 			return
 		}
 		reason, err := s.Jobs.Failure(ctx, jobs.QueueInteractive, b.job.TaskID())

@@ -28,6 +28,7 @@ import (
 	"github.com/kilnhq/kiln/internal/config"
 	"github.com/kilnhq/kiln/internal/mail"
 	"github.com/kilnhq/kiln/jobs"
+	"github.com/kilnhq/kiln/storage/blobcache"
 	"github.com/kilnhq/kiln/storage/disk"
 	"github.com/kilnhq/kiln/storage/embedded"
 	miniostore "github.com/kilnhq/kiln/storage/minio"
@@ -178,7 +179,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Objects:  a.DB,
 		Spaces:   a.DB,
 		Viewers:  a.DB,
-		Blobs:    a.Blobs,
+		Blobs:    a.downloadBlobs(),
 		Jobs:     client,
 		Ready:    map[string]api.Pinger{"redis": a.DB, "storage": a.Blobs},
 		Reports:  map[string]api.Pinger{"renderer": worker.Renderer(a.Config.Blender)},
@@ -186,21 +187,41 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Registry: a.Registry,
 		Logger:   a.Log,
 
-		Now:             a.now,
-		TrustedProxies:  a.Config.TrustedProxies,
-		Analytics:       a.DB,
-		TrackingRate:    kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
-		Chat:            a.DB,
-		Likes:           a.DB,
-		Catalog:         a.DB,
-		Avatars:         a.DB,
-		PublicAvatarURL: a.Config.PublicAvatarURL,
-		AvatarDefault:   a.Config.AvatarDefault,
-		CORSOrigins:     a.Config.CORSOrigins,
-		Renderings:      a.DB,
-		Assistant:       assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
+		Now:              a.now,
+		TrustedProxies:   a.Config.TrustedProxies,
+		Analytics:        a.DB,
+		TrackingRate:     kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Chat:             a.DB,
+		Likes:            a.DB,
+		Catalog:          a.DB,
+		Avatars:          a.DB,
+		PublicAvatarURL:  a.Config.PublicAvatarURL,
+		AvatarDefault:    a.Config.AvatarDefault,
+		CORSOrigins:      a.Config.CORSOrigins,
+		DownloadRedirect: a.Config.DownloadRedirect,
+		Renderings:       a.DB,
+		Assistant:        assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
+}
+
+// downloadBlobs is the blob store the API serves downloads from: the
+// store behind an on-node cache of KILN_BLOB_CACHE_MB under the data dir,
+// so that hot variants are sent from local files with sendfile. The
+// cache only speeds things up: when it cannot be made, the API serves
+// from the store and says why in the log. The worker writes to the store
+// itself; the cache checks its copies against it (blobcache.Revalidate).
+func (a *App) downloadBlobs() kiln.BlobStore {
+	if a.Config.BlobCacheMB == 0 {
+		return a.Blobs
+	}
+	dir := filepath.Join(a.Config.DataDir, "blobcache")
+	c, err := blobcache.New(a.Blobs, dir, int64(a.Config.BlobCacheMB)<<20)
+	if err != nil {
+		a.Log.Error("download cache disabled", "dir", dir, "err", err)
+		return a.Blobs
+	}
+	return c
 }
 
 // Worker builds the Asynq server and its handlers.

@@ -57,6 +57,12 @@ type Config struct {
 	// CORSOrigins are the origins a browser may call both listeners from:
 	// exact origins (scheme://host[:port]) or "*" for any.
 	CORSOrigins []string
+	// BlobCacheMB bounds the API's on-node cache of downloaded blobs,
+	// kept under DataDir/blobcache; 0 turns it off.
+	BlobCacheMB int
+	// DownloadRedirect answers variant and preview downloads with a 302
+	// to a presigned S3 URL instead of serving the bytes.
+	DownloadRedirect bool
 }
 
 // AI locates an OpenAI-compatible chat completions endpoint.
@@ -119,6 +125,8 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
 	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
+	c.BlobCacheMB = r.integer("KILN_BLOB_CACHE_MB", 1024, 0, 1<<20)
+	c.DownloadRedirect = r.boolean("KILN_DOWNLOAD_REDIRECT", false)
 	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
 	if r.err != nil {
 		return nil, r.err
@@ -133,6 +141,8 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		if c.S3.SecretKey == "" {
 			return nil, &Error{"KILN_S3_SECRET_KEY", "must be set when KILN_S3_ENDPOINT is"}
 		}
+	} else if c.DownloadRedirect {
+		return nil, &Error{"KILN_DOWNLOAD_REDIRECT", "needs KILN_S3_ENDPOINT: local disk has no URLs to redirect to"}
 	} else if c.S3.PublicEndpoint != "" {
 		return nil, &Error{"KILN_S3_PUBLIC_ENDPOINT", "needs KILN_S3_ENDPOINT: with local disk the upload URLs are the platform listener's"}
 	}

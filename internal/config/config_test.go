@@ -122,6 +122,10 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_CORS_ORIGINS": "https://app.example.com/shop"}, "KILN_CORS_ORIGINS: must be * or"},
 		{map[string]string{"KILN_CORS_ORIGINS": "ftp://files.example.com"}, "KILN_CORS_ORIGINS: must be * or"},
 		{map[string]string{"KILN_S3_PUBLIC_ENDPOINT": "localhost:9000"}, "KILN_S3_PUBLIC_ENDPOINT: needs KILN_S3_ENDPOINT"},
+		{map[string]string{"KILN_DOWNLOAD_REDIRECT": "true"}, "KILN_DOWNLOAD_REDIRECT: needs KILN_S3_ENDPOINT"},
+		{map[string]string{"KILN_DOWNLOAD_REDIRECT": "sometimes"}, "KILN_DOWNLOAD_REDIRECT: must be true or false"},
+		{map[string]string{"KILN_BLOB_CACHE_MB": "-1"}, "KILN_BLOB_CACHE_MB:"},
+		{map[string]string{"KILN_BLOB_CACHE_MB": "1GB"}, "KILN_BLOB_CACHE_MB:"},
 		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "ftp://s3.example.com"}, "KILN_S3_PUBLIC_ENDPOINT: scheme must be http or https"},
 		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "https://s3.example.com/kiln"}, "KILN_S3_PUBLIC_ENDPOINT: must be host:port"},
 	} {

@@ -1,0 +1,142 @@
+package api
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+)
+
+// serveBlob streams a stored blob that its key may hold in another
+// version later (an upload's source, a stored level): clients revalidate
+// it with its ETag (304) every time.
+func (s *Server) serveBlob(c *gin.Context, key, name, contentType string) {
+	s.serveStored(c, key, name, contentType, false)
+}
+
+// serveStored streams a stored blob with ETag, conditional requests (304),
+// ranges (206) and HEAD, all from http.ServeContent. A blob that the
+// store hands over as a local file (the on-node cache, storage/blobcache)
+// goes to the socket with sendfile, without passing through Kiln's
+// memory. immutable marks a key that is written once with one content
+// (a variant, a preview: built once under a key named by its
+// parameters), which browsers and CDNs may keep for a year without
+// asking again; a request with credentials gets it as private, so that a
+// shared cache never hands an account's model to someone else.
+func (s *Server) serveStored(c *gin.Context, key, name, contentType string, immutable bool) {
+	if immutable && s.DownloadRedirect && s.redirect(c, key) {
+		return
+	}
+	b, err := s.Blobs.Get(c.Request.Context(), key)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	defer b.Close()
+	info := b.Info()
+	h := c.Writer.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("ETag", info.ETag)
+	h.Set("Cache-Control", cacheControl(c, immutable))
+	h.Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", name))
+	var content io.ReadSeeker = b
+	if f, ok := b.(localFile); ok {
+		content = f.OSFile()
+		w := &sendfileWriter{ResponseWriter: c.Writer}
+		c.Writer = w
+	}
+	http.ServeContent(c.Writer, c.Request, name, info.LastModified, content)
+}
+
+// cacheControl is the Cache-Control of a stored blob's answer.
+func cacheControl(c *gin.Context, immutable bool) string {
+	switch {
+	case !immutable:
+		return "private, max-age=0, must-revalidate"
+	case c.GetHeader("Authorization") != "":
+		return "private, max-age=31536000, immutable"
+	}
+	return "public, max-age=31536000, immutable"
+}
+
+// localFile is a blob held whole in a local file, which can then be
+// served as an *os.File.
+type localFile interface {
+	OSFile() *os.File
+}
+
+// sendfileWriter gives gin's writer the io.ReaderFrom of net/http's own:
+// http.ServeContent copies an *os.File through it, and net/http hands
+// such a copy to the kernel (sendfile) when the answer has a length and a
+// body. gin's writer lacks ReaderFrom, so without this every byte would
+// go through a 32 KiB buffer in user space. The bytes sent that way are
+// added to Size, which the request log reports.
+type sendfileWriter struct {
+	gin.ResponseWriter
+	sent int64
+}
+
+func (w *sendfileWriter) ReadFrom(r io.Reader) (int64, error) {
+	rf, ok := unwrap(w.ResponseWriter).(io.ReaderFrom)
+	if !ok {
+		return io.Copy(w.ResponseWriter, r) // counted by gin's writer
+	}
+	w.WriteHeaderNow()
+	n, err := rf.ReadFrom(r)
+	w.sent += n
+	return n, err
+}
+
+func (w *sendfileWriter) Size() int {
+	n := w.ResponseWriter.Size()
+	if w.sent > 0 {
+		n = max(n, 0) + int(w.sent)
+	}
+	return n
+}
+
+// unwrap is the http.ResponseWriter under gin's.
+func unwrap(w gin.ResponseWriter) http.ResponseWriter {
+	if u, ok := w.(interface{ Unwrap() http.ResponseWriter }); ok {
+		return u.Unwrap()
+	}
+	return w
+}
+
+// redirectTTL is how long a download's presigned URL stays valid; the
+// redirect itself may be reused for a tenth of it.
+const redirectTTL = time.Hour
+
+// redirect answers a GET with a 302 to a presigned URL of the store
+// (KILN_DOWNLOAD_REDIRECT), so that the store serves the bytes, and
+// reports whether it did. A conditional request that matches the ETag
+// still gets its 304 from Kiln; HEAD, and stores that cannot sign
+// (local disk), are served as usual.
+func (s *Server) redirect(c *gin.Context, key string) bool {
+	p, ok := s.Blobs.(kiln.GetPresigner)
+	if !ok || c.Request.Method != http.MethodGet {
+		return false
+	}
+	ctx := c.Request.Context()
+	if inm := c.GetHeader("If-None-Match"); inm != "" {
+		info, err := s.Blobs.Stat(ctx, key)
+		if err == nil && inm == info.ETag {
+			c.Header("ETag", info.ETag)
+			c.Header("Cache-Control", cacheControl(c, true))
+			c.Status(http.StatusNotModified)
+			return true
+		}
+	}
+	u, ok, err := p.PresignGet(ctx, key, redirectTTL)
+	if err != nil || !ok {
+		return false
+	}
+	c.Header("Cache-Control", fmt.Sprintf("private, max-age=%d", int(redirectTTL.Seconds()/10)))
+	c.Redirect(http.StatusFound, u)
+	return true
+}
