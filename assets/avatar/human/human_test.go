@@ -436,3 +436,30 @@ func TestTopsDoNotFollowTheLegs(t *testing.T) {
 		}
 	}
 }
+
+// Any face, even every dial at an end, keeps a sane body of the asked
+// height.
+func TestExtremeFaces(t *testing.T) {
+	mods := human.Modifiers()
+	for seed, sign := range []float64{-1, 1, 0.5} {
+		p := human.Average(float64(seed % 2))
+		p.Stature = 1.8
+		p.Face = map[string]float64{}
+		for i, n := range mods {
+			if strings.HasPrefix(n, "head/") || strings.HasPrefix(n, "nose/") || strings.HasPrefix(n, "chin/") || strings.HasPrefix(n, "ears/") {
+				p.Face[n] = sign * float64(1-2*(i%2))
+			}
+		}
+		b := human.Shape(p)
+		if h := float64(b.Height()); math.Abs(h-1.8) > 0.01 {
+			t.Errorf("face %v: %.3f m tall, want 1.8", sign, h)
+		}
+		for name, q := range b.Joints() {
+			for _, x := range q {
+				if math.IsNaN(float64(x)) || math.Abs(float64(x)) > 2.5 {
+					t.Fatalf("face %v: joint %s at %v", sign, name, q)
+				}
+			}
+		}
+	}
+}

@@ -132,12 +132,18 @@ func Shape(p Params) *Body {
 	}
 	// Sums run in name order so a body is the same to the last bit on
 	// every run (map order is random).
-	macro := macroWeights(p)
-	for _, name := range sortedKeys(macro) {
-		add(name, macro[name])
+	weights := m.targetWeights(p)
+	for _, name := range sortedKeys(weights) {
+		add(name, weights[name])
 	}
-	for _, name := range sortedKeys(p.Face) {
-		v := p.Face[name]
+	return m.place(acc)
+}
+
+// targetWeights gives every target its weight for p: the macro grid's
+// and the face modifiers'.
+func (m *model) targetWeights(p Params) map[string]float64 {
+	w := macroWeights(p)
+	for name, v := range p.Face {
 		mod, ok := m.mods[name]
 		if !ok {
 			continue
@@ -148,10 +154,10 @@ func Shape(p Params) *Body {
 			side, v = mod.neg, -v
 		}
 		for _, t := range side {
-			add(t, v)
+			w[t] += v
 		}
 	}
-	return m.place(acc)
+	return w
 }
 
 // macroWeights gives each macrodetails target its weight for p.
@@ -302,9 +308,9 @@ func (b *Body) Height() float32 {
 func (m *model) heightFor(p Params) float64 {
 	measure := func(h float64) float64 {
 		q := p
-		q.Stature, q.Height, q.Face = 0, h, nil
+		q.Stature, q.Height = 0, h
 		lo, hi := math.Inf(1), math.Inf(-1)
-		ys := m.extremeYs(macroWeights(q))
+		ys := m.extremeYs(m.targetWeights(q))
 		for _, y := range ys[0] {
 			lo = math.Min(lo, y)
 		}
