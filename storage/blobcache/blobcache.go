@@ -92,6 +92,9 @@ type File struct {
 // Info describes the blob.
 func (f *File) Info() kiln.BlobInfo { return f.info }
 
+// OSFile is the file itself, positioned where the blob's reads are.
+func (f *File) OSFile() *os.File { return f.File }
+
 // Get opens the cached copy of key, fetching it first on a miss or when
 // the store holds another blob under key by now.
 func (c *Cache) Get(ctx context.Context, key string) (kiln.Blob, error) {
