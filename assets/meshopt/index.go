@@ -100,6 +100,21 @@ func EncodeTriangles(indices []uint32) []byte {
 			}
 		}
 		a, b, c := rot[0], rot[1], rot[2]
+		// A stream that starts again at vertex 0 (the next primitive of a
+		// view that holds several) resets next, as the 0xfe code with a
+		// zero byte says, so its vertices count as new again.
+		if next != 0 && a == 0 && b == 1 && c == 2 {
+			codes = append(codes, 0xfe)
+			data = append(data, 0)
+			next = 3
+			edges.push(edge{b, a})
+			edges.push(edge{c, b})
+			edges.push(edge{a, c})
+			verts.push(a)
+			verts.push(b)
+			verts.push(c)
+			continue
+		}
 		firstNew := a == next
 		n := next
 		if firstNew {

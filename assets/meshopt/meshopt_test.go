@@ -105,6 +105,8 @@ func TestTrianglesRoundTrip(t *testing.T) {
 		{"grid optimized", optIdx, 1.6},
 		{"random", random, 12},
 		{"degenerate", []uint32{0, 0, 0, 1, 1, 2, 5, 5, 5}, 12},
+		// Two primitives in one view: the second starts again at 0.
+		{"concatenated", append(slices.Clone(optIdx), optIdx...), 1.6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			enc := EncodeTriangles(tc.idx)

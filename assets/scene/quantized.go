@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/qmuntal/gltf"
 
@@ -304,59 +305,117 @@ type viewInfo struct {
 	indices  []uint32
 }
 
-// compress rewrites the binary chunk: every view with a mode becomes
-// EXT_meshopt_compression data in buffer 0, pointing at a fallback buffer
-// 1 that holds no data; images are copied as they are.
+// compress rewrites the binary chunk. The views of one kind (mode,
+// filter, stride and target) are joined into one view, as gltfpack does:
+// fewer views mean a shorter JSON and fewer codec tails, and the codecs
+// carry their state from one accessor to the next. Each joined view is
+// EXT_meshopt_compression data in buffer 0 and points at a fallback
+// buffer 1 that holds no data; images stay as they are.
 func (w *writer) compress() error {
-	bin := make([]byte, 0, len(w.bin)/2)
-	fallback := 0
-	compressed := false
+	readers := make([][]*gltf.Accessor, len(w.doc.BufferViews))
+	for _, a := range w.doc.Accessors {
+		if a.BufferView != nil {
+			readers[*a.BufferView] = append(readers[*a.BufferView], a)
+		}
+	}
+	type key struct {
+		mode   meshopt.Mode
+		filter meshopt.Filter
+		stride int
+		target gltf.Target
+	}
+	type group struct {
+		info viewInfo
+		data []byte
+	}
+	groups := map[key]*group{}
+	var views []*gltf.BufferView
+	var contents []any // per new view: the image bytes or its group
+	remap := make([]int, len(w.doc.BufferViews))
 	for i, v := range w.doc.BufferViews {
 		info := w.info[i]
-		for len(bin)%4 != 0 {
-			bin = append(bin, 0)
-		}
 		data := w.bin[v.ByteOffset : v.ByteOffset+v.ByteLength]
 		if info.mode == "" {
-			v.ByteOffset = len(bin)
-			bin = append(bin, data...)
+			views = append(views, v)
+			contents = append(contents, data)
+			remap[i] = len(views) - 1
 			continue
 		}
 		if info.stride*info.count != len(data) {
 			return fmt.Errorf("buffer view %d: %d bytes are not %d elements of %d", i, len(data), info.count, info.stride)
 		}
-		var enc []byte
-		switch info.mode {
-		case meshopt.ModeTriangles:
-			enc = meshopt.EncodeTriangles(info.indices)
-		case meshopt.ModeIndices:
-			enc = meshopt.EncodeIndexSequence(info.indices)
-		default:
-			src := data
-			if info.filtered != nil {
-				src = info.filtered
+		k := key{info.mode, info.filter, info.stride, v.Target}
+		g := groups[k]
+		if g == nil {
+			g = &group{info: viewInfo{mode: info.mode, filter: info.filter, stride: info.stride}}
+			groups[k] = g
+			nv := &gltf.BufferView{Target: v.Target}
+			if v.Target == gltf.TargetArrayBuffer {
+				nv.ByteStride = info.stride
 			}
-			enc = meshopt.EncodeVertexBuffer(src, info.count, info.stride)
+			views = append(views, nv)
+			contents = append(contents, g)
+		}
+		offset := len(g.data)
+		if info.filtered != nil {
+			data = info.filtered
+		}
+		g.data = append(g.data, data...)
+		g.info.count += info.count
+		g.info.indices = append(g.info.indices, info.indices...)
+		for _, a := range readers[i] {
+			a.ByteOffset += offset
+		}
+		remap[i] = slices.Index(contents, any(g))
+	}
+	for _, a := range w.doc.Accessors {
+		if a.BufferView != nil {
+			a.BufferView = gltf.Index(remap[*a.BufferView])
+		}
+	}
+	for _, im := range w.doc.Images {
+		if im.BufferView != nil {
+			im.BufferView = gltf.Index(remap[*im.BufferView])
+		}
+	}
+	bin := make([]byte, 0, len(w.bin)/2)
+	fallback := 0
+	for i, v := range views {
+		for len(bin)%4 != 0 {
+			bin = append(bin, 0)
+		}
+		g, ok := contents[i].(*group)
+		if !ok {
+			v.ByteOffset = len(bin)
+			bin = append(bin, contents[i].([]byte)...)
+			continue
+		}
+		var enc []byte
+		switch g.info.mode {
+		case meshopt.ModeTriangles:
+			enc = meshopt.EncodeTriangles(g.info.indices)
+		case meshopt.ModeIndices:
+			enc = meshopt.EncodeIndexSequence(g.info.indices)
+		default:
+			enc = meshopt.EncodeVertexBuffer(g.data, g.info.count, g.info.stride)
 		}
 		ext := map[string]any{
 			"buffer": 0, "byteOffset": len(bin), "byteLength": len(enc),
-			"byteStride": info.stride, "count": info.count, "mode": info.mode,
+			"byteStride": g.info.stride, "count": g.info.count, "mode": g.info.mode,
 		}
-		if info.filter != "" {
-			ext["filter"] = info.filter
+		if g.info.filter != "" {
+			ext["filter"] = g.info.filter
 		}
 		bin = append(bin, enc...)
-		if v.Target == gltf.TargetArrayBuffer {
-			v.ByteStride = info.stride
-		}
 		v.Buffer = 1
 		v.ByteOffset = fallback
+		v.ByteLength = len(g.data)
 		fallback += (v.ByteLength + 3) &^ 3
 		v.Extensions = gltf.Extensions{meshoptExt: ext}
-		compressed = true
 	}
+	w.doc.BufferViews = views
 	w.bin = bin
-	if compressed {
+	if len(groups) > 0 {
 		w.doc.Buffers = []*gltf.Buffer{{ByteLength: fallback, Extensions: gltf.Extensions{meshoptExt: map[string]any{"fallback": true}}}}
 	}
 	return nil
