@@ -116,6 +116,11 @@ func Names(set string) ([]string, error) {
 // Deltas is a shape's offsets: base-mesh vertex indices (rising) and the
 // offset of each in metres. A name that is not a shape, and viseme_sil
 // (the rest face), have none. The slices are shared: do not change them.
+//
+// The head (Wolf3D_Head) should carry every name of All, viseme_sil
+// included as a target of zero offsets: lip-sync clients look each
+// viseme up by name and drive viseme_sil like the others, and
+// morphTargets=Oculus Visemes promises all 15.
 func Deltas(name string) (idx []int32, d [][3]float32) {
 	s := shapes()[name]
 	return s.idx, s.d
