@@ -27,6 +27,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -158,6 +159,21 @@ func Source(id string) string {
 		return a.Source
 	}
 	return ""
+}
+
+// Group returns the base vertices of one of MakeHuman's helper groups
+// ("helper-upper-teeth", "helper-lower-teeth", "helper-tongue",
+// "helper-l-eye", "helper-r-eye", "helper-hair", "helper-skirt",
+// "helper-tights", "helper-l-eyelashes-1"…), sorted; nil for an unknown
+// name. The helpers are what fitted assets bind to; they are never
+// rendered.
+func Group(name string) []int32 {
+	for _, g := range load().d.Groups {
+		if g.Name == name {
+			return slices.Clone(g.Verts)
+		}
+	}
+	return nil
 }
 
 // errUnknown is returned for an asset ID Assets does not list.

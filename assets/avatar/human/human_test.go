@@ -463,3 +463,32 @@ func TestExtremeFaces(t *testing.T) {
 		}
 	}
 }
+
+// The helper groups hold the vertices the face assets bind to.
+func TestGroups(t *testing.T) {
+	b := human.Shape(human.Average(1))
+	teeth, err := b.Fit("teeth/low")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upper, lower := human.Group("helper-upper-teeth"), human.Group("helper-lower-teeth")
+	if len(upper) == 0 || len(lower) == 0 || human.Group("helper-cape") != nil {
+		t.Fatalf("teeth groups: %d and %d vertices", len(upper), len(lower))
+	}
+	for _, bd := range teeth.Bind {
+		if !slices.Contains(upper, bd.V[0]) && !slices.Contains(lower, bd.V[0]) {
+			t.Fatalf("teeth/low vertex bound to base vertex %d, in neither teeth group", bd.V[0])
+		}
+	}
+	// The lower arch sits under the upper one.
+	var uy, ly float64
+	for _, v := range upper {
+		uy += float64(b.Pos[v][1]) / float64(len(upper))
+	}
+	for _, v := range lower {
+		ly += float64(b.Pos[v][1]) / float64(len(lower))
+	}
+	if ly >= uy {
+		t.Errorf("lower teeth at %.3f m, upper at %.3f m", ly, uy)
+	}
+}
