@@ -31,6 +31,8 @@ type material struct {
 type texRef struct {
 	tex   *texImage
 	coord int
+	// xf is the texture info's KHR_texture_transform, nil without one.
+	xf *uvTransform
 }
 
 // texImage holds linear RGBA floats, so that filtering happens in linear
@@ -156,22 +158,22 @@ func resolveMaterials(s *scene.Scene) []*material {
 			m.metallic = pbr.MetallicFactorOrDefault()
 			m.rough = pbr.RoughnessFactorOrDefault()
 			if t := pbr.BaseColorTexture; t != nil {
-				m.baseTex = texRef{l.load(t.Index, true), t.TexCoord}
+				m.baseTex = newTexRef(l.load(t.Index, true), t.TexCoord, t.Extensions)
 			}
 			if t := pbr.MetallicRoughnessTexture; t != nil {
-				m.mrTex = texRef{l.load(t.Index, false), t.TexCoord}
+				m.mrTex = newTexRef(l.load(t.Index, false), t.TexCoord, t.Extensions)
 			}
 		}
 		if t := g.NormalTexture; t != nil && t.Index != nil {
-			m.normalTex = texRef{l.load(*t.Index, false), t.TexCoord}
+			m.normalTex = newTexRef(l.load(*t.Index, false), t.TexCoord, t.Extensions)
 			m.normalScale = t.ScaleOrDefault()
 		}
 		if t := g.OcclusionTexture; t != nil && t.Index != nil {
-			m.occTex = texRef{l.load(*t.Index, false), t.TexCoord}
+			m.occTex = newTexRef(l.load(*t.Index, false), t.TexCoord, t.Extensions)
 			m.occStrength = t.StrengthOrDefault()
 		}
 		if t := g.EmissiveTexture; t != nil {
-			m.emisTex = texRef{l.load(t.Index, true), t.TexCoord}
+			m.emisTex = newTexRef(l.load(t.Index, true), t.TexCoord, t.Extensions)
 		}
 		m.emissive = vec3(g.EmissiveFactor)
 		if strength := emissiveStrength(g.Extensions); strength > 0 {

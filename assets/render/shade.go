@@ -48,6 +48,9 @@ func (r texRef) sample(t *tri, b [3]float64) ([4]float64, bool) {
 	if !ok {
 		return [4]float64{}, false
 	}
+	if r.xf != nil {
+		u, v = r.xf.apply(u, v)
+	}
 	return r.tex.sample(u, v), true
 }
 
