@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 
 	"github.com/qmuntal/gltf"
@@ -128,8 +129,8 @@ func appendPiece(out *scene.Primitive, pc piece, skinned bool) {
 	n := p.VertexCount()
 	base := uint32(len(out.Positions))
 	m := in.xform
-	nm := m.normalMatrix()
-	mirrored := m.det3() < 0
+	nm := m.NormalMatrix()
+	mirrored := m.Det3() < 0
 	sign := float32(1)
 	if mirrored {
 		sign = -1
@@ -149,7 +150,7 @@ func appendPiece(out *scene.Primitive, pc piece, skinned bool) {
 	}
 
 	for _, v := range p.Positions {
-		out.Positions = append(out.Positions, m.point(v))
+		out.Positions = append(out.Positions, m.Point32(v))
 	}
 	var normals [][3]float32
 	if out.Normals != nil {
@@ -158,7 +159,7 @@ func appendPiece(out *scene.Primitive, pc piece, skinned bool) {
 			normals = vertexNormals(p.Positions, geometryTriangles(p, tris, mirrored))
 		}
 		for _, v := range normals {
-			out.Normals = append(out.Normals, normalize(nm.vector(v)))
+			out.Normals = append(out.Normals, normalize(nm.Vector32(v)))
 		}
 	}
 	if out.Tangents != nil {
@@ -167,7 +168,7 @@ func appendPiece(out *scene.Primitive, pc piece, skinned bool) {
 			tangents = vertexTangents(p.Positions, normals, set(p.TexCoords, 0), geometryTriangles(p, tris, mirrored))
 		}
 		for _, v := range tangents {
-			t := normalize(m.vector([3]float32{v[0], v[1], v[2]}))
+			t := normalize(m.Vector32([3]float32{v[0], v[1], v[2]}))
 			out.Tangents = append(out.Tangents, [4]float32{t[0], t[1], t[2], v[3] * sign})
 		}
 	}
@@ -277,7 +278,7 @@ func appendSkin(out *scene.Primitive, p *scene.Primitive, in *instance) {
 
 // appendTarget appends the piece's deltas for merged target ti: the
 // source target that maps there, transformed, or zeros.
-func appendTarget(tg *scene.Target, p *scene.Primitive, targets []int, ti, n int, m, nm mat4) {
+func appendTarget(tg *scene.Target, p *scene.Primitive, targets []int, ti, n int, m, nm xform.Mat4) {
 	src := -1
 	for i, t := range targets {
 		if t == ti && i < len(p.Targets) {
@@ -289,7 +290,7 @@ func appendTarget(tg *scene.Target, p *scene.Primitive, targets []int, ti, n int
 	if src >= 0 {
 		st = &p.Targets[src]
 	}
-	appendDeltas := func(dst *[][3]float32, from [][3]float32, xf mat4) {
+	appendDeltas := func(dst *[][3]float32, from [][3]float32, xf xform.Mat4) {
 		if *dst == nil {
 			return
 		}
@@ -298,7 +299,7 @@ func appendTarget(tg *scene.Target, p *scene.Primitive, targets []int, ti, n int
 			return
 		}
 		for _, d := range from {
-			*dst = append(*dst, xf.vector(d))
+			*dst = append(*dst, xf.Vector32(d))
 		}
 	}
 	var pos, nrm, tan [][3]float32

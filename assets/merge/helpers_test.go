@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,7 +91,7 @@ func evaluate(s *scene.Scene, p pose, weights map[string]float64) [][3]float64 {
 								j := in.p.Joints[set][v][k]
 								m := t.world(sk.Joints[j])
 								if sk.InverseBindMatrices != nil {
-									m = m.mul(fromFloat32(sk.InverseBindMatrices[j]))
+									m = m.Mul(xform.FromFloat32(sk.InverseBindMatrices[j]))
 								}
 								y := apply(m, x)
 								for c := range 3 {
@@ -109,7 +110,7 @@ func evaluate(s *scene.Scene, p pose, weights map[string]float64) [][3]float64 {
 	return out
 }
 
-func apply(m mat4, x [3]float64) [3]float64 {
+func apply(m xform.Mat4, x [3]float64) [3]float64 {
 	return [3]float64{
 		m[0]*x[0] + m[4]*x[1] + m[8]*x[2] + m[12],
 		m[1]*x[0] + m[5]*x[1] + m[9]*x[2] + m[13],

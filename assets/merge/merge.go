@@ -45,6 +45,7 @@ package merge
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 	"strconv"
 
@@ -86,7 +87,7 @@ type instance struct {
 	node  int
 	mesh  *scene.Mesh
 	skin  int // -1 when unskinned
-	world mat4
+	world xform.Mat4
 	// names are the mesh's morph target names (generated when absent),
 	// weights its default weights (the node's, else the mesh's).
 	names   []string
@@ -96,7 +97,7 @@ type instance struct {
 	// it rides and the transform into that joint's bind space.
 	jointMap []uint16
 	attach   int
-	xform    mat4
+	xform    xform.Mat4
 }
 
 // Names of the merged meshes, opaque and transparent.
@@ -122,7 +123,7 @@ func Meshes(s *scene.Scene) (Report, error) {
 		if *node.Mesh < 0 || *node.Mesh >= len(s.Meshes) {
 			return rep, kiln.Errorf(kiln.KindInvalid, "invalid_model", "node %d refers to mesh %d, which does not exist", n, *node.Mesh)
 		}
-		in := &instance{node: n, mesh: s.Meshes[*node.Mesh], skin: -1, world: t.world(n), attach: -1, xform: identity}
+		in := &instance{node: n, mesh: s.Meshes[*node.Mesh], skin: -1, world: t.world(n), attach: -1, xform: xform.Identity}
 		if node.Skin != nil && *node.Skin >= 0 && *node.Skin < len(s.Skins) {
 			in.skin = *node.Skin
 		}
@@ -260,7 +261,7 @@ func Meshes(s *scene.Scene) (Report, error) {
 	t.release(s, insts, skin)
 
 	// Prune drops the source meshes, skins folded away, and the emptied
-	// nodes; find the merged objects again by identity.
+	// nodes; find the merged objects again by xform.Identity.
 	s.Prune()
 	for kind, node := range mergedNodes {
 		if node == nil {
@@ -336,7 +337,7 @@ func targetsOf(m *scene.Mesh, mi int, nodeWeights []float64) ([]string, []float6
 // nodes the default scene draws and the nodes animations move.
 type tree struct {
 	parent   []int
-	worlds   []mat4
+	worlds   []xform.Mat4
 	done     []bool
 	drawn    []int
 	animated []bool
@@ -346,7 +347,7 @@ type tree struct {
 func newTree(s *scene.Scene) *tree {
 	t := &tree{
 		parent:   make([]int, len(s.Nodes)),
-		worlds:   make([]mat4, len(s.Nodes)),
+		worlds:   make([]xform.Mat4, len(s.Nodes)),
 		done:     make([]bool, len(s.Nodes)),
 		animated: make([]bool, len(s.Nodes)),
 	}
@@ -399,19 +400,19 @@ func newTree(s *scene.Scene) *tree {
 		walk(r)
 	}
 	for i, n := range s.Nodes {
-		t.worlds[i] = local(n)
+		t.worlds[i] = xform.Local(n)
 	}
 	return t
 }
 
 // world is the node's rest-pose world matrix.
-func (t *tree) world(n int) mat4 {
+func (t *tree) world(n int) xform.Mat4 {
 	if t.done[n] {
 		return t.worlds[n]
 	}
 	t.done[n] = true // before recursing: a cycle (rejected by Read) ends here
 	if p := t.parent[n]; p >= 0 {
-		t.worlds[n] = t.world(p).mul(t.worlds[n])
+		t.worlds[n] = t.world(p).Mul(t.worlds[n])
 	}
 	return t.worlds[n]
 }

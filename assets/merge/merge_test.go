@@ -2,6 +2,7 @@ package merge
 
 import (
 	"context"
+	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"path/filepath"
 	"slices"
@@ -19,16 +20,16 @@ import (
 func TestLocalMatchesTRS(t *testing.T) {
 	n := &gltf.Node{Translation: [3]float64{1, 2, 3}, Rotation: axisAngle(0, 0, 1, 90), Scale: [3]float64{2, 1, 1}}
 	// x scaled by 2, turned 90° about z onto y, moved.
-	got := apply(local(n), [3]float64{1, 0, 0})
+	got := apply(xform.Local(n), [3]float64{1, 0, 0})
 	if want := [3]float64{1, 4, 3}; math.Abs(got[0]-want[0])+math.Abs(got[1]-want[1])+math.Abs(got[2]-want[2]) > 1e-9 {
 		t.Errorf("TRS: %v, want %v", got, want)
 	}
 	m := &gltf.Node{Matrix: [16]float64{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1}, Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}}
-	if got := apply(local(m), [3]float64{1, 1, 1}); got != [3]float64{6, 7, 8} {
+	if got := apply(xform.Local(m), [3]float64{1, 1, 1}); got != [3]float64{6, 7, 8} {
 		t.Errorf("matrix: %v", got)
 	}
-	inv, _ := local(n).inverse()
-	if !inv.mul(local(n)).near(identity, 1e-12) {
+	inv, _ := xform.Local(n).Inverse()
+	if !inv.Mul(xform.Local(n)).Near(xform.Identity, 1e-12) {
 		t.Errorf("inverse")
 	}
 }
@@ -99,22 +100,22 @@ func skinnedWithProps() *scene.Scene {
 func twoBindPoses(clash bool) func() *scene.Scene {
 	return func() *scene.Scene {
 		s := mustRead(scenetest.SkinnedTube())
-		y := local(&gltf.Node{Translation: [3]float64{0, 0, 2}, Rotation: axisAngle(0, 1, 0, 90), Scale: [3]float64{1, 1, 1}})
-		yInv, _ := y.inverse()
+		y := xform.Local(&gltf.Node{Translation: [3]float64{0, 0, 2}, Rotation: axisAngle(0, 1, 0, 90), Scale: [3]float64{1, 1, 1}})
+		yInv, _ := y.Inverse()
 		src := s.Meshes[0].Primitives[0]
 		p := *src
 		p.Positions = make([][3]float32, len(src.Positions))
 		p.Normals = make([][3]float32, len(src.Normals))
 		for i := range src.Positions {
-			p.Positions[i] = yInv.point(src.Positions[i])
-			p.Normals[i] = yInv.vector(src.Normals[i])
+			p.Positions[i] = yInv.Point32(src.Positions[i])
+			p.Normals[i] = yInv.Vector32(src.Normals[i])
 		}
 		p.Targets = nil
 		for _, tg := range src.Targets {
 			nt := scene.Target{Positions: make([][3]float32, len(tg.Positions)), Normals: make([][3]float32, len(tg.Normals))}
 			for i := range tg.Positions {
-				nt.Positions[i] = yInv.vector(tg.Positions[i])
-				nt.Normals[i] = yInv.vector(tg.Normals[i])
+				nt.Positions[i] = yInv.Vector32(tg.Positions[i])
+				nt.Normals[i] = yInv.Vector32(tg.Normals[i])
 			}
 			p.Targets = append(p.Targets, nt)
 		}
@@ -126,9 +127,9 @@ func twoBindPoses(clash bool) func() *scene.Scene {
 		for i, ibm := range s.Skins[0].InverseBindMatrices {
 			yj := y
 			if clash && i == 1 {
-				yj = identity
+				yj = xform.Identity
 			}
-			sk.InverseBindMatrices = append(sk.InverseBindMatrices, fromFloat32(ibm).mul(yj).float32s())
+			sk.InverseBindMatrices = append(sk.InverseBindMatrices, xform.FromFloat32(ibm).Mul(yj).Float32())
 		}
 		s.Skins = append(s.Skins, &sk)
 		s.Nodes = append(s.Nodes, &gltf.Node{Name: "Tube2", Mesh: gltf.Index(1), Skin: gltf.Index(1)})

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 
 	"github.com/qmuntal/gltf"
@@ -32,18 +33,18 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 		s.Skins = append(s.Skins, skin)
 	}
 	joints := slices.Clone(skin.Joints)
-	ibm := make([]mat4, len(joints))
+	ibm := make([]xform.Mat4, len(joints))
 	index := map[int]int{}
 	for i, j := range joints {
-		ibm[i] = identity
+		ibm[i] = xform.Identity
 		if i < len(skin.InverseBindMatrices) {
-			ibm[i] = fromFloat32(skin.InverseBindMatrices[i])
+			ibm[i] = xform.FromFloat32(skin.InverseBindMatrices[i])
 		}
 		if _, dup := index[j]; !dup {
 			index[j] = i
 		}
 	}
-	addJoint := func(node int, inverseBind mat4) int {
+	addJoint := func(node int, inverseBind xform.Mat4) int {
 		index[node] = len(joints)
 		joints = append(joints, node)
 		ibm = append(ibm, inverseBind)
@@ -51,18 +52,18 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 	}
 
 	// Skinned instances: fold each further skin into the kept one.
-	correction := map[int]mat4{kept: identity}
+	correction := map[int]xform.Mat4{kept: xform.Identity}
 	for _, in := range insts {
 		if in.skin < 0 {
 			continue
 		}
 		x, ok := correction[in.skin]
 		src := s.Skins[in.skin]
-		srcIBM := func(i int) mat4 {
+		srcIBM := func(i int) xform.Mat4 {
 			if i < len(src.InverseBindMatrices) {
-				return fromFloat32(src.InverseBindMatrices[i])
+				return xform.FromFloat32(src.InverseBindMatrices[i])
 			}
-			return identity
+			return xform.Identity
 		}
 		if !ok {
 			// X moves this skin's bind space into the kept one's:
@@ -73,25 +74,25 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 				if !shared || k >= len(skin.Joints) {
 					continue
 				}
-				inv, invertible := ibm[k].inverse()
+				inv, invertible := ibm[k].Inverse()
 				if !invertible {
 					continue
 				}
-				xj := inv.mul(srcIBM(i))
+				xj := inv.Mul(srcIBM(i))
 				if !found {
 					x, found = xj, true
-				} else if !x.near(xj, bindTolerance) {
+				} else if !x.Near(xj, bindTolerance) {
 					return nil, kiln.Errorf(kiln.KindInvalid, "incompatible_skins",
 						"skins %d and %d bind joint %s in different poses: their meshes cannot share one skin", kept, in.skin, describe(s, j))
 				}
 			}
 			if !found {
-				x = identity
+				x = xform.Identity
 			}
-			xInv, _ := x.inverse()
+			xInv, _ := x.Inverse()
 			for i, j := range src.Joints {
 				if _, shared := index[j]; !shared {
-					addJoint(j, srcIBM(i).mul(xInv))
+					addJoint(j, srcIBM(i).Mul(xInv))
 				}
 			}
 			correction[in.skin] = x
@@ -122,7 +123,7 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 		}
 		wj := t.world(j)
 		if _, ok := index[j]; !ok {
-			inv, _ := wj.inverse()
+			inv, _ := wj.Inverse()
 			addJoint(j, inv)
 			rep.AddedJoints = append(rep.AddedJoints, describe(s, j))
 		}
@@ -130,9 +131,9 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 		in.attach = k
 		// Rigidly with the joint from the rest pose on:
 		// J(t)·IBM·v' = J(t)·W_J⁻¹·W_N·v, so v' = IBM⁻¹·W_J⁻¹·W_N·v.
-		ibmInv, _ := ibm[k].inverse()
-		wjInv, _ := wj.inverse()
-		in.xform = ibmInv.mul(wjInv).mul(in.world)
+		ibmInv, _ := ibm[k].Inverse()
+		wjInv, _ := wj.Inverse()
+		in.xform = ibmInv.Mul(wjInv).Mul(in.world)
 	}
 	if len(joints) > 1<<16 {
 		return nil, kiln.Errorf(kiln.KindInvalid, "too_many_joints", "%d joints do not fit JOINTS_0", len(joints))
@@ -142,14 +143,14 @@ func bindAll(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Sk
 	skin.Joints = joints
 	skin.InverseBindMatrices = make([][16]float32, len(ibm))
 	for i, m := range ibm {
-		skin.InverseBindMatrices[i] = m.float32s()
+		skin.InverseBindMatrices[i] = m.Float32()
 	}
 	return skin, nil
 }
 
 // commonRoot makes sure the joints share an ancestor, as glTF requires
 // (the validator's SKIN_NO_COMMON_ROOT): joints taken from separate
-// trees get a new identity node above those trees, which changes no
+// trees get a new xform.Identity node above those trees, which changes no
 // world transform. A skeleton that is no longer above every joint is
 // dropped (it is optional).
 func commonRoot(s *scene.Scene, t *tree, joints []int, skin *scene.Skin) {
@@ -200,7 +201,7 @@ func (t *tree) below(n, a int) bool {
 func (t *tree) grow(n int) {
 	for len(t.parent) < n {
 		t.parent = append(t.parent, -1)
-		t.worlds = append(t.worlds, identity)
+		t.worlds = append(t.worlds, xform.Identity)
 		t.done = append(t.done, true)
 		t.animated = append(t.animated, false)
 	}
