@@ -41,7 +41,7 @@ func newAPIReference(listener string) (*apiReference, error) {
 }
 
 func (a *apiReference) routes(r *gin.Engine) {
-	r.GET("/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", a.doc) })
+	getFile(r, "/openapi.json", func(c *gin.Context) { serveBytes(c, "application/json", a.doc) })
 	r.GET("/docs", func(c *gin.Context) { c.Data(http.StatusOK, "text/html; charset=utf-8", a.page) })
 }
 

@@ -34,10 +34,9 @@ func (s *Server) pageRoutes(r *gin.Engine) {
 	r.StaticFS("/static", http.FS(static))
 	r.GET("/", s.startPage)
 	r.GET("/v/:viewerToken", s.viewerPage)
-	r.GET("/v/:viewerToken/model.glb", s.viewerModel)
+	getFile(r, "/v/:viewerToken/model.glb", s.viewerModel)
 	r.GET("/v/:viewerToken/annotations.json", s.viewerAnnotations)
 	r.GET("/demo/avatar", s.demoAvatarPage)
-	r.GET("/demo/avatar/model.glb", s.demoAvatarModel)
 }
 
 // hotspot is an annotation as model-viewer places it: data-position and
@@ -162,20 +161,15 @@ func (s *Server) viewerAnnotations(c *gin.Context) {
 	s.answerAnnotations(c, v)
 }
 
+// demoAvatarPage shows default-female with every clip, loaded straight
+// from the avatar listener: another origin, which CORS lets the page read.
 func (s *Server) demoAvatarPage(c *gin.Context) {
+	model := s.PublicAvatarURL + "/model/" + demoAvatar + ".glb?animations=all"
 	s.page(c, "viewer.html", viewerPageData{
 		Title:     "Demo: the " + demoAvatar + " avatar",
-		ModelURL:  "/demo/avatar/model.glb",
-		AvatarURL: s.PublicAvatarURL + "/model/" + demoAvatar + ".glb?animations=all",
+		ModelURL:  model,
+		AvatarURL: model,
 	})
-}
-
-// demoAvatarModel serves the avatar listener's default-female with every
-// clip from the platform's origin, so the demo page needs no CORS.
-func (s *Server) demoAvatarModel(c *gin.Context) {
-	c.Params = gin.Params{{Key: "file", Value: demoAvatar + ".glb"}}
-	c.Request.URL.RawQuery = "animations=all"
-	s.avatarModel(c)
 }
 
 func (s *Server) startPage(c *gin.Context) {

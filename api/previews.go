@@ -12,7 +12,7 @@ import (
 )
 
 func (s *Server) previewRoutes(r *gin.Engine) {
-	r.GET("/preview/:file", s.avatarPreview)
+	getFile(r, "/preview/:file", s.avatarPreview)
 }
 
 // avatarPreview serves GET /preview/{id}.png|jpg|webp: a picture of the

@@ -76,6 +76,9 @@ func (s *Server) platformTable() []route {
 func (s *Server) platformRoutes(r *gin.Engine) {
 	for _, rt := range s.platformTable() {
 		r.Handle(rt.method, rt.path, s.require(rt.scope), rt.handler)
+		if rt.method == http.MethodGet && platformFiles[rt.path] {
+			r.Handle(http.MethodHead, rt.path, s.require(rt.scope), rt.handler)
+		}
 	}
 	// The one-time upload URL of local-disk storage: its signature is the
 	// credential, so a client can PUT without the API key.
