@@ -13,6 +13,7 @@
 package pose
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"slices"
 
@@ -68,9 +69,9 @@ func Apply(s *scene.Scene, name string) error {
 // turn rotates joint upper about itself until the bone to lower points
 // at elevation degrees below the horizontal, its heading (outwards,
 // slightly forwards) kept. It reports whether it turned at all.
-func turn(s *scene.Scene, parent []int, world []mat4, upper, lower int, elevation float64) bool {
-	pivot := world[upper].translation()
-	dir, ok := world[lower].translation().sub(pivot).unit()
+func turn(s *scene.Scene, parent []int, world []xform.Mat4, upper, lower int, elevation float64) bool {
+	pivot := world[upper].Translation()
+	dir, ok := vec3(world[lower].Translation()).sub(pivot).unit()
 	if !ok {
 		return false
 	}
@@ -90,18 +91,18 @@ func turn(s *scene.Scene, parent []int, world []mat4, upper, lower int, elevatio
 	if !ok {
 		return false
 	}
-	r := about(axisAngle(axis, angle), pivot)
+	r := xform.About(xform.AxisAngle(axis, angle), pivot)
 	// The joint's new local transform: its parent's world inverted, times
 	// the turned world.
-	pw := identity
+	pw := xform.Identity
 	if p := parent[upper]; p >= 0 {
 		pw = world[p]
 	}
-	inv, ok := pw.inverse()
+	inv, ok := pw.Inverse()
 	if !ok {
 		return false
 	}
-	setLocal(s.Nodes[upper], inv.mul(r).mul(world[upper]))
+	setLocal(s.Nodes[upper], inv.Mul(r).Mul(world[upper]))
 	return true
 }
 
@@ -110,7 +111,7 @@ func turn(s *scene.Scene, parent []int, world []mat4, upper, lower int, elevatio
 // bind frame K (joint world times inverse bind matrix, the same for every
 // joint of a consistent rig) is kept, so joints that did not move keep
 // their matrices and vertices bound only to them do not change.
-func reskin(s *scene.Scene, old, world []mat4) error {
+func reskin(s *scene.Scene, old, world []xform.Mat4) error {
 	done := make([]bool, len(s.Meshes))
 	for _, n := range s.Nodes {
 		if n.Mesh == nil || n.Skin == nil || done[*n.Mesh] {
@@ -121,23 +122,23 @@ func reskin(s *scene.Scene, old, world []mat4) error {
 		if len(skin.Joints) == 0 {
 			continue
 		}
-		ibm := make([]mat4, len(skin.Joints))
+		ibm := make([]xform.Mat4, len(skin.Joints))
 		for i := range ibm {
-			ibm[i] = identity
+			ibm[i] = xform.Identity
 			if skin.InverseBindMatrices != nil {
-				ibm[i] = fromFloat32(skin.InverseBindMatrices[i])
+				ibm[i] = xform.FromFloat32(skin.InverseBindMatrices[i])
 			}
 		}
-		k := old[skin.Joints[0]].mul(ibm[0])
-		kinv, ok := k.inverse()
+		k := old[skin.Joints[0]].Mul(ibm[0])
+		kinv, ok := k.Inverse()
 		if !ok {
 			return kiln.Errorf(kiln.KindUnprocessable, "pose_unsupported", "skin %q has a singular bind matrix", skin.Name)
 		}
 		// The new pose's skinning matrices, brought back to the bind
-		// frame: identity for joints that did not move.
-		joint := make([]mat4, len(skin.Joints))
+		// frame: xform.Identity for joints that did not move.
+		joint := make([]xform.Mat4, len(skin.Joints))
 		for i, j := range skin.Joints {
-			joint[i] = kinv.mul(world[j]).mul(ibm[i])
+			joint[i] = kinv.Mul(world[j]).Mul(ibm[i])
 		}
 		for _, p := range s.Meshes[*n.Mesh].Primitives {
 			reskinPrimitive(p, joint)
@@ -148,18 +149,18 @@ func reskin(s *scene.Scene, old, world []mat4) error {
 		if len(skin.Joints) == 0 {
 			continue
 		}
-		first := identity
+		first := xform.Identity
 		if skin.InverseBindMatrices != nil {
-			first = fromFloat32(skin.InverseBindMatrices[0])
+			first = xform.FromFloat32(skin.InverseBindMatrices[0])
 		}
-		k := old[skin.Joints[0]].mul(first)
+		k := old[skin.Joints[0]].Mul(first)
 		out := make([][16]float32, len(skin.Joints))
 		for i, j := range skin.Joints {
-			inv, ok := world[j].inverse()
+			inv, ok := world[j].Inverse()
 			if !ok {
 				return kiln.Errorf(kiln.KindUnprocessable, "pose_unsupported", "joint %d of skin %q has a singular transform", j, skin.Name)
 			}
-			out[i] = inv.mul(k).float32s()
+			out[i] = inv.Mul(k).Float32()
 		}
 		skin.InverseBindMatrices = out
 	}
@@ -170,9 +171,9 @@ func reskin(s *scene.Scene, old, world []mat4) error {
 // to bind frame) to the vertices, their normals and tangents and their
 // morph displacements (morphs apply before skinning, so a displacement
 // turns with the blended matrix of its vertex).
-func reskinPrimitive(p *scene.Primitive, joint []mat4) {
+func reskinPrimitive(p *scene.Primitive, joint []xform.Mat4) {
 	for v := range p.Positions {
-		var m mat4
+		var m xform.Mat4
 		var sum float64
 		for set := range p.Joints {
 			if set >= len(p.Weights) {
@@ -184,7 +185,7 @@ func reskinPrimitive(p *scene.Primitive, joint []mat4) {
 				if w == 0 || j >= len(joint) {
 					continue
 				}
-				m = m.add(joint[j], w)
+				m = m.AddScaled(joint[j], w)
 				sum += w
 			}
 		}
@@ -196,10 +197,10 @@ func reskinPrimitive(p *scene.Primitive, joint []mat4) {
 				m[i] /= sum
 			}
 		}
-		if near(m, identity, 1e-6) {
+		if near(m, xform.Identity, 1e-6) {
 			continue
 		}
-		p.Positions[v] = f32(m.point(f64(p.Positions[v])))
+		p.Positions[v] = f32(m.Point(f64(p.Positions[v])))
 		if p.Normals != nil {
 			p.Normals[v] = direction(m, p.Normals[v])
 		}
@@ -211,20 +212,20 @@ func reskinPrimitive(p *scene.Primitive, joint []mat4) {
 		for ti := range p.Targets {
 			t := &p.Targets[ti]
 			if t.Positions != nil {
-				t.Positions[v] = f32(m.vector(f64(t.Positions[v])))
+				t.Positions[v] = f32(m.Vector(f64(t.Positions[v])))
 			}
 			if t.Normals != nil {
-				t.Normals[v] = f32(m.vector(f64(t.Normals[v])))
+				t.Normals[v] = f32(m.Vector(f64(t.Normals[v])))
 			}
 			if t.Tangents != nil {
-				t.Tangents[v] = f32(m.vector(f64(t.Tangents[v])))
+				t.Tangents[v] = f32(m.Vector(f64(t.Tangents[v])))
 			}
 		}
 	}
 }
 
 // near compares two matrices element by element.
-func near(a, b mat4, eps float64) bool {
+func near(a, b xform.Mat4, eps float64) bool {
 	for i := range a {
 		if math.Abs(a[i]-b[i]) > eps {
 			return false
@@ -234,8 +235,8 @@ func near(a, b mat4, eps float64) bool {
 }
 
 // direction turns a unit vector with m's linear part and keeps it unit.
-func direction(m mat4, d [3]float32) [3]float32 {
-	u, ok := m.vector(f64(d)).unit()
+func direction(m xform.Mat4, d [3]float32) [3]float32 {
+	u, ok := vec3(m.Vector(f64(d))).unit()
 	if !ok {
 		return d
 	}
@@ -245,7 +246,7 @@ func direction(m mat4, d [3]float32) [3]float32 {
 // setLocal writes m into a node as it keeps its transform: a matrix
 // stays a matrix; TRS keeps translation and scale and takes the rotation
 // (m differs from the old transform by a rotation only).
-func setLocal(n *gltf.Node, m mat4) {
+func setLocal(n *gltf.Node, m xform.Mat4) {
 	if n.MatrixOrDefault() != gltf.DefaultMatrix {
 		n.Matrix = m
 		return
@@ -259,7 +260,7 @@ func setLocal(n *gltf.Node, m mat4) {
 			}
 		}
 	}
-	n.Rotation = quaternion(r)
+	n.Rotation = xform.Quaternion(r)
 }
 
 // parents is each node's parent index, -1 for roots.
@@ -279,17 +280,17 @@ func parents(s *scene.Scene) []int {
 }
 
 // worlds is each node's world transform.
-func worlds(s *scene.Scene, parent []int) []mat4 {
-	out := make([]mat4, len(s.Nodes))
+func worlds(s *scene.Scene, parent []int) []xform.Mat4 {
+	out := make([]xform.Mat4, len(s.Nodes))
 	done := make([]bool, len(s.Nodes))
-	var world func(i int) mat4
-	world = func(i int) mat4 {
+	var world func(i int) xform.Mat4
+	world = func(i int) xform.Mat4 {
 		if done[i] {
 			return out[i]
 		}
-		m := local(s.Nodes[i])
+		m := xform.Local(s.Nodes[i])
 		if p := parent[i]; p >= 0 {
-			m = world(p).mul(m)
+			m = world(p).Mul(m)
 		}
 		out[i], done[i] = m, true
 		return m

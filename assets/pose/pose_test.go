@@ -1,6 +1,7 @@
 package pose
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -48,7 +49,7 @@ func avatars(t *testing.T) map[string]func() *scene.Scene {
 // elevation is the upper arm's angle below the horizontal, in degrees.
 func elevation(s *scene.Scene, arm [2]string) float64 {
 	w := worlds(s, parents(s))
-	d, _ := w[find(s, arm[1])].translation().sub(w[find(s, arm[0])].translation()).unit()
+	d, _ := vec3(w[find(s, arm[1])].Translation()).sub(w[find(s, arm[0])].Translation()).unit()
 	return -math.Asin(d[1]) * 180 / math.Pi
 }
 
@@ -75,25 +76,25 @@ func skinned(s *scene.Scene, heavy string) (pos [][][]vec3, weight, top [][][]fl
 			continue
 		}
 		skin := s.Skins[*n.Skin]
-		joint := make([]mat4, len(skin.Joints))
+		joint := make([]xform.Mat4, len(skin.Joints))
 		for i, j := range skin.Joints {
-			joint[i] = w[j].mul(fromFloat32(skin.InverseBindMatrices[i]))
+			joint[i] = w[j].Mul(xform.FromFloat32(skin.InverseBindMatrices[i]))
 		}
 		for _, p := range s.Meshes[*n.Mesh].Primitives {
 			ps := make([]vec3, len(p.Positions))
 			ws := make([]float64, len(p.Positions))
 			tops := make([]float64, len(p.Positions))
 			for v := range p.Positions {
-				var m mat4
+				var m xform.Mat4
 				for c := 0; c < 4; c++ {
 					wt := float64(p.Weights[0][v][c])
-					m = m.add(joint[p.Joints[0][v][c]], wt)
+					m = m.AddScaled(joint[p.Joints[0][v][c]], wt)
 					tops[v] = math.Max(tops[v], wt)
 					if wt > 0 && under(skin.Joints[p.Joints[0][v][c]]) {
 						ws[v] += wt
 					}
 				}
-				ps[v] = m.point(f64(p.Positions[v]))
+				ps[v] = m.Point(f64(p.Positions[v]))
 			}
 			pos[*n.Mesh] = append(pos[*n.Mesh], ps)
 			weight[*n.Mesh] = append(weight[*n.Mesh], ws)
@@ -109,7 +110,7 @@ func shake(seed uint64, scenes ...*scene.Scene) {
 	r := rand.New(rand.NewPCG(seed, 1))
 	for _, j := range scenes[0].Skins[0].Joints {
 		axis, _ := vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5}.unit()
-		q := quaternion(axisAngle(axis, (r.Float64()-0.5)*1.2))
+		q := xform.Quaternion(xform.AxisAngle(axis, (r.Float64()-0.5)*1.2))
 		for _, s := range scenes {
 			s.Nodes[j].Rotation = q
 		}
@@ -129,13 +130,13 @@ func TestTPose(t *testing.T) {
 				}
 			}
 			w := worlds(after, parents(after))
-			shoulder := w[find(after, "LeftArm")].translation()
+			shoulder := w[find(after, "LeftArm")].Translation()
 			// Skin and inverse bind matrices agree: at rest every joint maps
 			// the bind frame to the same place.
 			for si, skin := range after.Skins {
-				k := w[skin.Joints[0]].mul(fromFloat32(skin.InverseBindMatrices[0]))
+				k := w[skin.Joints[0]].Mul(xform.FromFloat32(skin.InverseBindMatrices[0]))
 				for i, j := range skin.Joints {
-					if m := w[j].mul(fromFloat32(skin.InverseBindMatrices[i])); !near(m, k, 2e-4) {
+					if m := w[j].Mul(xform.FromFloat32(skin.InverseBindMatrices[i])); !near(m, k, 2e-4) {
 						t.Fatalf("skin %d joint %s: joint world × inverse bind matrix is %v, the skin's bind frame %v", si, after.Nodes[j].Name, m, k)
 					}
 				}
