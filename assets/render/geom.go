@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 
 	"github.com/kilnhq/kiln/assets/scene"
@@ -22,8 +23,8 @@ type posed struct {
 // worldMatrices walks the default scene (or every root when the asset has
 // no scenes) and gives each reachable node its world matrix; unreachable
 // nodes keep a nil entry and are not drawn, as a glTF viewer would.
-func worldMatrices(s *scene.Scene) []*mat4 {
-	world := make([]*mat4, len(s.Nodes))
+func worldMatrices(s *scene.Scene) []*xform.Mat4 {
+	world := make([]*xform.Mat4, len(s.Nodes))
 	var roots []int
 	switch {
 	case s.DefaultScene != nil && *s.DefaultScene < len(s.Scenes):
@@ -45,30 +46,23 @@ func worldMatrices(s *scene.Scene) []*mat4 {
 			}
 		}
 	}
-	var visit func(i int, parent mat4, depth int)
-	visit = func(i int, parent mat4, depth int) {
+	var visit func(i int, parent xform.Mat4, depth int)
+	visit = func(i int, parent xform.Mat4, depth int) {
 		// The depth bound stops a cyclic hierarchy, which a broken file
 		// may have, from recursing forever.
 		if i < 0 || i >= len(s.Nodes) || world[i] != nil || depth > 256 {
 			return
 		}
-		m := parent.mul(local(s.Nodes[i]))
+		m := parent.Mul(xform.Local(s.Nodes[i]))
 		world[i] = &m
 		for _, c := range s.Nodes[i].Children {
 			visit(c, m, depth+1)
 		}
 	}
 	for _, r := range roots {
-		visit(r, identity, 0)
+		visit(r, xform.Identity, 0)
 	}
 	return world
-}
-
-func local(n *gltf.Node) mat4 {
-	if n.Matrix != ([16]float64{}) && n.Matrix != gltf.DefaultMatrix {
-		return mat4(n.MatrixOrDefault())
-	}
-	return trs(n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault())
 }
 
 // pose builds every drawable primitive in world space. Skinned meshes are
@@ -87,7 +81,7 @@ func pose(s *scene.Scene, mats []*material) []*posed {
 		if len(n.Weights) > 0 {
 			weights = n.Weights
 		}
-		var joints []mat4
+		var joints []xform.Mat4
 		if n.Skin != nil && *n.Skin >= 0 && *n.Skin < len(s.Skins) {
 			joints = jointMatrices(s.Skins[*n.Skin], world)
 		}
@@ -104,25 +98,25 @@ func pose(s *scene.Scene, mats []*material) []*posed {
 	return out
 }
 
-func jointMatrices(sk *scene.Skin, world []*mat4) []mat4 {
-	m := make([]mat4, len(sk.Joints))
+func jointMatrices(sk *scene.Skin, world []*xform.Mat4) []xform.Mat4 {
+	m := make([]xform.Mat4, len(sk.Joints))
 	for i, j := range sk.Joints {
-		w := identity
+		w := xform.Identity
 		if j >= 0 && j < len(world) && world[j] != nil {
 			w = *world[j]
 		}
-		ibm := identity
+		ibm := xform.Identity
 		if i < len(sk.InverseBindMatrices) {
 			for k, v := range sk.InverseBindMatrices[i] {
 				ibm[k] = float64(v)
 			}
 		}
-		m[i] = w.mul(ibm)
+		m[i] = w.Mul(ibm)
 	}
 	return m
 }
 
-func posePrimitive(p *scene.Primitive, weights []float64, world mat4, joints []mat4, mat *material) *posed {
+func posePrimitive(p *scene.Primitive, weights []float64, world xform.Mat4, joints []xform.Mat4, mat *material) *posed {
 	n := len(p.Positions)
 	q := &posed{pos: make([]vec3, n), mat: mat, uv: p.TexCoords}
 	hasNormals := len(p.Normals) == n
@@ -138,7 +132,7 @@ func posePrimitive(p *scene.Primitive, weights []float64, world mat4, joints []m
 	}
 	skinned := len(joints) > 0 && len(p.Joints) > 0 && len(p.Weights) > 0 &&
 		len(p.Joints[0]) == n && len(p.Weights[0]) == n
-	worldN := world.normalMatrix()
+	worldN := world.NormalMatrix()
 	for i := 0; i < n; i++ {
 		pos := v3(p.Positions[i])
 		var nor, tan vec3
@@ -168,14 +162,14 @@ func posePrimitive(p *scene.Primitive, weights []float64, world mat4, joints []m
 		m, nm := world, worldN
 		if skinned {
 			m = skinMatrix(p, i, joints)
-			nm = m.normalMatrix()
+			nm = m.NormalMatrix()
 		}
-		q.pos[i] = m.point(pos)
+		q.pos[i] = m.Point(pos)
 		if hasNormals {
-			q.normals[i] = nm.dir(nor).norm()
+			q.normals[i] = vec3(nm.Vector(nor)).norm()
 		}
 		if hasTangents {
-			t := m.dir(tan).norm()
+			t := vec3(m.Vector(tan)).norm()
 			q.tangent[i] = [4]float64{t[0], t[1], t[2], float64(p.Tangents[i][3])}
 		}
 	}
@@ -185,8 +179,8 @@ func posePrimitive(p *scene.Primitive, weights []float64, world mat4, joints []m
 
 // skinMatrix blends the joint matrices of every JOINTS_n/WEIGHTS_n set;
 // weights are renormalised because exporters leave sums slightly off 1.
-func skinMatrix(p *scene.Primitive, i int, joints []mat4) mat4 {
-	var m mat4
+func skinMatrix(p *scene.Primitive, i int, joints []xform.Mat4) xform.Mat4 {
+	var m xform.Mat4
 	var total float64
 	for set := range p.Joints {
 		if set >= len(p.Weights) || len(p.Joints[set]) <= i || len(p.Weights[set]) <= i {
@@ -198,12 +192,12 @@ func skinMatrix(p *scene.Primitive, i int, joints []mat4) mat4 {
 			if w == 0 || j >= len(joints) {
 				continue
 			}
-			m = m.add(joints[j], w)
+			m = m.AddScaled(joints[j], w)
 			total += w
 		}
 	}
 	if total == 0 {
-		return identity
+		return xform.Identity
 	}
 	for k := range m {
 		m[k] /= total

@@ -140,7 +140,7 @@ func headFrame(s *scene.Scene, topY float64) (centre vec3, height float64, ok bo
 	find := func(name string) (vec3, bool) {
 		for i, n := range s.Nodes {
 			if world[i] != nil && (n.Name == name || strings.HasSuffix(n.Name, ":"+name)) {
-				return world[i].point(vec3{}), true
+				return world[i].Translation(), true
 			}
 		}
 		return vec3{}, false
