@@ -5,7 +5,9 @@
 // all skinned meshes), its offset and step folded into the node
 // transform or the inverse bind matrices; normals and tangents on the
 // 8-bit octahedral grid of EXT_meshopt_compression's filter; texture
-// coordinates in [0,1] on a 12-bit grid; colours and morph normal deltas
+// coordinates on a 12-bit grid over the range each material uses, folded
+// into its KHR_texture_transform (or, where no material says how they
+// are sampled, on a 12-bit grid of [0,1]); colours and morph normal deltas
 // on 16 bits; skin weights on 8 bits summing to exactly 1; rotations on
 // the 12-bit quaternion grid and translations and scales on 16-bit
 // mantissas. The grids are the lossy step; writing and compressing after
@@ -54,9 +56,10 @@ const ext = "KHR_mesh_quantization"
 func Apply(s *scene.Scene, o Options) {
 	o = o.withDefaults()
 	positions(s, o.Position)
+	uvs := texcoordsByMaterial(s, o.Texcoord)
 	for _, m := range s.Meshes {
 		for _, p := range m.Primitives {
-			primitive(p, o)
+			primitive(p, o, uvs[p])
 		}
 	}
 	for _, a := range s.Animations {
@@ -67,7 +70,9 @@ func Apply(s *scene.Scene, o Options) {
 	}
 }
 
-func primitive(p *scene.Primitive, o Options) {
+// primitive quantizes the streams of p; done lists the texture
+// coordinate sets texcoordsByMaterial has already put on a grid.
+func primitive(p *scene.Primitive, o Options, done map[int]bool) {
 	if p.Normals != nil {
 		p.Normals = octahedral3(p.Normals, o.Normal)
 	}
@@ -75,7 +80,7 @@ func primitive(p *scene.Primitive, o Options) {
 		p.Tangents = octahedral4(p.Tangents, o.Normal)
 	}
 	for i, t := range p.TexCoords {
-		if t != nil && inUnit2(t) {
+		if t != nil && !done[i] && inUnit2(t) {
 			p.TexCoords[i] = texcoords(t, o.Texcoord)
 		}
 	}
