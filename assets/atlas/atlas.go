@@ -24,8 +24,13 @@
 //     all of it gets more room than one mostly unused), times one global
 //     scale found by binary search so that everything fits the asked size;
 //     never above the texture's own resolution.
-//   - Textures that tile (UVs beyond 0..1 by more than uvEpsilon), that a
-//     KHR_texture_transform moves, that read another TEXCOORD set, that
+//   - A KHR_texture_transform that every texture of a material shares is
+//     applied to the material's UVs and dropped, so the material packs
+//     like any other (its repeats baked when it tiles, see untile).
+//   - Textures that tile (UVs beyond 0..1 by more than uvEpsilon) in a
+//     way untile cannot bake, that a KHR_texture_transform of their own
+//     moves (one texture of a material but not another, or another
+//     transform), that read another TEXCOORD set, that
 //     sample with NEAREST (pixel art, palettes: resampling would blur
 //     them), that cannot be decoded (KTX2), or whose materials carry
 //     extensions (KHR_materials_*: one atlas material could not hold
@@ -311,6 +316,7 @@ func collect(s *scene.Scene) []*source {
 	}
 	for _, m := range order {
 		if m.reason == "" {
+			bakeTransform(m)
 			m.reason = inspect(s, m)
 		}
 		if m.tiling && untile(s, m) {
@@ -365,7 +371,7 @@ func inspect(s *scene.Scene, m *source) string {
 	}
 	for _, in := range infos {
 		if _, ok := in.exts[texturetransform.ExtensionName]; ok {
-			return "a texture has KHR_texture_transform (tiling or offset)"
+			return "its textures have different KHR_texture_transforms (one UV set cannot serve them)"
 		}
 		if len(in.exts) > 0 {
 			return "a texture info has extensions " + strings.Join(keys(in.exts), ", ")

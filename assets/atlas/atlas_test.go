@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"image/png"
@@ -273,14 +274,14 @@ func TestBuildOnGeneratedFixture(t *testing.T) {
 			r := regions["small"]
 			c := base.NRGBAAt(r.Rect.Min.X+r.Rect.Dx()/2, r.Rect.Min.Y+r.Rect.Dy()/2)
 			ref := reference(src["small"], r.Rect.Dx(), r.Rect.Dy()).NRGBAAt(r.Rect.Dx()/2, r.Rect.Dy()/2)
-			if want := encodeSRGB(float64(srgbToLinear[ref.G]) * 0.5); absDiff(c.G, want) > 6 || absDiff(c.R, ref.R) > 6 {
+			if want := srgb.Encode(float64(srgb.Linear(ref.G)) * 0.5); absDiff(c.G, want) > 6 || absDiff(c.R, ref.R) > 6 {
 				t.Errorf("small: baked colour %v, want R %d G %d", c, ref.R, want)
 			}
 			// The flat material is its factor's colour; roughness 0.3 is in G
 			// of the ORM atlas.
 			r = regions["flat"]
 			c = base.NRGBAAt(r.Rect.Min.X+1, r.Rect.Min.Y+1)
-			if want := (color.NRGBA{encodeSRGB(0.2), encodeSRGB(0.6), encodeSRGB(0.1), 255}); c != want {
+			if want := (color.NRGBA{srgb.Encode(0.2), srgb.Encode(0.6), srgb.Encode(0.1), 255}); c != want {
 				t.Errorf("flat: %v, want %v", c, want)
 			}
 			orm := atlasImage(t, s, rep, ChannelORM)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/png"
 	"math"
@@ -272,14 +273,14 @@ func bakeBase(tex *image.NRGBA, m *source, g groups, size image.Point) *image.NR
 	f := baseFactor(m.mat)
 	var out *image.NRGBA
 	if tex == nil {
-		out = solid(size, [4]uint8{encodeSRGB(f[0]), encodeSRGB(f[1]), encodeSRGB(f[2]), clamp8(float32(f[3] * 255))})
+		out = solid(size, [4]uint8{srgb.Encode(f[0]), srgb.Encode(f[1]), srgb.Encode(f[2]), clamp8(float32(f[3] * 255))})
 	} else {
 		out = copyOf(tex) // another channel may read the same image
 		if f != [4]float64{1, 1, 1, 1} {
 			for i := 0; i < len(out.Pix); i += 4 {
 				p := out.Pix[i : i+4 : i+4]
 				for c := range 3 {
-					p[c] = encodeSRGB(float64(srgbToLinear[p[c]]) * f[c])
+					p[c] = srgb.Encode(float64(srgb.Linear(p[c])) * f[c])
 				}
 				p[3] = clamp8(float32(float64(p[3]) * f[3]))
 			}
@@ -377,13 +378,13 @@ func bakeORM(occ, mr *image.NRGBA, mat *gltf.Material, size image.Point) *image.
 func bakeEmissive(tex *image.NRGBA, mat *gltf.Material, size image.Point) *image.NRGBA {
 	f := mat.EmissiveFactor
 	if tex == nil {
-		return solid(size, [4]uint8{encodeSRGB(f[0]), encodeSRGB(f[1]), encodeSRGB(f[2]), 255})
+		return solid(size, [4]uint8{srgb.Encode(f[0]), srgb.Encode(f[1]), srgb.Encode(f[2]), 255})
 	}
 	out := copyOf(tex)
 	for i := 0; i < len(out.Pix); i += 4 {
 		p := out.Pix[i : i+4 : i+4]
 		for c := range 3 {
-			p[c] = encodeSRGB(float64(srgbToLinear[p[c]]) * f[c])
+			p[c] = srgb.Encode(float64(srgb.Linear(p[c])) * f[c])
 		}
 		p[3] = 255
 	}

@@ -102,38 +102,3 @@ func clamp8(v float32) uint8 {
 	}
 	return uint8(v)
 }
-
-// sRGB transfer functions, as lookup tables: factors multiply linear
-// light (glTF spec, base colour and emissive are sRGB-encoded).
-var (
-	srgbToLinear [256]float32
-	linearToSRGB [4096]uint8
-)
-
-func init() {
-	for i := range srgbToLinear {
-		c := float64(i) / 255
-		if c <= 0.04045 {
-			c /= 12.92
-		} else {
-			c = math.Pow((c+0.055)/1.055, 2.4)
-		}
-		srgbToLinear[i] = float32(c)
-	}
-	for i := range linearToSRGB {
-		l := float64(i) / float64(len(linearToSRGB)-1)
-		var c float64
-		if l <= 0.0031308 {
-			c = l * 12.92
-		} else {
-			c = 1.055*math.Pow(l, 1/2.4) - 0.055
-		}
-		linearToSRGB[i] = uint8(math.Round(c * 255))
-	}
-}
-
-// encodeSRGB turns linear light in 0..1 into an sRGB byte.
-func encodeSRGB(l float64) uint8 {
-	l = min(max(l, 0), 1)
-	return linearToSRGB[int(l*float64(len(linearToSRGB)-1)+0.5)]
-}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"math"
 
 	"github.com/kilnhq/kiln/assets/scene"
@@ -52,26 +53,12 @@ func pickMaterial(mats []*material, i *int) *material {
 	return mats[*i]
 }
 
-// srgbToLinear is a table, as every texel of a colour texture goes
-// through it.
-var srgbToLinear = func() (t [256]float32) {
-	for i := range t {
-		c := float64(i) / 255
-		if c <= 0.04045 {
-			t[i] = float32(c / 12.92)
-		} else {
-			t[i] = float32(math.Pow((c+0.055)/1.055, 2.4))
-		}
-	}
-	return t
-}()
-
 type texLoader struct {
 	s     *scene.Scene
 	cache map[[2]int]*texImage
 }
 
-func (l *texLoader) load(index int, srgb bool) *texImage {
+func (l *texLoader) load(index int, encoded bool) *texImage {
 	s := l.s
 	if index < 0 || index >= len(s.Textures) {
 		return nil
@@ -90,7 +77,7 @@ func (l *texLoader) load(index int, srgb bool) *texImage {
 		return nil
 	}
 	key := [2]int{index, 0}
-	if srgb {
+	if encoded {
 		key[1] = 1
 	}
 	if img, ok := l.cache[key]; ok {
@@ -110,8 +97,8 @@ func (l *texLoader) load(index int, srgb bool) *texImage {
 		row := m.Pix[y*m.Stride : y*m.Stride+w*4]
 		out := img.pix[y*w*4 : (y+1)*w*4]
 		for i := 0; i < w*4; i += 4 {
-			if srgb {
-				out[i], out[i+1], out[i+2] = srgbToLinear[row[i]], srgbToLinear[row[i+1]], srgbToLinear[row[i+2]]
+			if encoded {
+				out[i], out[i+1], out[i+2] = srgb.Linear(row[i]), srgb.Linear(row[i+1]), srgb.Linear(row[i+2])
 			} else {
 				out[i], out[i+1], out[i+2] = float32(row[i])/255, float32(row[i+1])/255, float32(row[i+2])/255
 			}

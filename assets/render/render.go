@@ -8,6 +8,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"math"
@@ -394,7 +395,7 @@ func (f *frameBuf) resolve(r0, r1 int, bg *color.NRGBA) {
 	var bgLin [3]float64
 	if bg != nil {
 		for c, v := range [3]uint8{bg.R, bg.G, bg.B} {
-			bgLin[c] = float64(srgbToLinear[v])
+			bgLin[c] = float64(srgb.Linear(v))
 		}
 	}
 	for y := r0; y < r1; y++ {
@@ -421,7 +422,7 @@ func (f *frameBuf) resolve(r0, r1 int, bg *color.NRGBA) {
 			o := f.out.PixOffset(x, y)
 			if bg != nil {
 				for i := 0; i < 3; i++ {
-					f.out.Pix[o+i] = encodeSRGB(acc[i] / n)
+					f.out.Pix[o+i] = srgb.Encode(acc[i] / n)
 				}
 				// An opaque background is exactly its colour where
 				// nothing covers it, without a round trip through linear.
@@ -433,22 +434,12 @@ func (f *frameBuf) resolve(r0, r1 int, bg *color.NRGBA) {
 			}
 			if acc[3] > 0 {
 				for i := 0; i < 3; i++ {
-					f.out.Pix[o+i] = encodeSRGB(acc[i] / acc[3])
+					f.out.Pix[o+i] = srgb.Encode(acc[i] / acc[3])
 				}
 			}
 			f.out.Pix[o+3] = uint8(math.Round(clamp(acc[3]/n, 0, 1) * 255))
 		}
 	}
-}
-
-func encodeSRGB(v float64) uint8 {
-	v = clamp(v, 0, 1)
-	if v <= 0.0031308 {
-		v *= 12.92
-	} else {
-		v = 1.055*math.Pow(v, 1/2.4) - 0.055
-	}
-	return uint8(math.Round(v * 255))
 }
 
 // toneMap is Khronos PBR Neutral: it keeps base colours as authored up to

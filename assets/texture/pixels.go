@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"image/draw"
@@ -271,36 +272,6 @@ func capped(w, h, max int) (int, int, bool) {
 
 func clampDim(n int) int { return max(n, 1) }
 
-// srgbToLinear and linearToSRGB convert 8-bit sRGB to linear light and
-// back (the latter from linear quantized to 16 bits), so that colour is
-// averaged as light adds up: averaging sRGB values darkens fine detail,
-// which is why GPUs build sRGB mipmaps in linear space.
-var (
-	srgbToLinear [256]float32
-	linearToSRGB [65536]uint8
-)
-
-func init() {
-	for i := range srgbToLinear {
-		c := float64(i) / 255
-		if c <= 0.04045 {
-			c /= 12.92
-		} else {
-			c = math.Pow((c+0.055)/1.055, 2.4)
-		}
-		srgbToLinear[i] = float32(c)
-	}
-	for i := range linearToSRGB {
-		l := float64(i) / 65535
-		if l <= 0.0031308 {
-			l *= 12.92
-		} else {
-			l = 1.055*math.Pow(l, 1/2.4) - 0.055
-		}
-		linearToSRGB[i] = uint8(math.Round(l * 255))
-	}
-}
-
 // tap is one source pixel's share of a destination pixel.
 type tap struct {
 	src int
@@ -346,7 +317,7 @@ func resize(m *image.NRGBA, w, h int, role Role, alphaUsed bool) *image.NRGBA {
 			}
 			var r, g, b float32
 			if role == RoleColor {
-				r, g, b = srgbToLinear[p[0]], srgbToLinear[p[1]], srgbToLinear[p[2]]
+				r, g, b = srgb.Linear(p[0]), srgb.Linear(p[1]), srgb.Linear(p[2])
 			} else {
 				r, g, b = float32(p[0])/255, float32(p[1])/255, float32(p[2])/255
 			}
@@ -385,7 +356,7 @@ func resize(m *image.NRGBA, w, h int, role Role, alphaUsed bool) *image.NRGBA {
 			r, g, b = r/a, g/a, b/a
 			switch role {
 			case RoleColor:
-				dst[4*x], dst[4*x+1], dst[4*x+2] = toSRGB(r), toSRGB(g), toSRGB(b)
+				dst[4*x], dst[4*x+1], dst[4*x+2] = srgb.Encode32(r), srgb.Encode32(g), srgb.Encode32(b)
 			case RoleNormal:
 				nx, ny, nz := 2*r-1, 2*g-1, 2*b-1
 				if l := float32(math.Sqrt(float64(nx*nx + ny*ny + nz*nz))); l > 1e-6 {
@@ -403,10 +374,6 @@ func resize(m *image.NRGBA, w, h int, role Role, alphaUsed bool) *image.NRGBA {
 		}
 	}
 	return out
-}
-
-func toSRGB(l float32) uint8 {
-	return linearToSRGB[int(min(max(l, 0), 1)*65535+0.5)]
 }
 
 func unit8(v float32) uint8 {
