@@ -116,10 +116,13 @@ func TestViewerPageInBrowser(t *testing.T) {
 }
 
 // TestDemoAvatarPageInBrowser opens the start page's demo: default-female
-// with every clip, and plays one.
+// with every clip, loaded across origins from the avatar listener, and
+// plays one.
 func TestDemoAvatarPageInBrowser(t *testing.T) {
 	node, script := browserTool(t)
-	r := start(t)
+	// The page loads the avatar from the avatar listener's public URL,
+	// another origin: it must be where the listener is.
+	r := startPublic(t, nil)
 	res := do(t, "GET", r.PlatformURL+"/", "", nil, nil)
 	for _, link := range []string{`href="/demo/avatar"`, `href="/monitoring/"`, `href="/docs"`, `href="/openapi.json"`} {
 		if res.Status != http.StatusOK || !strings.Contains(string(res.Body), link) {
