@@ -40,15 +40,34 @@ func OptimizeVertexCache(indices []uint32, vertexCount int) []uint32 {
 	out := make([]uint32, 0, 3*tris)
 	var stack []uint32
 	var fan []uint32
+	var pending []int32
 	time := int32(cacheSize + 1)
 	cursor := 0
 	f := int(indices[0])
 	for f >= 0 {
 		fan = fan[:0]
+		pending = pending[:0]
 		for _, t := range adj[start[f]:start[f+1]] {
-			if emitted[t] {
-				continue
+			if !emitted[t] {
+				pending = append(pending, t)
 			}
+		}
+		// Walk around f: each next triangle shares an edge with the one
+		// before when the fan allows, which the triangle codec stores in
+		// one byte.
+		for len(pending) > 0 {
+			pick := 0
+			if len(out) >= 3 {
+				prev := out[len(out)-3:]
+				for i, t := range pending {
+					if sharesEdge(prev, indices[3*int(t):3*int(t)+3]) {
+						pick = i
+						break
+					}
+				}
+			}
+			t := pending[pick]
+			pending = append(pending[:pick], pending[pick+1:]...)
 			emitted[t] = true
 			for k := 0; k < 3; k++ {
 				v := indices[3*int(t)+k]
@@ -117,4 +136,15 @@ func OptimizeVertexFetch(indices []uint32, vertexCount int) (newIndices, order [
 		}
 	}
 	return newIndices, order
+}
+
+// sharesEdge reports whether two triangles have two corners in common.
+func sharesEdge(a, b []uint32) bool {
+	n := 0
+	for _, x := range a {
+		if x == b[0] || x == b[1] || x == b[2] {
+			n++
+		}
+	}
+	return n >= 2
 }
