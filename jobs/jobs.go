@@ -170,10 +170,20 @@ func (c *Client) Failure(ctx context.Context, queue, id string) (string, error) 
 		return "", kiln.E("jobs.Failure", kiln.KindUnavailable, err)
 	}
 	if info.State == asynq.TaskStateArchived {
+		if Crashed(info.LastErr) {
+			// The worker died on the last attempt (out of memory, killed):
+			// asynq's own words name a lease, which tells a client nothing.
+			return fmt.Sprintf("the worker died on each of %d attempts (the model may need more memory or time than a worker has)", info.Retried+1), nil
+		}
 		return info.LastErr, nil
 	}
 	return "", nil
 }
+
+// Crashed reports whether a task's last error (asynq.TaskInfo.LastErr) is
+// asynq's note that the worker running it stopped without answering: it
+// died, was killed or lost Redis for longer than the task's lease.
+func Crashed(lastErr string) bool { return lastErr == asynq.ErrLeaseExpired.Error() }
 
 // Enqueue adds the job; a job with the same task id already queued,
 // running or recently done is not added again and is not an error.

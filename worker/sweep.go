@@ -1,0 +1,152 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// SweepInterval is how often a worker looks for records whose task asynq
+// gave up on. Asynq itself notices a dead worker's task about a minute
+// after the death, so sweeping more often would find nothing more.
+const SweepInterval = 30 * time.Second
+
+// Inspector is the part of asynq's Inspector the sweep reads.
+type Inspector interface {
+	ListArchivedTasks(queue string, opts ...asynq.ListOption) ([]*asynq.TaskInfo, error)
+}
+
+// RunSweeper sweeps at once and then every interval until ctx ends. It is
+// why nothing stays processing for ever: a task whose worker dies on
+// every attempt (out of memory, killed) never runs its handler's last
+// attempt, so only a sweep outside the handler can record the failure.
+func (w *Worker) RunSweeper(ctx context.Context, insp Inspector, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := w.Sweep(ctx, insp); err != nil && ctx.Err() == nil {
+			w.Log.Warn("sweep of archived tasks stopped early", "err", err, "failed", n)
+		} else if n > 0 {
+			w.Log.Info("sweep marked records failed", "failed", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sweepPage is how many archived tasks one call to the inspector lists.
+const sweepPage = 200
+
+// Sweep marks failed, with a reason a client can read, every object and
+// product rendering whose task is archived while the record still says
+// it is being worked on, and reports how many it marked. Model variants
+// and previews have no record of their own: their archived task is the
+// record, and jobs.Failure reads it for the download that waits on it.
+// Sweeping twice changes nothing more: a record already failed (or done)
+// is left alone.
+func (w *Worker) Sweep(ctx context.Context, insp Inspector) (int, error) {
+	marked := 0
+	for _, q := range []string{jobs.QueueDefault, jobs.QueueRender} {
+		for page := 1; ; page++ {
+			if err := ctx.Err(); err != nil {
+				return marked, err
+			}
+			tasks, err := insp.ListArchivedTasks(q, asynq.PageSize(sweepPage), asynq.Page(page))
+			if errors.Is(err, asynq.ErrQueueNotFound) {
+				break
+			}
+			if err != nil {
+				return marked, kiln.E("worker.Sweep", kiln.KindUnavailable, err)
+			}
+			for _, t := range tasks {
+				ok, err := w.sweepTask(ctx, t)
+				if err != nil {
+					w.Log.Warn("sweep could not mark a record failed", "task_id", t.ID, "err", err)
+					continue
+				}
+				if ok {
+					marked++
+				}
+			}
+			if len(tasks) < sweepPage {
+				break
+			}
+		}
+	}
+	return marked, nil
+}
+
+// sweepTask marks the record of one archived task failed when it is still
+// in progress, and reports whether it did.
+func (w *Worker) sweepTask(ctx context.Context, t *asynq.TaskInfo) (bool, error) {
+	switch t.Type {
+	case jobs.TypeObjectProcess:
+		var p jobs.ObjectProcess
+		if jobs.Decode(asynq.NewTask(t.Type, t.Payload), &p) != nil || !kiln.ValidID(p.ObjectID) {
+			return false, nil
+		}
+		o, err := w.Objects.Object(ctx, p.ObjectID)
+		if kiln.KindOf(err) == kiln.KindNotFound {
+			return false, nil
+		}
+		if err != nil || o.State != kiln.StateProcessing {
+			return false, err
+		}
+		w.Log.Error("object task archived while the object was processing", "object_id", o.ID, "task_id", t.ID, "last_err", t.LastErr)
+		err = w.failObject(ctx, o.ID, abandoned(t, "processing"))
+		if jobs.IsPermanent(err) {
+			err = nil
+		}
+		return err == nil, err
+	case jobs.TypeRenderProduct:
+		if w.Renderings == nil {
+			return false, nil
+		}
+		var p jobs.RenderProduct
+		if jobs.Decode(asynq.NewTask(t.Type, t.Payload), &p) != nil || !kiln.ValidID(p.RenderingID) {
+			return false, nil
+		}
+		r, err := w.Renderings.Rendering(ctx, p.RenderingID)
+		if kiln.KindOf(err) == kiln.KindNotFound {
+			return false, nil
+		}
+		if err != nil || (r.State != kiln.RenderingQueued && r.State != kiln.RenderingRendering) {
+			return false, err
+		}
+		w.Log.Error("rendering task archived while the rendering was in progress", "rendering_id", r.ID, "task_id", t.ID, "last_err", t.LastErr)
+		_, msg := kiln.CodeOf(abandoned(t, "rendering"))
+		now := time.Now().UTC()
+		_, err = w.Renderings.UpdateRendering(ctx, r.ID, func(r *kiln.Rendering) error {
+			if r.State == kiln.RenderingQueued || r.State == kiln.RenderingRendering {
+				r.State, r.ErrorCode, r.Error, r.FinishedAt = kiln.RenderingFailed, codeRenderFailed, msg, &now
+			}
+			return nil
+		})
+		if err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// abandoned is the client-facing reason of a task asynq archived: a
+// worker that died on every attempt says so (the usual cause is a model
+// that needs more memory than the worker has), anything else says the
+// attempts ran out; the raw cause stays in the log.
+func abandoned(t *asynq.TaskInfo, what string) error {
+	if jobs.Crashed(t.LastErr) {
+		return kiln.Errorf(kiln.KindUnprocessable, "worker_crashed",
+			"%s stopped: the worker died on each of %d attempts (the file may need more memory or time than a worker has)", what, t.Retried+1)
+	}
+	return kiln.Errorf(kiln.KindUnprocessable, "attempts_exhausted",
+		"%s failed on each of %d attempts; the cause is in the worker's log", what, t.Retried+1)
+}

@@ -1,0 +1,194 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/jobs"
+	"github.com/kilnhq/kiln/storage/disk"
+	"github.com/kilnhq/kiln/storage/redis"
+)
+
+// crashEnv names the Redis a child test process works for as a worker
+// that dies with SIGKILL the moment it starts a task (as one out of
+// memory does).
+const crashEnv = "KILN_TEST_CRASHING_WORKER"
+
+func TestMain(m *testing.M) {
+	if url := os.Getenv(crashEnv); url != "" {
+		crashingWorker(url)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// crashingWorker runs Kiln's real task mux with one middleware in front
+// that kills the process, so every task it takes is left active with no
+// worker, exactly as after an OOM kill.
+func crashingWorker(url string) {
+	opt, err := jobs.RedisOpt(url)
+	if err != nil {
+		panic(err)
+	}
+	blobs, err := disk.New(os.TempDir())
+	if err != nil {
+		panic(err)
+	}
+	rdb, err := redis.Open(context.Background(), url)
+	if err != nil {
+		panic(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	w := New(blobs, redis.New(rdb), log, prometheus.NewRegistry())
+	mux := w.Mux()
+	mux.Use(func(asynq.Handler) asynq.Handler {
+		return asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		})
+	})
+	srv := NewServer(opt, Config{Concurrency: 1, ShutdownTimeout: time.Second}, log)
+	if err := srv.Run(mux); err != nil {
+		panic(err)
+	}
+}
+
+// TestSweepFailsWhatACrashingWorkerLeft kills a real worker process with
+// SIGKILL on the only attempt of an object's processing and of a model
+// variant, and checks what a client then sees: the object failed with a
+// reason instead of processing for ever, and the variant's wait answers
+// its failure. It waits for asynq's own recovery of a dead worker's task
+// (about a minute), so -short skips it.
+func TestSweepFailsWhatACrashingWorkerLeft(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits a minute for asynq to notice the dead worker")
+	}
+	ctx := context.Background()
+	url := os.Getenv("KILN_TEST_REDIS_URL")
+	if url != "" {
+		url = strings.TrimRight(url, "/") + "/4"
+	} else {
+		url = "redis://" + miniredis.RunT(t).Addr()
+	}
+	rdb, err := redis.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Close() })
+	rdb.FlushDB(ctx)
+	blobs, err := disk.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := redis.New(rdb)
+	var logs bytes.Buffer
+	w := New(blobs, db, slog.New(slog.NewTextHandler(&logs, nil)), prometheus.NewRegistry())
+	o := uploaded(t, db, blobs, "glb", fixture.CubeGLB())
+	opt, err := jobs.RedisOpt(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// One attempt each (MaxRetry 0), so the test waits for one recovery
+	// instead of one per retry; the handler is never left a last attempt
+	// either way.
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	variant := jobs.ModelVariant{ObjectID: o.ID, Variant: kiln.Variant{LOD: 1}}
+	for _, job := range []jobs.Tasker{jobs.ObjectProcess{ObjectID: o.ID}, variant} {
+		tk, err := job.Task()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.Enqueue(tk, asynq.MaxRetry(0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A fresh worker process per task: each dies on the task it takes.
+	for i := range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashEnv+"="+url)
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+				t.Fatalf("worker %d ended with %v, want killed by SIGKILL", i, err)
+			}
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("worker %d took no task in 30 s", i)
+		}
+	}
+	if got, _ := db.Object(ctx, o.ID); got.State != kiln.StateProcessing {
+		t.Fatalf("after the crashes the object is %s, want still processing", got.State)
+	}
+
+	// A healthy worker (the real server, whose recoverer archives the
+	// dead tasks) with its sweeper.
+	srv := NewServer(opt, Config{Concurrency: 1, ShutdownTimeout: time.Second}, w.Log)
+	if err := srv.Start(w.Mux()); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go w.RunSweeper(sctx, insp, 500*time.Millisecond)
+
+	deadline := time.Now().Add(150 * time.Second)
+	var got *kiln.Object
+	for time.Now().Before(deadline) {
+		if got, err = db.Object(ctx, o.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got.State != kiln.StateProcessing {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	if got.State != kiln.StateFailed {
+		t.Fatalf("object is %s 150 s after its worker died, want failed", got.State)
+	}
+	if !strings.Contains(got.Error, "worker died on each of 1 attempts") || strings.Contains(got.Error, "lease") {
+		t.Fatalf("object error %q: want the crash told in client words", got.Error)
+	}
+	if !strings.Contains(logs.String(), "task lease expired") {
+		t.Error("the raw cause is not in the worker's log")
+	}
+
+	jc := jobs.NewClient(opt)
+	defer jc.Close()
+	reason, err := jc.Failure(ctx, jobs.QueueInteractive, variant.TaskID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reason, "worker died on each of 1 attempts") {
+		t.Fatalf("variant failure %q: want the crash told in client words", reason)
+	}
+
+	// A second sweep finds nothing left to mark.
+	if n, err := w.Sweep(ctx, insp); err != nil || n != 0 {
+		t.Fatalf("second sweep marked %d (%v), want 0", n, err)
+	}
+}
