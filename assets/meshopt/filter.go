@@ -189,3 +189,42 @@ func sign32(x float32) float32 {
 func copysign32(a, b float32) float32 { return float32(math.Copysign(float64(a), float64(b))) }
 
 func round32(x float32) int32 { return int32(math.Round(float64(x))) }
+
+// EncodeExponentialShared lays out float values for the exponential
+// filter with one exponent for all of them, the smallest that holds
+// every value exactly; consecutive values (keyframe times on a grid) then
+// differ in few bytes. It reports false when no exponent holds them all
+// within a 24-bit mantissa.
+func EncodeExponentialShared(v []float32) ([]byte, bool) {
+	e := 100
+	for _, x := range v {
+		if x == 0 {
+			continue
+		}
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, false
+		}
+		// The exponent of the lowest set bit of x's significand.
+		frac, exp := math.Frexp(float64(x))
+		m := uint64(math.Abs(math.Ldexp(frac, 53)))
+		low := exp - 53
+		for m&1 == 0 {
+			m >>= 1
+			low++
+		}
+		e = min(e, low)
+	}
+	if e < -100 {
+		return nil, false
+	}
+	out := make([]byte, 4*len(v))
+	lim := float64(int32(1)<<23 - 1)
+	for i, x := range v {
+		m := math.Ldexp(float64(x), -e)
+		if math.Abs(m) > lim {
+			return nil, false
+		}
+		binary.LittleEndian.PutUint32(out[4*i:], uint32(int32(e)<<24|int32(m)&0xffffff))
+	}
+	return out, true
+}

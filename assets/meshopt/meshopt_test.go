@@ -256,6 +256,20 @@ func TestFilters(t *testing.T) {
 			t.Errorf("exponential %v → %v", v, got)
 		}
 	}
+	times := []float32{0, 0.25, 0.5, 0.75, 1, 1.25, 100.5}
+	enc, ok := EncodeExponentialShared(times)
+	if !ok {
+		t.Fatal("times on a quarter-second grid need one exponent")
+	}
+	DecodeExponential(enc)
+	for i, v := range times {
+		if got := math.Float32frombits(binary.LittleEndian.Uint32(enc[4*i:])); got != v {
+			t.Errorf("shared exponent: %v → %v", v, got)
+		}
+	}
+	if _, ok := EncodeExponentialShared([]float32{1e-6, 1e6}); ok {
+		t.Error("1e-6 and 1e6 cannot share a 24-bit mantissa")
+	}
 	if _, exact := EncodeExponential([]float32{0.1}, 1, 12); exact {
 		t.Error("0.1 with 12 bits cannot be exact")
 	}

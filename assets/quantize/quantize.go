@@ -8,9 +8,9 @@
 // coordinates on a 12-bit grid over the range each material uses, folded
 // into its KHR_texture_transform (or, where no material says how they
 // are sampled, on a 12-bit grid of [0,1]); colours and morph normal deltas
-// on 16 bits; skin weights on 8 bits summing to exactly 1; rotations on
-// the 12-bit quaternion grid and translations and scales on 16-bit
-// mantissas. The grids are the lossy step; writing and compressing after
+// on 16 bits; skin weights on 8 bits summing to exactly 1; keyframe
+// times on a 1/4096 s grid, rotations on the 12-bit quaternion grid and
+// translations and scales on 16-bit mantissas. The grids are the lossy step; writing and compressing after
 // it are exact, so what a test measures here is what a viewer shows.
 package quantize
 
@@ -233,6 +233,9 @@ func weights(w [][4]float32, bits int) {
 }
 
 func animation(s *scene.Scene, a *scene.Animation, o Options) {
+	for i := range a.Samplers {
+		a.Samplers[i].Input = times(a.Samplers[i].Input)
+	}
 	for _, c := range a.Channels {
 		sm := &a.Samplers[c.Sampler]
 		switch {
@@ -244,6 +247,24 @@ func animation(s *scene.Scene, a *scene.Animation, o Options) {
 			sm.Output = mantissas(sm.Output, 3, o.Translation)
 		}
 	}
+}
+
+// timeStep is the grid of keyframe times: 1/4096 s, a quarter of a
+// millisecond, far below a frame, so keys move by at most 0.12 ms.
+const timeStep = 1.0 / 4096
+
+// times snaps keyframe times to timeStep, which the exponential filter
+// then stores exactly with one exponent (a few bytes a key instead of
+// four), unless two keys would meet: times must stay increasing.
+func times(in []float32) []float32 {
+	out := make([]float32, len(in))
+	for i, t := range in {
+		out[i] = float32(math.Round(float64(t)/timeStep) * timeStep)
+		if i > 0 && out[i] <= out[i-1] {
+			return in
+		}
+	}
+	return out
 }
 
 func rotationOnly(a *scene.Animation, sampler int) bool {

@@ -447,8 +447,15 @@ func (w *writer) animation(s *Scene, a *Animation) *gltf.Animation {
 		width[c.Sampler] = k
 	}
 	for i, sm := range a.Samplers {
-		in := w.accessor(appendFloats(nil, sm.Input...), accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorScalar, count: len(sm.Input),
-			info: viewInfo{mode: meshopt.ModeAttributes, stride: 4, count: len(sm.Input)}}, sm.Input)
+		inSpec := accSpec{ct: gltf.ComponentFloat, typ: gltf.AccessorScalar, count: len(sm.Input),
+			info: viewInfo{mode: meshopt.ModeAttributes, stride: 4, count: len(sm.Input)}}
+		if w.opts.Meshopt {
+			// Exact or not at all: keyframe times must not move.
+			if enc, ok := meshopt.EncodeExponentialShared(sm.Input); ok {
+				inSpec.info.filter, inSpec.info.filtered = meshopt.FilterExponential, enc
+			}
+		}
+		in := w.accessor(appendFloats(nil, sm.Input...), inSpec, sm.Input)
 		k := max(width[i], 1)
 		if len(sm.Output)%k != 0 {
 			k = 1
