@@ -1,7 +1,7 @@
 package obj
 
 import (
-	"bytes"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"math"
 	"path"
 	"strconv"
@@ -250,13 +250,8 @@ func (p *parser) texture(l *library, args []string) (int, float64, error) {
 	}
 	img := &scene.Image{Name: path.Base(strings.ReplaceAll(name, "\\", "/")), Data: data}
 	tex := &gltf.Texture{}
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		img.MimeType = "image/png"
-	case bytes.HasPrefix(data, []byte("\xFF\xD8\xFF")):
-		img.MimeType = "image/jpeg"
-	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
-		img.MimeType = "image/webp"
+	switch img.MimeType = imagetype.Sniff(data); img.MimeType {
+	case imagetype.PNG, imagetype.JPEG, imagetype.WebP:
 	default:
 		return 0, 0, invalid("the texture %q is neither PNG, JPEG nor WebP, the formats glTF carries; convert it first", name)
 	}

@@ -2,6 +2,7 @@ package texture
 
 import (
 	"bytes"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -43,7 +44,7 @@ type result struct {
 
 // convertImage decodes, caps and encodes one image for the uses u.
 func convertImage(im *scene.Image, u use, opt Options) (result, error) {
-	src := sniff(im.Data)
+	src := imagetype.Sniff(im.Data)
 	if src == "" {
 		src = im.MimeType
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
@@ -20,25 +21,9 @@ import (
 // not bound the pixels.
 const maxPixels = 8192 * 8192
 
-// sniff recognises an encoded image by its signature, as scene.Read does:
-// declared MIME types are often missing or wrong.
-func sniff(b []byte) string {
-	switch {
-	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png"
-	case bytes.HasPrefix(b, []byte("\xFF\xD8\xFF")):
-		return "image/jpeg"
-	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
-		return "image/webp"
-	case bytes.HasPrefix(b, []byte("\xABKTX 20\xBB\r\n\x1A\n")):
-		return "image/ktx2"
-	}
-	return ""
-}
-
 // size reads an image's dimensions from its header.
 func size(data []byte) (w, h int, err error) {
-	if sniff(data) == "image/webp" {
+	if imagetype.Sniff(data) == "image/webp" {
 		w, h, _, err = webp.GetInfo(data)
 		return w, h, err
 	}
@@ -57,7 +42,7 @@ func Decode(data []byte) (*image.NRGBA, error) {
 		return nil, fmt.Errorf("%d×%d pixels is more than Kiln decodes", w, h)
 	}
 	var m image.Image
-	switch sniff(data) {
+	switch imagetype.Sniff(data) {
 	case "image/png":
 		m, err = png.Decode(bytes.NewReader(data))
 	case "image/jpeg":

@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"runtime"
 	"slices"
 	"strings"
@@ -305,7 +306,7 @@ func decodable(im *scene.Image) bool {
 	if im == nil {
 		return false
 	}
-	switch sniff(im.Data) {
+	switch imagetype.Sniff(im.Data) {
 	case "image/png", "image/jpeg", "image/webp":
 		return true
 	}

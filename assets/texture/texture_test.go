@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -241,7 +242,7 @@ func checkOutput(t *testing.T, format string, maxSize int, src []*scene.Image, s
 			img = *tx.Source
 		}
 		mime := d.Images[img].MimeType
-		if got := sniff(back.Images[img].Data); got != mime {
+		if got := imagetype.Sniff(back.Images[img].Data); got != mime {
 			t.Errorf("image %d: declared %s, bytes are %s", img, mime, got)
 		}
 		switch format {
@@ -358,7 +359,7 @@ func TestConvertFixture(t *testing.T) {
 			}
 			var got []string
 			for _, im := range s.Images {
-				got = append(got, sniff(im.Data))
+				got = append(got, imagetype.Sniff(im.Data))
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("images %v, want %v", got, want)
@@ -456,7 +457,7 @@ func TestConvertCorruptImage(t *testing.T) {
 	if kiln.KindOf(err) != kiln.KindUnprocessable {
 		t.Fatalf("err %v, want unprocessable", err)
 	}
-	if sniff(s.Images[0].Data) != "image/png" {
+	if imagetype.Sniff(s.Images[0].Data) != "image/png" {
 		t.Error("a failed conversion changed the scene")
 	}
 }
