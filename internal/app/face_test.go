@@ -1,8 +1,12 @@
 package app
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,6 +102,64 @@ func TestAvatarMorphTargets(t *testing.T) {
 		res.json(t, &body)
 		if res.Status != http.StatusBadRequest || res.errorCode(t) != "invalid_morph_targets" || !strings.Contains(body.Error.Message, tc.names) {
 			t.Errorf("%s: %d %s, want 400 invalid_morph_targets naming %s", tc.query, res.Status, res.Body, tc.names)
+		}
+	}
+}
+
+// faceFigures is what tools/browser-test/face.mjs measures: the share of
+// pixels that change inside and outside the eyes (blink) and the mouth
+// and chin (viseme).
+type faceFigures struct {
+	Mesh    string `json:"mesh"`
+	Targets int    `json:"targets"`
+	Blink   struct {
+		Inside  float64 `json:"inside"`
+		Outside float64 `json:"outside"`
+	} `json:"blink"`
+	BlinkInMouth float64 `json:"blinkInMouth"`
+	Viseme       struct {
+		Inside  float64 `json:"inside"`
+		Outside float64 `json:"outside"`
+	} `json:"viseme"`
+	VisemeInEyes float64 `json:"visemeInEyes"`
+}
+
+// TestFaceMorphTargetsInBrowser loads a Kiln avatar with the ARKit and
+// viseme shapes in three.js in chromium, closes both eyes, then opens the
+// mouth with viseme_aa: the pixels change around the eyes and the mouth,
+// and hardly anywhere else. The merged variant is driven the same way,
+// through Wolf3D_Avatar's morphTargetDictionary.
+func TestFaceMorphTargetsInBrowser(t *testing.T) {
+	node, viewer := browserTool(t)
+	script := filepath.Join(filepath.Dir(viewer), "face.mjs")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(viewer), "node_modules", "three")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("three is missing; .ci/run installs it")
+		}
+		t.Skip("three is missing (npm ci in tools/browser-test)")
+	}
+	r := start(t)
+	for i, query := range []string{
+		"?morphTargets=ARKit,Oculus%20Visemes",
+		"?morphTargets=ARKit,Oculus%20Visemes&mergeMesh=1&textureAtlasSize=1024",
+	} {
+		// The pictures stay for a person to look at: kiln-face{0,1}-{rest,blink,viseme}.png.
+		shots := filepath.Join(os.TempDir(), "kiln-face"+strconv.Itoa(i))
+		out := runBrowser(t, node, script, r.AvatarURL+"/model/default-female.glb"+query, "--screenshot", shots)
+		var f faceFigures
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &f); err != nil {
+			t.Fatalf("%s: %v: %s", query, err, out)
+		}
+		t.Logf("%s: %s with %d targets; blink changes %.1f%% of the eyes, %.2f%% elsewhere, %.2f%% of the mouth; viseme_aa changes %.1f%% of the mouth and chin, %.2f%% elsewhere, %.2f%% of the eyes",
+			query, f.Mesh, f.Targets, 100*f.Blink.Inside, 100*f.Blink.Outside, 100*f.BlinkInMouth, 100*f.Viseme.Inside, 100*f.Viseme.Outside, 100*f.VisemeInEyes)
+		if f.Targets != 67 {
+			t.Errorf("%s: %s has %d targets, want 67", query, f.Mesh, f.Targets)
+		}
+		if f.Blink.Inside < 0.05 || f.Blink.Outside > 0.005 || f.BlinkInMouth > 0.005 {
+			t.Errorf("%s: the blink should change the eyes (%.3f) and little else (%.4f, mouth %.4f)", query, f.Blink.Inside, f.Blink.Outside, f.BlinkInMouth)
+		}
+		if f.Viseme.Inside < 0.05 || f.Viseme.Outside > 0.005 || f.VisemeInEyes > 0.005 {
+			t.Errorf("%s: viseme_aa should change the mouth (%.3f) and little else (%.4f, eyes %.4f)", query, f.Viseme.Inside, f.Viseme.Outside, f.VisemeInEyes)
 		}
 	}
 }
