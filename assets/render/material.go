@@ -56,7 +56,17 @@ func pickMaterial(mats []*material, i *int) *material {
 type texLoader struct {
 	s     *scene.Scene
 	cache map[[2]int]*texImage
+	// pixels holds one decoded copy per image and colour space, however
+	// many textures use the image: 66 KB of glTF can point a hundred
+	// textures at one 8192² PNG.
+	pixels map[[2]int]*texImage
 }
+
+// maxTexels bounds the texels the renderer keeps of one image (64 MiB of
+// float32 RGBA); a larger image is box-filtered down by a whole factor
+// as it is decoded. A preview is at most MaxSize pixels across, so finer
+// texels would never be seen.
+const maxTexels = 2048 * 2048
 
 func (l *texLoader) load(index int, encoded bool) *texImage {
 	s := l.s
@@ -83,29 +93,68 @@ func (l *texLoader) load(index int, encoded bool) *texImage {
 	if img, ok := l.cache[key]; ok {
 		return img
 	}
-	m, err := texture.Decode(s.Images[src].Data)
-	if err != nil {
+	pk := [2]int{src, key[1]}
+	px, ok := l.pixels[pk]
+	if !ok {
+		px = decodeLinear(s.Images[src].Data, encoded)
+		l.pixels[pk] = px
+	}
+	if px == nil {
 		l.cache[key] = nil
 		return nil
 	}
-	w, h := m.Rect.Dx(), m.Rect.Dy()
-	img := &texImage{w: w, h: h, pix: make([]float32, w*h*4)}
+	// The texture's own copy differs only in its wrap modes; the texels
+	// are shared.
+	img := &texImage{w: px.w, h: px.h, pix: px.pix}
 	if t.Sampler != nil && *t.Sampler >= 0 && *t.Sampler < len(s.Samplers) {
 		img.wrapS, img.wrapT = s.Samplers[*t.Sampler].WrapS, s.Samplers[*t.Sampler].WrapT
 	}
+	l.cache[key] = img
+	return img
+}
+
+// decodeLinear decodes an image to linear floats (from sRGB when
+// encoded), averaging f×f blocks when it has more than maxTexels; nil
+// when it cannot be decoded.
+func decodeLinear(data []byte, encoded bool) *texImage {
+	m, err := texture.Decode(data)
+	if err != nil {
+		return nil
+	}
+	sw, sh := m.Rect.Dx(), m.Rect.Dy()
+	f := 1
+	for (sw/f)*(sh/f) > maxTexels {
+		f++
+	}
+	w, h := max(1, sw/f), max(1, sh/f)
+	img := &texImage{w: w, h: h, pix: make([]float32, w*h*4)}
 	for y := 0; y < h; y++ {
-		row := m.Pix[y*m.Stride : y*m.Stride+w*4]
 		out := img.pix[y*w*4 : (y+1)*w*4]
-		for i := 0; i < w*4; i += 4 {
-			if encoded {
-				out[i], out[i+1], out[i+2] = srgb.Linear(row[i]), srgb.Linear(row[i+1]), srgb.Linear(row[i+2])
-			} else {
-				out[i], out[i+1], out[i+2] = float32(row[i])/255, float32(row[i+1])/255, float32(row[i+2])/255
+		for x := 0; x < w; x++ {
+			var acc [4]float32
+			n := 0
+			for yy := y * f; yy < min(sh, (y+1)*f); yy++ {
+				row := m.Pix[yy*m.Stride:]
+				for xx := x * f; xx < min(sw, (x+1)*f); xx++ {
+					p := row[xx*4 : xx*4+4]
+					if encoded {
+						acc[0] += srgb.Linear(p[0])
+						acc[1] += srgb.Linear(p[1])
+						acc[2] += srgb.Linear(p[2])
+					} else {
+						acc[0] += float32(p[0]) / 255
+						acc[1] += float32(p[1]) / 255
+						acc[2] += float32(p[2]) / 255
+					}
+					acc[3] += float32(p[3]) / 255
+					n++
+				}
 			}
-			out[i+3] = float32(row[i+3]) / 255
+			for c := range acc {
+				out[x*4+c] = acc[c] / float32(n)
+			}
 		}
 	}
-	l.cache[key] = img
 	return img
 }
 
@@ -133,7 +182,7 @@ func webpSource(ext gltf.Extensions) int {
 }
 
 func resolveMaterials(s *scene.Scene) []*material {
-	l := &texLoader{s: s, cache: map[[2]int]*texImage{}}
+	l := &texLoader{s: s, cache: map[[2]int]*texImage{}, pixels: map[[2]int]*texImage{}}
 	out := make([]*material, len(s.Materials))
 	for i, g := range s.Materials {
 		m := *defaultMaterial

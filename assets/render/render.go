@@ -7,6 +7,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
@@ -58,6 +59,10 @@ func Render(ctx context.Context, s *scene.Scene, opt Options) (*image.NRGBA, err
 	cam := frame(s, prims, opt.Camera)
 	f := newFrame(opt.Size, cam)
 	f.setup(prims)
+	if limit := maxOverdraw * float64(f.w*f.h); f.cost > limit {
+		return nil, fmt.Errorf("%w: its triangles cover the picture %.0f times over; at most %d are drawn",
+			ErrTooCostly, f.cost/float64(f.w*f.h), maxOverdraw)
+	}
 	if err := f.draw(ctx, opt.Background); err != nil {
 		return nil, err
 	}
@@ -183,7 +188,20 @@ type frameBuf struct {
 	tris   []tri
 	opaque []int32 // OPAQUE and MASK triangles
 	blend  []int32 // BLEND triangles, back to front
+	// cost is the samples the triangles' bounding boxes cover, summed:
+	// what rasterizing them costs, known before any is drawn.
+	cost float64
 }
+
+// maxOverdraw bounds the rendering cost (triangles × covered samples) as
+// a multiple of the picture: a real model covers its picture a few times
+// over (hair cards, layered clothes), while 100,000 faces stacked on one
+// large triangle cover it tens of thousands of times and would take
+// minutes to draw a thumbnail of nothing more.
+const maxOverdraw = 256
+
+// ErrTooCostly says a scene would take too long to draw; nothing is drawn.
+var ErrTooCostly = errors.New("render: the scene is too costly to draw")
 
 // tri is one projected triangle.
 type tri struct {
@@ -250,6 +268,9 @@ func (f *frameBuf) setup(prims []*posed) {
 			if t.minY > t.maxY {
 				continue
 			}
+			minX := math.Max(0, math.Floor(math.Min(t.sx[0], math.Min(t.sx[1], t.sx[2]))))
+			maxX := math.Min(float64(f.w-1), math.Ceil(math.Max(t.sx[0], math.Max(t.sx[1], t.sx[2]))))
+			f.cost += math.Max(1, maxX-minX+1) * float64(t.maxY-t.minY+1)
 			i := int32(len(f.tris))
 			f.tris = append(f.tris, t)
 			if p.mat.alphaMode == 2 { // BLEND
@@ -294,7 +315,12 @@ func (f *frameBuf) draw(ctx context.Context, bg *color.NRGBA) error {
 				}
 				y0 := b * f.size / bands * ss
 				y1 := (b + 1) * f.size / bands * ss
-				f.band(y0, y1, bg)
+				if err := f.band(ctx, y0, y1, bg); err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					return
+				}
 			}
 		}()
 	}
@@ -305,8 +331,13 @@ func (f *frameBuf) draw(ctx context.Context, bg *color.NRGBA) error {
 	return ctx.Err()
 }
 
-func (f *frameBuf) band(y0, y1 int, bg *color.NRGBA) {
-	for _, i := range f.opaque {
+// band draws rows y0..y1, looking at ctx every ctxEvery triangles so a
+// deadline stops even a band full of large ones.
+func (f *frameBuf) band(ctx context.Context, y0, y1 int, bg *color.NRGBA) error {
+	for n, i := range f.opaque {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		t := &f.tris[i]
 		if t.maxY < y0 || t.minY >= y1 {
 			continue
@@ -324,7 +355,10 @@ func (f *frameBuf) band(y0, y1 int, bg *color.NRGBA) {
 			}
 		}
 	}
-	for _, i := range f.blend {
+	for n, i := range f.blend {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		t := &f.tris[i]
 		if t.maxY < y0 || t.minY >= y1 {
 			continue
@@ -332,7 +366,11 @@ func (f *frameBuf) band(y0, y1 int, bg *color.NRGBA) {
 		f.raster(t, i, y0, y1, true)
 	}
 	f.resolve(y0/ss, y1/ss, bg)
+	return nil
 }
+
+// ctxEvery is how many triangles a band draws between looks at its ctx.
+const ctxEvery = 1024
 
 // raster walks the samples of t inside rows y0..y1. Opaque triangles
 // write depth and their id (MASK ones only where alpha passes the
