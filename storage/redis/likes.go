@@ -2,7 +2,6 @@ package redis
 
 import (
 	"context"
-	"encoding/json"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -67,25 +66,13 @@ func (db *DB) ObjectViewers(ctx context.Context, account, id string) ([]*kiln.Vi
 	for len(tokens) > 0 {
 		batch := tokens[:min(viewerBatch, len(tokens))]
 		tokens = tokens[len(batch):]
-		keys := make([]string, len(batch))
-		for i, t := range batch {
-			keys[i] = viewerRecord(t)
-		}
-		vals, err := db.rdb.MGet(ctx, keys...).Result()
+		viewers, err := mgetJSON[kiln.Viewer](ctx, db, op, viewerRecord, batch)
 		if err != nil {
-			return nil, kiln.E(op, kiln.KindUnavailable, err)
+			return nil, err
 		}
-		for _, v := range vals {
-			s, ok := v.(string)
-			if !ok {
-				continue // deleted since it was listed
-			}
-			var vw kiln.Viewer
-			if err := json.Unmarshal([]byte(s), &vw); err != nil {
-				return nil, kiln.E(op, err)
-			}
+		for _, vw := range viewers {
 			if vw.Kind == kiln.ViewerProduct && vw.ObjectID == id {
-				out = append(out, &vw)
+				out = append(out, vw)
 			}
 		}
 	}
