@@ -17,7 +17,7 @@ const (
 	RenderingFailed    RenderingState = "failed"
 )
 
-// Limits of a rendering request (issue 7): a side of the image and the
+// Limits of a rendering request: a side of the image and the
 // Cycles samples per pixel.
 const (
 	MaxRenderSide    = 4096

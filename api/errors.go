@@ -36,7 +36,7 @@ func statusOf(k kiln.Kind) int {
 	return http.StatusInternalServerError
 }
 
-// errorBody is the error shape of DESIGN.md, on both services.
+// errorBody is the one error shape of both services (README, API keys).
 type errorBody struct {
 	Status string      `json:"status"`
 	Error  errorDetail `json:"error"`

@@ -11,7 +11,7 @@ import (
 	"github.com/kilnhq/kiln"
 )
 
-// ok answers the success body of DESIGN.md.
+// ok answers the avatar service's success body, {"status":"ok","data":…}.
 func ok(c *gin.Context, status int, data any) {
 	c.JSON(status, gin.H{"status": "ok", "data": data})
 }

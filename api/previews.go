@@ -69,7 +69,7 @@ func (s *Server) avatarPreview(c *gin.Context) {
 }
 
 // nearestPowerOfTwo rounds n (32..512) to the nearest power of two, ties
-// upward (DESIGN.md): 48 gives 64, 47 gives 32.
+// upward (the README's Previews): 48 gives 64, 47 gives 32.
 func nearestPowerOfTwo(n int) int {
 	p := 1
 	for p*2 <= n {

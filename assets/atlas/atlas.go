@@ -1,5 +1,5 @@
 // Package atlas packs the textures of a model into one atlas per channel
-// (textureAtlasSize, issue 5): every material becomes one rectangle of the
+// (textureAtlasSize): every material becomes one rectangle of the
 // atlas, the same rectangle in every channel, so that one UV remap serves
 // base colour, normal, metallic-roughness, occlusion and emissive alike,
 // and the model's materials collapse into at most two: one opaque, one
@@ -67,7 +67,7 @@ import (
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
-// MinSize and MaxSize bound textureAtlasSize (DESIGN.md).
+// MinSize and MaxSize bound textureAtlasSize (kiln.Variant checks it).
 const (
 	MinSize = 64
 	MaxSize = 2048

@@ -1,6 +1,6 @@
 // Package lod builds levels of detail of a scene: lod 0 is the source,
-// lod 1 keeps about half of its triangles, lod 2 about a quarter
-// (DESIGN.md). Each level is simplified from the one before, as
+// lod 1 keeps about half of its triangles, lod 2 about a quarter (the
+// README's Model variants). Each level is simplified from the one before, as
 // meshoptimizer advises, so a chain costs less than simplifying the
 // source twice and its errors add up.
 package lod

@@ -1,5 +1,5 @@
 // Package merge joins every mesh of a model into one skinned mesh per
-// alpha group (mergeMesh=1, issue 5): with the atlas (assets/atlas) in
+// alpha group (mergeMesh=1): with the atlas (assets/atlas) in
 // front, a whole avatar draws in at most two calls, the way Ready Player
 // Me's merged avatars do.
 //

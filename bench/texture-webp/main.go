@@ -1,6 +1,6 @@
 // Command texture-webp compares Kiln's WebP conversion (assets/texture)
 // with glTF-Transform's `gltf-transform webp` (4.5.1, sharp and libvips
-// underneath), the anchor of issue 5, on DamagedHelmet.glb: five JPEG
+// underneath) on DamagedHelmet.glb: five JPEG
 // textures of 2048².
 //
 // Both sides run as processes from a GLB on disk to a GLB on disk, so the

@@ -17,7 +17,7 @@ import (
 	"github.com/kilnhq/kiln/assets/avatar"
 )
 
-// Config is the whole configuration of DESIGN.md plus the worker's tuning.
+// Config is the whole configuration (the README's Configuration table).
 type Config struct {
 	PlatformAddr    string
 	AvatarAddr      string
