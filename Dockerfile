@@ -1,3 +1,7 @@
+# Kiln images. Targets:
+#   api     the HTTP services (no renderer)
+#   worker  the job workers, with Blender for product renderings
+#   serve   (default) everything in one process: kiln serve, embedded Redis
 # Build: cgo stays on for the bundled libwebp of chai2010/webp.
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
@@ -6,15 +10,31 @@ RUN go mod download
 COPY . .
 RUN CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o /out/kiln ./cmd/kiln
 
-FROM debian:bookworm-slim
+FROM debian:bookworm-slim AS base
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /var/lib/kiln --create-home kiln
 COPY --from=build /out/kiln /usr/local/bin/kiln
-USER kiln
 WORKDIR /var/lib/kiln
 ENV KILN_DATA_DIR=/var/lib/kiln/data
-EXPOSE 8080 8081 8082
-HEALTHCHECK --interval=10s --timeout=3s CMD curl -fsS http://localhost:8080/healthz || curl -fsS http://localhost:8082/healthz || exit 1
 ENTRYPOINT ["/usr/local/bin/kiln"]
+
+FROM base AS api
+USER kiln
+EXPOSE 8080 8081
+HEALTHCHECK --interval=10s --timeout=3s CMD curl -fsS http://localhost:8080/healthz || exit 1
+CMD ["api"]
+
+# Product renderings run Blender headless; its glTF importer needs numpy.
+FROM base AS worker
+RUN apt-get update && apt-get install -y --no-install-recommends blender python3-numpy \
+    && rm -rf /var/lib/apt/lists/*
+USER kiln
+EXPOSE 8082
+HEALTHCHECK --interval=10s --timeout=3s CMD curl -fsS http://localhost:8082/healthz || exit 1
+CMD ["worker"]
+
+FROM worker AS serve
+EXPOSE 8080 8081 8082
+HEALTHCHECK --interval=10s --timeout=3s CMD curl -fsS http://localhost:8080/healthz || exit 1
 CMD ["serve"]

@@ -36,10 +36,17 @@ type BlobStore interface {
 	Delete(ctx context.Context, key string) error
 	// List returns the blobs whose key starts with prefix, sorted by key.
 	List(ctx context.Context, prefix string) ([]BlobInfo, error)
+	// Copy makes dst a copy of src (inside the store where it can), for a
+	// blob that must stop changing: the API copies an upload to its final
+	// key so that the upload URL cannot reach the processed source.
+	Copy(ctx context.Context, src, dst string) (BlobInfo, error)
 	// PresignPut returns a URL that a client can PUT the blob to directly,
 	// or ok=false when the store has no such URL (local disk), in which case
-	// the API offers an upload URL of its own.
-	PresignPut(ctx context.Context, key string, expiry time.Duration) (url string, ok bool, err error)
+	// the API offers an upload URL of its own. size > 0 is signed into the
+	// URL where the store allows it (S3 signs Content-Length), so a body of
+	// another length is refused by the store itself; size <= 0 leaves it
+	// open.
+	PresignPut(ctx context.Context, key string, size int64, expiry time.Duration) (url string, ok bool, err error)
 	// Ping reports whether the store is reachable, for /readyz.
 	Ping(ctx context.Context) error
 }

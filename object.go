@@ -74,8 +74,15 @@ type Object struct {
 	UpdatedAt    time.Time              `json:"updatedAt"`
 }
 
-// SourceKey is the blob key of the uploaded file.
+// SourceKey is the blob key of the uploaded file once the upload is
+// finished: the API copies it there from UploadKey, and only the API
+// writes it.
 func (o *Object) SourceKey() string { return "uploads/" + o.ID + "/source." + o.Extension }
+
+// UploadKey is where the client's upload lands (the presigned or local
+// upload URL writes here). It is never read after finish-upload, so a
+// PUT to a still-valid presigned URL cannot change a processed object.
+func (o *Object) UploadKey() string { return "incoming/" + o.ID + "/source." + o.Extension }
 
 // PreviewKey is the blob key of the preview image.
 func (o *Object) PreviewKey() string { return "objects/" + o.ID + "/preview" }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -154,7 +155,7 @@ func (s *Server) prepareUpload(c *gin.Context) {
 	}
 	expires := now.Add(uploadTTL)
 	target := uploadTarget{Method: http.MethodPut, Headers: map[string]string{}, ExpiresAt: expires.Truncate(time.Second)}
-	url, presigned, err := s.Blobs.PresignPut(ctx, o.SourceKey(), uploadTTL)
+	url, presigned, err := s.Blobs.PresignPut(ctx, o.UploadKey(), o.FileSize, uploadTTL)
 	if err != nil {
 		fail(c, err)
 		return
@@ -252,7 +253,7 @@ func (s *Server) putUpload(c *gin.Context) {
 		return
 	}
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	info, err := s.Blobs.Put(ctx, o.SourceKey(), body, c.Request.ContentLength, "application/octet-stream")
+	info, err := s.Blobs.Put(ctx, o.UploadKey(), body, c.Request.ContentLength, "application/octet-stream")
 	if err != nil {
 		fail(c, err)
 		return
@@ -327,9 +328,15 @@ func (s *Server) finishUpload(c *gin.Context) {
 		c.JSON(http.StatusOK, []objectView{view(c, o)})
 		return
 	}
-	if _, err := s.Blobs.Stat(ctx, o.SourceKey()); err != nil {
-		if kiln.KindOf(err) == kiln.KindNotFound {
-			err = kiln.Errorf(kiln.KindConflict, "upload_missing", "no file was uploaded for object %s; PUT it to the upload URL first", o.ID)
+	if err := s.takeUpload(ctx, o); err != nil {
+		if kiln.KindOf(err) == kiln.KindTooLarge {
+			// The object cannot be finished with this file: it ends failed,
+			// and the finish call says why.
+			_, _ = s.Objects.UpdateObject(ctx, o.ID, func(o *kiln.Object) error {
+				o.State = kiln.StateFailed
+				_, o.Error = kiln.CodeOf(err)
+				return nil
+			})
 		}
 		fail(c, err)
 		return
@@ -361,6 +368,34 @@ func (s *Server) finishUpload(c *gin.Context) {
 	}
 	logger(c).Info("object processing enqueued", "object_id", o.ID)
 	c.JSON(http.StatusOK, []objectView{view(c, o)})
+}
+
+// takeUpload checks the uploaded file against file_size and the upload
+// cap, whatever the store (S3 does not enforce them on a presigned PUT
+// without a declared length), and copies it to the object's source key,
+// out of reach of the upload URL.
+func (s *Server) takeUpload(ctx context.Context, o *kiln.Object) error {
+	info, err := s.Blobs.Stat(ctx, o.UploadKey())
+	if kiln.KindOf(err) == kiln.KindNotFound {
+		return kiln.Errorf(kiln.KindConflict, "upload_missing", "no file was uploaded for object %s; PUT it to the upload URL first", o.ID)
+	}
+	if err != nil {
+		return err
+	}
+	limit := int64(kiln.MaxUploadBytes)
+	if o.FileSize > 0 {
+		limit = o.FileSize
+	}
+	if info.Size > limit {
+		_ = s.Blobs.Delete(ctx, o.UploadKey())
+		return kiln.Errorf(kiln.KindTooLarge, "file_too_large", "the uploaded file is %d bytes; this upload allows at most %d (file_size, and %d for any upload)", info.Size, limit, int64(kiln.MaxUploadBytes))
+	}
+	if _, err := s.Blobs.Copy(ctx, o.UploadKey(), o.SourceKey()); err != nil {
+		return err
+	}
+	// The copy is what counts; a leftover upload is only wasted space.
+	_ = s.Blobs.Delete(ctx, o.UploadKey())
+	return nil
 }
 
 func (s *Server) getObject(c *gin.Context) {
@@ -408,4 +443,3 @@ func (s *Server) downloadGLB(c *gin.Context) {
 	}
 	s.serveBlob(c, o.GLBKey(v.LOD), fmt.Sprintf("%s-lod%d.glb", o.ID, v.LOD), "model/gltf-binary")
 }
-

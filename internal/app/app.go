@@ -134,13 +134,23 @@ func (a *App) Close() error {
 	return errors.Join(errs...)
 }
 
-// AdminKey returns the configured admin key, or the one kept in the data
-// dir, making and printing it on first use.
-func (a *App) AdminKey() (key string, created bool, err error) {
+// AdminKey returns the configured admin key (KILN_ADMIN_KEY); without
+// one, kiln serve keeps its key in the data dir, and api processes on a
+// shared Redis keep one key in Redis, so that every process of a cluster
+// accepts the same key. created reports that this call made the key, so
+// the caller shows it once.
+func (a *App) AdminKey(ctx context.Context) (key string, created bool, err error) {
 	if a.Config.AdminKey != "" {
 		return a.Config.AdminKey, false, nil
 	}
-	return LoadAdminKey(a.Config.DataDir, true)
+	if a.Config.Embedded() {
+		return LoadAdminKey(a.Config.DataDir, true)
+	}
+	key, created, err = a.DB.SharedAdminKey(ctx, kiln.NewSecret())
+	if err != nil {
+		return "", false, fmt.Errorf("admin key: %w", err)
+	}
+	return key, created, nil
 }
 
 // LoadAdminKey reads dir/admin.key, or makes it when create is set.

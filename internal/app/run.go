@@ -42,8 +42,11 @@ func Run(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Roles,
 		fmt.Fprintf(out, "Kiln avatar service:   %s\n", r.AvatarURL)
 		fmt.Fprintf(out, "Start page:            %s/\n", r.PlatformURL)
 		fmt.Fprintf(out, "Queue monitor:         %s/monitoring/ (user admin, password: the admin key)\n", r.PlatformURL)
-		if r.AdminKeyCreated {
+		switch {
+		case r.AdminKeyCreated && cfg.Embedded():
 			fmt.Fprintf(out, "Admin key (shown once, kept in %s/admin.key): %s\n", cfg.DataDir, r.AdminKey)
+		case r.AdminKeyCreated:
+			fmt.Fprintf(out, "Admin key (shown once, kept in Redis for every api process; set KILN_ADMIN_KEY to choose it): %s\n", r.AdminKey)
 		}
 	}
 	if r.WorkerURL != "" {
@@ -98,12 +101,12 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 		}
 		// Shutdown waits for running tasks up to the timeout and puts the
 		// rest back in their queues; it must finish before Redis closes.
-		r.stops = append(r.stops, wsrv.Shutdown)
+		r.stops = append(r.stops, wsrv.Shutdown, a.startSweeper())
 		log.Info("worker started", "concurrency", cfg.Concurrency)
 	}
 
 	if roles.API {
-		if r.AdminKey, r.AdminKeyCreated, err = a.AdminKey(); err != nil {
+		if r.AdminKey, r.AdminKeyCreated, err = a.AdminKey(ctx); err != nil {
 			return r, err
 		}
 		srv, monitor, client := a.API(r.AdminKey)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/png"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +106,7 @@ func TestUploadFlow(t *testing.T) {
 
 	p := prepare(t, r, key, map[string]string{
 		"name": "Cube", "description": "a unit cube", "type": "raw_model", "extension": "glb",
-		"file_size": "4096", "file_count": "1",
+		"file_size": strconv.Itoa(len(cube)), "file_count": "1",
 	})
 	if res := upload(t, p, cube); res.Status != http.StatusOK {
 		t.Fatalf("PUT upload: %d %s", res.Status, res.Body)

@@ -303,9 +303,16 @@ func (c *Cache) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error
 	return c.store.List(ctx, prefix)
 }
 
+// Copy copies in the store and drops the cached copy of dst.
+func (c *Cache) Copy(ctx context.Context, src, dst string) (kiln.BlobInfo, error) {
+	info, err := c.store.Copy(ctx, src, dst)
+	c.drop(dst)
+	return info, err
+}
+
 // PresignPut asks the store.
-func (c *Cache) PresignPut(ctx context.Context, key string, expiry time.Duration) (string, bool, error) {
-	return c.store.PresignPut(ctx, key, expiry)
+func (c *Cache) PresignPut(ctx context.Context, key string, size int64, expiry time.Duration) (string, bool, error) {
+	return c.store.PresignPut(ctx, key, size, expiry)
 }
 
 // PresignGet asks the store, when it signs download URLs.

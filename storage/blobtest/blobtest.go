@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore func(t *testing.T) kiln.BlobStore) {
 		{"FailedPut", testFailedPut},
 		{"ConcurrentOverwrite", testConcurrentOverwrite},
 		{"Large", testLarge},
+		{"Copy", testCopy},
 		{"InvalidKey", testInvalidKey},
 		{"Ping", testPing},
 	}
@@ -402,6 +403,39 @@ func allocations(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// testCopy: the copy reads like the original, keeps its content type, and
+// stays as it was when the original is overwritten or deleted (the API
+// relies on this to keep an upload URL away from a processed source).
+func testCopy(t *testing.T, s kiln.BlobStore) {
+	data := pattern(3 << 20)
+	if _, err := s.Put(t.Context(), "incoming/o/src.glb", bytes.NewReader(data), int64(len(data)), "model/gltf-binary"); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	info, err := s.Copy(t.Context(), "incoming/o/src.glb", "uploads/o/src.glb")
+	if err != nil {
+		t.Fatalf("Copy: %v", err)
+	}
+	if info.Key != "uploads/o/src.glb" || info.Size != int64(len(data)) || info.ContentType != "model/gltf-binary" {
+		t.Errorf("Copy said %+v, want key uploads/o/src.glb, %d bytes, model/gltf-binary", info, len(data))
+	}
+	put(t, s, "incoming/o/src.glb", []byte("replaced"))
+	if got, gotInfo := read(t, s, "uploads/o/src.glb"); !bytes.Equal(got, data) || gotInfo.ETag != info.ETag {
+		t.Errorf("the copy reads %d bytes (ETag %s) after its source was overwritten, want the %d copied (ETag %s)", len(got), gotInfo.ETag, len(data), info.ETag)
+	}
+	if err := s.Delete(t.Context(), "incoming/o/src.glb"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := read(t, s, "uploads/o/src.glb"); !bytes.Equal(got, data) {
+		t.Errorf("the copy reads %d bytes after its source was deleted, want %d", len(got), len(data))
+	}
+	_, err = s.Copy(t.Context(), "incoming/o/src.glb", "uploads/o/other.glb")
+	wantKind(t, "Copy of a missing blob", err, kiln.KindNotFound)
+	_, err = s.Stat(t.Context(), "uploads/o/other.glb")
+	wantKind(t, "Stat of a failed copy's target", err, kiln.KindNotFound)
+	_, err = s.Copy(t.Context(), "uploads/o/src.glb", "../escape")
+	wantKind(t, "Copy to an invalid key", err, kiln.KindInvalid)
 }
 
 func testInvalidKey(t *testing.T, s kiln.BlobStore) {

@@ -144,6 +144,25 @@ func (s *Store) publish(tmp, path string) error {
 	return d.Sync()
 }
 
+// Copy streams src into a new file published under dst like Put's, so a
+// later Put to src leaves dst as it was.
+func (s *Store) Copy(ctx context.Context, src, dst string) (kiln.BlobInfo, error) {
+	const op = "disk.Copy"
+	if err := kiln.CheckBlobKey(dst); err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, err)
+	}
+	f, info, err := s.open(ctx, src)
+	if err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, err)
+	}
+	defer f.Close()
+	out, err := s.Put(ctx, dst, io.NewSectionReader(f, 0, info.Size), info.Size, info.ContentType)
+	if err != nil {
+		return kiln.BlobInfo{}, kiln.E(op, err)
+	}
+	return out, nil
+}
+
 // Get returns the blob as an open file, so range reads are a Seek away.
 func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 	f, info, err := s.open(ctx, key)
@@ -298,7 +317,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]kiln.BlobInfo, error
 }
 
 // PresignPut reports ok=false: a local directory has no URL of its own.
-func (s *Store) PresignPut(context.Context, string, time.Duration) (string, bool, error) {
+func (s *Store) PresignPut(context.Context, string, int64, time.Duration) (string, bool, error) {
 	return "", false, nil
 }
 

@@ -57,7 +57,7 @@ func TestPresignPut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if url, ok, err := s.PresignPut(t.Context(), "k", time.Hour); ok || url != "" || err != nil {
+	if url, ok, err := s.PresignPut(t.Context(), "k", 10, time.Hour); ok || url != "" || err != nil {
 		t.Errorf("PresignPut = %q, %v, %v; want no URL", url, ok, err)
 	}
 }

@@ -88,7 +88,7 @@ func TestNewCreatesBucket(t *testing.T) {
 
 func TestPresignPut(t *testing.T) {
 	s := newStore(t, testConfig(t))
-	url, ok, err := s.PresignPut(t.Context(), "uploads/u1", time.Minute)
+	url, ok, err := s.PresignPut(t.Context(), "uploads/u1", 0, time.Minute)
 	if err != nil || !ok {
 		t.Fatalf("PresignPut: %v, %v", ok, err)
 	}
@@ -108,9 +108,52 @@ func TestPresignPut(t *testing.T) {
 	if err != nil || info.Size != int64(len("uploaded")) {
 		t.Errorf("Stat after the presigned PUT: %+v, %v", info, err)
 	}
-	_, _, err = s.PresignPut(t.Context(), "uploads/u2", 8*24*time.Hour)
+	_, _, err = s.PresignPut(t.Context(), "uploads/u2", 0, 8*24*time.Hour)
 	if kiln.KindOf(err) != kiln.KindInvalid {
 		t.Errorf("PresignPut for 8 days: %v, want kind invalid", err)
+	}
+}
+
+// TestPresignPutLength: a URL signed for n bytes takes a body of n bytes
+// and MinIO itself refuses any other length, so nothing is stored.
+func TestPresignPutLength(t *testing.T) {
+	s := newStore(t, testConfig(t))
+	cases := []struct {
+		name   string
+		body   string
+		wantOK bool
+	}{
+		{"longer", "twelve bytes", false},
+		{"shorter", "four", false},
+		{"declared", "eight by", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			key := "incoming/" + c.name
+			u, ok, err := s.PresignPut(t.Context(), key, 8, time.Minute)
+			if err != nil || !ok {
+				t.Fatalf("PresignPut: %v, %v", ok, err)
+			}
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, u, strings.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if got := res.StatusCode == http.StatusOK; got != c.wantOK {
+				t.Fatalf("PUT of %d bytes to a URL signed for 8: %s", len(c.body), res.Status)
+			}
+			info, err := s.Stat(t.Context(), key)
+			switch {
+			case c.wantOK && (err != nil || info.Size != 8):
+				t.Errorf("Stat after the PUT: %+v, %v; want 8 bytes", info, err)
+			case !c.wantOK && kiln.KindOf(err) != kiln.KindNotFound:
+				t.Errorf("Stat after a refused PUT: %+v, %v; want not found", info, err)
+			}
+		})
 	}
 }
 
@@ -130,7 +173,7 @@ func TestPresignPutPublicEndpoint(t *testing.T) {
 	}
 	cfg.PublicEndpoint = net.JoinHostPort(public, port)
 	s := newStore(t, cfg)
-	u, ok, err := s.PresignPut(t.Context(), "uploads/pub", time.Minute)
+	u, ok, err := s.PresignPut(t.Context(), "uploads/pub", 0, time.Minute)
 	if err != nil || !ok {
 		t.Fatalf("PresignPut: %v, %v", ok, err)
 	}
