@@ -73,6 +73,11 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		}
 		m.Merge = &r
 	}
+	// Again: the atlas bakes factors that differ between materials into
+	// new textures (an ORM image for roughness), which were not asked for.
+	if len(v.DropChannels) > 0 {
+		trim.Channels(s, v.DropChannels)
+	}
 	// textureSizeLimit caps every image, the atlas's too; the atlas is
 	// packed at a power of two first and scaled down with the rest.
 	if v.TextureSizeLimit > 0 {

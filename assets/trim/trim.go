@@ -7,6 +7,8 @@ package trim
 import (
 	"slices"
 
+	"github.com/qmuntal/gltf"
+
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
@@ -19,7 +21,10 @@ var HandMeshes = []string{"Wolf3D_Hands"}
 // Channels removes the named material textures (kiln.TextureChannels
 // names) from every material and reports how many references went. An
 // emissive texture takes its factor with it: without the texture the
-// factor alone would light the whole surface.
+// factor alone would light the whole surface. Without its
+// metallic-roughness texture a material is a non-metal (metallic factor
+// 0) of its roughness factor: the factor alone, 1 by default, would make
+// skin and cloth chrome.
 func Channels(s *scene.Scene, drop []string) int {
 	n := 0
 	cut := func(name string, present bool) bool {
@@ -36,6 +41,7 @@ func Channels(s *scene.Scene, drop []string) int {
 			}
 			if cut("metallicRoughness", pbr.MetallicRoughnessTexture != nil) {
 				pbr.MetallicRoughnessTexture = nil
+				pbr.MetallicFactor = gltf.Float(0)
 			}
 		}
 		if cut("normal", m.NormalTexture != nil) {

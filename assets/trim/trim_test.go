@@ -95,6 +95,10 @@ func TestChannels(t *testing.T) {
 					if slices.Contains(drop, "emissive") && m.EmissiveFactor != [3]float64{} {
 						t.Errorf("material %q glows with factor %v and no emissive texture", m.Name, m.EmissiveFactor)
 					}
+					if p := m.PBRMetallicRoughness; slices.Contains(drop, "metallicRoughness") && before["metallicRoughness"] > 0 &&
+						p != nil && p.MetallicFactorOrDefault() != 0 {
+						t.Errorf("material %q is metal %v without its metallic-roughness texture", m.Name, p.MetallicFactorOrDefault())
+					}
 				}
 				out, err := scene.Write(s)
 				if err != nil {
