@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -74,13 +75,35 @@ func TestAvatarMorphTargets(t *testing.T) {
 	// has is kept.
 	_, all, _ := getModel(t, r, id, "?morphTargets=ARKit,Oculus%20Visemes")
 	asked := slices.Concat(face.ARKit, face.Visemes)
-	for mesh, names := range meshTargets(all) {
+	carried := meshTargets(all)
+	for mesh, names := range carried {
 		for _, n := range names {
 			if !slices.Contains(asked, n) {
 				t.Errorf("ARKit,Oculus Visemes: %s carries %s", mesh, n)
 			}
 		}
 	}
+	// The head has all 67; the parts that move have the shapes that move
+	// them: the teeth open with the jaw, each eye turns with its own gaze.
+	if got := slices.Sorted(slices.Values(carried["Wolf3D_Head"])); !slices.Equal(got, slices.Sorted(slices.Values(asked))) {
+		t.Errorf("ARKit,Oculus Visemes: the head carries %d targets %v, want the 67", len(got), got)
+	}
+	for _, c := range []struct {
+		mesh, shape string
+		has         bool
+	}{
+		{"Wolf3D_Teeth", "jawOpen", true},
+		{"Wolf3D_Teeth", "viseme_aa", true},
+		{"EyeLeft", "eyeLookInLeft", true},
+		{"EyeLeft", "eyeLookInRight", false},
+		{"EyeRight", "eyeLookInRight", true},
+		{"EyeRight", "eyeLookInLeft", false},
+	} {
+		if slices.Contains(carried[c.mesh], c.shape) != c.has {
+			t.Errorf("ARKit,Oculus Visemes: %s carries %v, want %s: %v", c.mesh, carried[c.mesh], c.shape, c.has)
+		}
+	}
+	t.Logf("ARKit,Oculus Visemes: %d meshes carry targets: %v", len(carried), slices.Sorted(maps.Keys(carried)))
 
 	// Merged: one mesh Wolf3D_Avatar with the targets on it.
 	_, merged, _ := getModel(t, r, id, "?mergeMesh=1&textureAtlasSize=512&morphTargets=mouthOpen,mouthSmile")
