@@ -1,5 +1,7 @@
 package meshopt
 
+import "slices"
+
 // The triangle codec (mode 1) keeps a 16-entry FIFO of recent edges and
 // one of recent vertices and a high-water mark "next" of the vertices
 // seen so far; in a mesh whose vertices are numbered in order of first
@@ -14,12 +16,14 @@ const (
 	fifoSize       = 16
 )
 
-// codeAux is the 16-byte lookup table stored at the end of every
-// triangle stream: entry Y of code 0xfY describes a triangle whose first
-// vertex is the next new one by two nibbles Z and W for its second and
-// third vertex (0: the next new vertex, k: the vertex FIFO's entry k-1).
-// The entries are the combinations a cache-ordered mesh meets most; the
-// last two bytes must be 0 and no nibble may be 0xf.
+// codeAux is the starting lookup table stored at the end of a triangle
+// stream: entry Y of code 0xfY describes a triangle whose first vertex is
+// the next new one by two nibbles Z and W for its second and third vertex
+// (0: the next new vertex, k: the vertex FIFO's entry k-1). The last two
+// bytes must be 0 and no nibble may be 0xf; entry 0 is always 0x00, since
+// the only other way to write three new vertices (0xfe with a zero byte)
+// means "restart". EncodeTriangles replaces the other entries by the
+// combinations the stream meets most.
 var codeAux = [16]byte{0x00, 0x12, 0x21, 0x01, 0x10, 0x13, 0x31, 0x23, 0x32, 0x02, 0x20, 0x14, 0x41, 0x24, 0x00, 0x00}
 
 // fifo is a ring of recent values; entry 0 is the one pushed last.
@@ -73,6 +77,34 @@ func unzigzag32(v uint32) int32 {
 // round-trips exactly, up to the rotation of each triangle's corners,
 // which keeps its winding.
 func EncodeTriangles(indices []uint32) []byte {
+	// The codec's state (next, the FIFOs) does not depend on the table,
+	// so a first pass counts the combinations exactly as the second
+	// meets them.
+	counts := map[byte]int{}
+	encodeTriangles(indices, codeAux, counts)
+	table := codeAux
+	var zws []byte
+	for zw := range counts {
+		if zw != 0 {
+			zws = append(zws, zw)
+		}
+	}
+	slices.SortFunc(zws, func(a, b byte) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return int(a) - int(b)
+	})
+	for i, zw := range zws[:min(len(zws), 13)] {
+		table[1+i] = zw
+	}
+	return encodeTriangles(indices, table, nil)
+}
+
+// encodeTriangles encodes with the given table; counts, when not nil,
+// receives how often each combination of a triangle that starts with the
+// next new vertex occurs.
+func encodeTriangles(indices []uint32, table [16]byte, counts map[byte]int) []byte {
 	tris := len(indices) / 3
 	codes := make([]byte, 0, tris)
 	data := make([]byte, 0, tris)
@@ -134,9 +166,12 @@ func EncodeTriangles(indices []uint32) []byte {
 		w := nibble(c)
 		zw := z<<4 | w
 		aux := -1
+		if firstNew && z != 0xf && w != 0xf && counts != nil {
+			counts[zw]++
+		}
 		if firstNew {
 			for y := 0; y < 14; y++ {
-				if codeAux[y] == zw {
+				if table[y] == zw {
 					aux = y
 					break
 				}
@@ -175,7 +210,7 @@ func EncodeTriangles(indices []uint32) []byte {
 	out = append(out, triangleHeader)
 	out = append(out, codes...)
 	out = append(out, data...)
-	return append(out, codeAux[:]...)
+	return append(out, table[:]...)
 }
 
 // encodeEdgeTriangle codes a triangle that has an edge in the FIFO, if
