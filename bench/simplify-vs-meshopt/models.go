@@ -11,6 +11,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
+	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
@@ -18,7 +19,7 @@ import (
 )
 
 // The models of the level-of-detail comparison: the shared test data by
-// file name, and the generated faceted rock.
+// file name, then a Kiln avatar and the generated faceted rock.
 var modelFiles = []string{
 	"rpm-avatar-casual.glb", "rpm-avatar-office.glb", "DamagedHelmet.glb",
 	"RobotExpressive.glb", "ShapeCollection.glb", "chr_knight.glb",
@@ -78,6 +79,15 @@ func compareModels(dir string) {
 		}
 		names, sources = append(names, f), append(sources, data)
 	}
+	kilnAvatar, err := avatar.Generate(avatar.Default(avatar.Masculine))
+	if err != nil {
+		log.Fatal(err)
+	}
+	glb, err := scene.Write(kilnAvatar)
+	if err != nil {
+		log.Fatal(err)
+	}
+	names, sources = append(names, "kiln avatar (default-male)"), append(sources, glb)
 	names, sources = append(names, "faceted-rock (generated)"), append(sources, scenetest.FacetedRock())
 
 	var cases []modelCase
