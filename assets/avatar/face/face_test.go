@@ -235,8 +235,9 @@ func TestShapesMoveWhatTheyName(t *testing.T) {
 		}},
 		{"tongueOut", []check{
 			{"the tongue comes forward 2 cm or more", tongue, func(s stats) bool { return s.largest > 20 && s.sum[2] > 5 }},
-			{"the teeth stay", func(r rest) bool { return lowerTeeth(r) || upperTeeth(r) }, still},
-			{"the lips stay", mouthArea, still},
+			{"the lips part a little", lowerTeeth, func(s stats) bool { return s.sum[1] < -2 && s.sum[1] > -8 }},
+			{"the upper teeth stay", upperTeeth, still},
+			{"the eyes stay", func(r rest) bool { return leftEyeArea(r) || rightEyeArea(r) || eyeLeft(r) || eyeRight(r) }, still},
 		}},
 		{"viseme_aa", []check{
 			{"the jaw opens", lowerTeeth, func(s stats) bool { return s.sum[1] < -5 }},

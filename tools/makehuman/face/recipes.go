@@ -77,7 +77,9 @@ var recipes = []recipe{
 	{"cheekSquintRight", []term{t("RightCheekUp", 1)}},
 	{"noseSneerLeft", []term{left("NoseWrinkler", 1), left("UpperLipUp", 0.3)}},
 	{"noseSneerRight", []term{right("NoseWrinkler", 1), right("UpperLipUp", 0.3)}},
-	{"tongueOut", []term{t("TongueOut", 1)}},
+	// The tongue comes out between parted lips, as in Apple's reference
+	// face, not through closed ones.
+	{"tongueOut", []term{t("TongueOut", 1), t("JawDrop", 0.3)}},
 
 	// Oculus visemes: the mouth of each sound group; sil is the rest face.
 	{"viseme_sil", nil},
