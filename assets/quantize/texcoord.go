@@ -2,6 +2,7 @@ package quantize
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/ext/texturetransform"
@@ -172,7 +173,17 @@ func compose(x slot, lo, step [2]float64) {
 		(*x.ext)[texturetransform.ExtensionName] = t
 	}
 	for k := 0; k < 2; k++ {
-		t.Offset[k] += t.Scale[k] * lo[k]
-		t.Scale[k] *= step[k]
+		t.Offset[k] = float32Short(t.Offset[k] + t.Scale[k]*lo[k])
+		t.Scale[k] = float32Short(t.Scale[k] * step[k])
 	}
+}
+
+// float32Short rounds x to the float32 a loader keeps of it, which JSON
+// then spells in at most 9 digits instead of 17.
+func float32Short(x float64) float64 {
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', -1, 32), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }

@@ -109,6 +109,7 @@ func WriteWith(s *Scene, opts WriteOptions) ([]byte, error) {
 		if err := w.compress(); err != nil {
 			return nil, fmt.Errorf("scene.Write: %w", err)
 		}
+		w.doc.Nodes = shortNodes(w.doc.Nodes)
 	}
 	if len(w.bin) > 0 {
 		w.doc.Buffers = append([]*gltf.Buffer{{ByteLength: len(w.bin)}}, w.doc.Buffers...)
