@@ -5,8 +5,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
@@ -41,7 +43,7 @@ func cases() map[string]Config {
 	short.Body = Body{Type: Feminine, Height: MinHeight, Build: 0}
 	short.Skin.Tone = "#3a2a20"
 	c["short-slim"] = short
-	// The most triangles any combination gives (28,744 when measured).
+	// The most triangles any combination gives.
 	worst := Default(Feminine)
 	worst.Body.Build = 1
 	worst.Hair.Style, worst.Glasses.Style = "long", "round"
@@ -54,7 +56,8 @@ func cases() map[string]Config {
 }
 
 // meshNames are the leader's mesh names every avatar has.
-var meshNames = []string{"Wolf3D_Body", "Wolf3D_Head", "EyeLeft", "EyeRight", "Wolf3D_Outfit_Top", "Wolf3D_Outfit_Bottom", "Wolf3D_Outfit_Footwear"}
+var meshNames = []string{"Wolf3D_Body", "Wolf3D_Head", "EyeLeft", "EyeRight", "Wolf3D_Teeth", "Wolf3D_Eyebrows", "Wolf3D_Eyelashes",
+	"Wolf3D_Outfit_Top", "Wolf3D_Outfit_Bottom", "Wolf3D_Outfit_Footwear"}
 
 func TestGenerate(t *testing.T) {
 	out := os.Getenv("KILN_AVATAR_OUT") // a directory to keep the GLBs in, for looking at them
@@ -234,14 +237,31 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 			}
 		}
 	}
-	if tris > 30000 {
-		t.Errorf("%d triangles, more than 30,000", tris)
+	if tris < 8000 || tris > 32000 {
+		t.Errorf("%d triangles, want 8,000 to 32,000", tris)
 	}
 	if d := math.Abs(top-cfg.Body.Height) / cfg.Body.Height; d > 0.02 {
 		t.Errorf("height %.3f m, configured %.3f m", top, cfg.Body.Height)
 	}
-	if tn := got["Wolf3D_Head"].TargetNames(); len(tn) != 2 || tn[0] != "mouthOpen" || tn[1] != "mouthSmile" {
-		t.Errorf("head morph targets %v", tn)
+	// The face carries every shape (a download keeps those asked for):
+	// the head has them all, the eyes turn and the teeth follow the jaw.
+	all := face.All()
+	for mesh, must := range map[string][]string{
+		"Wolf3D_Head":  all,
+		"EyeLeft":      {"eyeLookUpLeft", "eyeLookOutLeft"},
+		"Wolf3D_Teeth": {"jawOpen", "mouthOpen", "viseme_aa"},
+	} {
+		tn := got[mesh].TargetNames()
+		for _, n := range must {
+			if !slices.Contains(tn, n) {
+				t.Errorf("%s lacks the morph target %s (has %d)", mesh, n, len(tn))
+			}
+		}
+		for _, n := range tn {
+			if !slices.Contains(all, n) {
+				t.Errorf("%s: unknown morph target %s", mesh, n)
+			}
+		}
 	}
 	t.Logf("%d triangles", tris)
 }

@@ -9,7 +9,6 @@ type vec3 [3]float64
 func (a vec3) add(b vec3) vec3      { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func (a vec3) sub(b vec3) vec3      { return vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 func (a vec3) scale(s float64) vec3 { return vec3{a[0] * s, a[1] * s, a[2] * s} }
-func (a vec3) mul(b vec3) vec3      { return vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }
 func (a vec3) dot(b vec3) float64   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func (a vec3) len() float64         { return math.Sqrt(a.dot(a)) }
 func (a vec3) cross(b vec3) vec3 {

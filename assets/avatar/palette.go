@@ -1,8 +1,10 @@
 package avatar
 
 import (
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 )
 
 // Named colours of the configuration ("#rrggbb" is accepted wherever a
@@ -100,4 +102,25 @@ func names(p map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// rgb is a linear-light colour in 0..1, what materials and the painter
+// take; the palette's "#rrggbb" values are sRGB.
+type rgb [3]float64
+
+func (c rgb) scale(s float64) rgb { return rgb{c[0] * s, c[1] * s, c[2] * s} }
+
+// hexColor parses "#rrggbb" (validated before) into linear light.
+func hexColor(s string) rgb {
+	var c rgb
+	for i := range 3 {
+		v, _ := strconv.ParseUint(s[1+2*i:3+2*i], 16, 8)
+		x := float64(v) / 255
+		if x <= 0.04045 {
+			c[i] = x / 12.92
+		} else {
+			c[i] = math.Pow((x+0.055)/1.055, 2.4)
+		}
+	}
+	return c
 }

@@ -26,7 +26,7 @@ func TestTwentyRandomAvatars(t *testing.T) {
 		}
 		gltfcheck.RequireValid(t, glb)
 		st := s.Stats()
-		if st.Joints != 67 || st.Skins != 1 || st.Triangles > 30000 {
+		if st.Joints != 67 || st.Skins != 1 || st.Triangles > 30000 || st.Triangles < 8000 {
 			t.Errorf("seed %d (%s, %s hair, %s top): %+v", seed, cfg.Body.Type, cfg.Hair.Style, cfg.Outfit.Top.Style, st)
 		}
 	}

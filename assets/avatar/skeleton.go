@@ -1,6 +1,6 @@
 package avatar
 
-import "math"
+import "strings"
 
 // Rig is a skeleton in its rest pose: joint names, the parent of each
 // joint (an index into Names, -1 for the root) and each joint's local
@@ -91,117 +91,61 @@ func mainChild(names []string, parent []int, j int) int {
 	return -1
 }
 
-// resolveBody gives the height and build a skeleton is built for: the
-// configuration's, or the gender's defaults where they are zero.
-func resolveBody(gender string, cfg Config) (height, build float64) {
-	d := Default(gender)
-	height, build = cfg.Body.Height, cfg.Body.Build
-	if height == 0 {
-		height = d.Body.Height
-	}
-	if cfg.Body.Type == "" && build == 0 {
-		build = d.Body.Build
-	}
-	return height, build
-}
-
-// Skeleton is the rest pose for a gender, scaled to the configuration's
-// height and widened by its build. Every skeleton of a gender has the
-// same joint orientations (only bone lengths change), so a clip authored
-// as rotations relative to the rest pose plays alike on all of them.
+// Skeleton is the rest pose of the avatar of a configuration (the zero
+// fields resolved from the gender's default): the 67 joints placed on
+// its shaped body (see body), so the rig fits every height, build and
+// proportion. Joint orientations follow one rule for every body, so a
+// clip authored as rotations relative to the rest pose plays alike on
+// all of them.
 //
 // Conventions (Mixamo's, which the leader's avatars follow): metres, +Y
 // up, facing +Z, soles on y=0; each joint's local +Y runs along its bone
-// toward its main child; the Hips are unrotated; arms hang in an A-pose
-// 50° below horizontal. The twist about each bone matches Mixamo rigs:
-// spine, neck and head have +X to the avatar's left; arm, hand and finger
-// joints have +X pointing backward on the left side (forward on the
-// right), so a finger curls about its local X; leg and foot joints have
-// +X to the avatar's right.
+// toward its main child; the Hips are unrotated; arms hang in MakeHuman's
+// A-pose, about 50° below horizontal. The twist about each bone matches
+// Mixamo rigs: spine, neck and head have +X to the avatar's left; arm,
+// hand and finger joints have +X pointing backward on the left side
+// (forward on the right), so a finger curls about its local X; leg and
+// foot joints have +X to the avatar's right.
 func Skeleton(gender string, cfg Config) Rig {
+	if cfg.Body.Type == "" {
+		cfg.Body.Type = gender
+	}
+	return rigOf(shapeBody(cfg.resolve()).Joints())
+}
+
+// rigOf builds the rest pose from joint positions (metres, by name): the
+// left side is taken as placed and the right side made its exact mirror
+// image, so that a clip mirrored between the sides stays symmetric.
+func rigOf(joints map[string][3]float32) Rig {
 	names, parent := hierarchy()
-	h, build := resolveBody(gender, cfg)
-	fem := gender == Feminine
 	idx := make(map[string]int, len(names))
 	for i, n := range names {
 		idx[n] = i
 	}
 	pos := make([]vec3, len(names))
 	hint := make([]vec3, len(names)) // a world direction for each joint's +X
-	set := func(name string, p vec3, x vec3) {
-		pos[idx[name]] = p
-		hint[idx[name]] = x
-	}
-	// Proportions in fractions of the height, after anthropometric tables
-	// (hip joint at 0.53, knee 0.285, shoulder 0.815, chin 0.87).
-	hipW := 0.050
-	shoulderW := 0.100 + 0.012*(build-0.4)
-	if fem {
-		hipW, shoulderW = 0.057, 0.088+0.008*(build-0.4)
-	}
 	X, Y, Z := vec3{1, 0, 0}, vec3{0, 1, 0}, vec3{0, 0, 1}
-	set("Hips", vec3{0, 0.53, 0}.scale(h), X)
-	set("Spine", vec3{0, 0.575, 0}.scale(h), X)
-	set("Spine1", vec3{0, 0.645, -0.004}.scale(h), X)
-	set("Spine2", vec3{0, 0.715, -0.008}.scale(h), X)
-	set("Neck", vec3{0, 0.835, -0.012}.scale(h), X)
-	set("Head", vec3{0, 0.872, -0.004}.scale(h), X)
-	set("HeadTop_End", vec3{0, 1, 0.0}.scale(h), X)
-	set("LeftEye", vec3{0.0175, 0.938, 0.050}.scale(h), X)
-	set("RightEye", vec3{-0.0175, 0.938, 0.050}.scale(h), X)
-
-	// The left side; the right side is its mirror image.
-	back := Z.scale(-1)
-	shoulderY := 0.815
-	set("LeftShoulder", vec3{0.012, shoulderY + 0.004, -0.01}.scale(h), back)
-	arm := vec3{shoulderW, shoulderY, -0.01}.scale(h)
-	set("LeftArm", arm, back)
-	down := 50 * math.Pi / 180
-	elbow := arm.add(vec3{math.Cos(down), -math.Sin(down), 0}.scale(0.165 * h))
-	set("LeftForeArm", elbow, back)
-	foreDir := vec3{0.55, -0.82, 0.16}.norm()
-	wrist := elbow.add(foreDir.scale(0.145 * h))
-	set("LeftHand", wrist, back)
-	// The hand's frame: +Y along the forearm, +X backward, +Z toward the
-	// palm, which faces the thigh.
-	hx := back.sub(foreDir.scale(back.dot(foreDir))).norm()
-	hy := foreDir
-	hz := hx.cross(hy)
-	inHand := func(x, y, z float64) vec3 { return hx.scale(x).add(hy.scale(y)).add(hz.scale(z)) }
-	type finger struct {
-		name    string
-		base    vec3       // knuckle in the hand frame, fractions of height
-		spread  float64    // radians toward +X (the pinky side)
-		lengths [3]float64 // the three phalanges (metacarpal for the thumb)
-	}
-	for _, f := range []finger{
-		{"Thumb", vec3{-0.010, 0.012, 0.006}, -0.75, [3]float64{0.021, 0.017, 0.015}},
-		{"Index", vec3{-0.012, 0.052, 0}, -0.08, [3]float64{0.025, 0.014, 0.012}},
-		{"Middle", vec3{-0.0035, 0.054, 0}, -0.02, [3]float64{0.027, 0.016, 0.013}},
-		{"Ring", vec3{0.0055, 0.051, 0}, 0.05, [3]float64{0.025, 0.015, 0.012}},
-		{"Pinky", vec3{0.0135, 0.046, 0}, 0.13, [3]float64{0.019, 0.011, 0.010}},
-	} {
-		p := wrist.add(inHand(f.base[0], f.base[1], f.base[2]).scale(h))
-		curl := 0.12
-		if f.name == "Thumb" {
-			curl = 0.35
-		}
-		for k := 0; k < 4; k++ {
-			set("LeftHand"+f.name+string(rune('1'+k)), p, hx)
-			if k == 3 {
-				break
+	back, right := Z.scale(-1), X.scale(-1)
+	for i, n := range names {
+		p := joints[n]
+		pos[i] = vec3{float64(p[0]), float64(p[1]), float64(p[2])}
+		switch {
+		case !strings.HasPrefix(n, "Left") && !strings.HasPrefix(n, "Right"), n == "LeftEye":
+			hint[i] = X
+			if n != "LeftEye" {
+				// The middle chain sits on the plane of symmetry.
+				pos[i][0] = 0
 			}
-			a := curl * float64(k+1)
-			d := inHand(math.Sin(f.spread)*math.Cos(a), math.Cos(f.spread)*math.Cos(a), math.Sin(a)).norm()
-			p = p.add(d.scale(f.lengths[k] * h))
+		case strings.Contains(n, "Leg") || strings.Contains(n, "Foot") || strings.Contains(n, "Toe"):
+			hint[i] = right
+		default:
+			hint[i] = back
 		}
 	}
-	right := X.scale(-1)
-	set("LeftUpLeg", vec3{hipW, 0.522, 0}.scale(h), right)
-	set("LeftLeg", vec3{hipW * 0.92, 0.285, 0.004}.scale(h), right)
-	set("LeftFoot", vec3{hipW * 0.9, 0.045, -0.008}.scale(h), right)
-	set("LeftToeBase", vec3{hipW * 0.95, 0.012, 0.075}.scale(h), right)
-	set("LeftToe_End", vec3{hipW, 0.012, 0.12}.scale(h), right)
+	// The Hips carry the spine straight up (their frame is unrotated and
+	// +Y runs along every bone): the root sits under the first spine
+	// joint, a few centimetres behind MakeHuman's pelvis centre.
+	pos[idx["Hips"]][2] = pos[idx["Spine"]][2]
 
 	// Mirror: positions flip x; the +X hint flips as an axial frame must
 	// (x kept, y and z negated), so that the right frames are the mirror

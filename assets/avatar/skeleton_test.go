@@ -74,7 +74,7 @@ func TestSkeletonConvention(t *testing.T) {
 	} {
 		cfg := Config{Body: Body{Type: tc.gender, Height: tc.height, Build: tc.build}}
 		r := Skeleton(tc.gender, cfg)
-		h, _ := resolveBody(tc.gender, cfg)
+		h := cfg.resolve().Body.Height
 		w := r.World()
 		for i, n := range r.Names {
 			q := r.Rest[i].Rotation
@@ -98,7 +98,9 @@ func TestSkeletonConvention(t *testing.T) {
 			m := w[r.Index(name)]
 			return vec3{float64(m[12]), float64(m[13]), float64(m[14])}
 		}
-		if top := at("HeadTop_End")[1]; math.Abs(top-h) > 1e-4 {
+		// HeadTop_End sits on MakeHuman's skull-top vertex group, within
+		// a centimetre of the crown.
+		if top := at("HeadTop_End")[1]; math.Abs(top-h) > 0.01 {
 			t.Errorf("%s: head top at %v, height %v", tc.gender, top, h)
 		}
 		for _, n := range r.Names {
@@ -118,7 +120,9 @@ func TestSkeletonConvention(t *testing.T) {
 		}
 		// Left-side arm joints have +X backward, leg joints +X to the
 		// avatar's right, as in Mixamo rigs.
-		if m := w[r.Index("LeftForeArm")]; m[2] > -0.7 {
+		// MakeHuman's forearms lean forward (elbows slightly bent), so +X,
+		// perpendicular to the bone, is at best about 45° from straight back.
+		if m := w[r.Index("LeftForeArm")]; m[2] > -0.6 {
 			t.Errorf("%s: forearm +X = %v, want backward", tc.gender, m[:3])
 		}
 		if m := w[r.Index("LeftLeg")]; m[0] > -0.9 {

@@ -46,16 +46,16 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					a := math.Abs(fu - 0.5)
 					h = 0.5 + 0.5*math.Cos(2*math.Pi*(v+a*0.8))
 					h *= 1 - math.Pow(2*a, 6)
-					tint, rough = 0.9+0.12*h, 0.85
+					tint, rough = 0.95+0.06*h, 0.85
 				case Twill:
 					over := ((iu+iv)%4+4)%4 < 2
 					if over {
 						h = math.Sin(math.Pi * fu)
 					} else {
 						h = math.Sin(math.Pi * fv)
-						c = c.mix(rgb{0.78, 0.78, 0.8}, 0.35)
+						c = c.mix(rgb{0.78, 0.78, 0.8}, 0.12)
 					}
-					tint, rough = 0.85+0.2*h, 0.8
+					tint, rough = 0.94+0.07*h, 0.8
 				case Leather:
 					g := noise3([3]float64{u * 3, v * 3, 0}, seed)
 					h = g
@@ -67,7 +67,7 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					} else {
 						h = math.Sin(math.Pi*fv) * (0.7 + 0.3*math.Sin(math.Pi*fu))
 					}
-					tint, rough = 0.9+0.12*h, 0.82
+					tint, rough = 0.96+0.05*h, 0.82
 					if kind == Canvas {
 						rough = 0.9
 					}
@@ -86,7 +86,7 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 			}
 		}
 	})
-	return l.maps(1.2)
+	return l.maps(0.35)
 }
 
 // metresPerUV is the side in metres that one UV unit spans on s: the

@@ -34,11 +34,11 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 				switch {
 				case !t.ok:
 					l.alpha[i] = 0
-				case t.edge >= 4:
+				case t.mask < 0.05:
 					l.alpha[i] = 1
 				default:
-					// Near a border only the denser strands remain.
-					if v > 0.3+0.1*float64(4-t.edge) {
+					// Toward a border only the denser strands remain.
+					if v > 0.3+0.3*t.mask {
 						l.alpha[i] = 1
 					}
 				}
@@ -46,6 +46,45 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 		}
 	})
 	return l.maps(1)
+}
+
+// Border marks the vertices of a mesh's open edges (edges of one
+// triangle, vertices welded by position, so UV seams are not borders):
+// the mask Hair breaks into strand tips.
+func Border(pos [][3]float32, tris [][3]uint32) []float32 {
+	type key [3]float32
+	id := map[key]int{}
+	weld := make([]int, len(pos))
+	for i, p := range pos {
+		k := key(p)
+		if _, ok := id[k]; !ok {
+			id[k] = len(id)
+		}
+		weld[i] = id[k]
+	}
+	count := map[[2]int]int{}
+	for _, t := range tris {
+		for k := 0; k < 3; k++ {
+			a, b := weld[t[k]], weld[t[(k+1)%3]]
+			if a > b {
+				a, b = b, a
+			}
+			count[[2]int{a, b}]++
+		}
+	}
+	rim := map[int]bool{}
+	for e, n := range count {
+		if n == 1 {
+			rim[e[0]], rim[e[1]] = true, true
+		}
+	}
+	out := make([]float32, len(pos))
+	for i := range pos {
+		if rim[weld[i]] {
+			out[i] = 1
+		}
+	}
+	return out
 }
 
 // flow is, per vertex, the UV direction in which the distance from the

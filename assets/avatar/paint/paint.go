@@ -34,9 +34,12 @@ type Surface struct {
 	Mask []float32
 }
 
-// Maps are the PNG images of one material.
+// Maps are the images of one material: base colour (sRGB, with alpha
+// where the painter makes one), the tangent-space normal map, and
+// occlusion (R), roughness (G) and metalness (B, zero). The caller
+// encodes the ones its material uses (Encode).
 type Maps struct {
-	Base, Normal, ORM []byte
+	Base, Normal, ORM *image.NRGBA
 }
 
 // texel is what a surface map holds for one texel.
@@ -47,12 +50,7 @@ type texel struct {
 	// flow is a per-vertex 2D attribute blended like mask (the UV
 	// direction hair strands run in).
 	flow [2]float64
-	// edge is the distance in texels to the nearest uncovered texel (0
-	// for uncovered ones, capped at edgeCap): card hair fades there.
-	edge int
 }
-
-const edgeCap = 8
 
 // surfaceMap rasterizes s's triangles into an n×n grid, then grows the
 // covered area by a few texels (copying the nearest covered texel) so
@@ -85,6 +83,11 @@ func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 					continue
 				}
 				tx := &m[y*n+x]
+				if tx.ok {
+					// Overlapping UV pieces (hair cards share their
+					// strands) show one surface point: the first.
+					continue
+				}
 				tx.ok = true
 				w := [3]float64{w0, w1, w2}
 				tx.pos = [3]float64{}
@@ -108,45 +111,8 @@ func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 			}
 		}
 	}
-	edges(m, n)
-	grow(m, n, 4)
+	grow(m, n, 2)
 	return m
-}
-
-// edges sets each covered texel's distance (4-connected, in texels) to
-// the nearest uncovered one, capped at edgeCap.
-func edges(m []texel, n int) {
-	for i := range m {
-		if m[i].ok {
-			m[i].edge = edgeCap
-		}
-	}
-	for pass := 0; pass < 2; pass++ {
-		for yy := 0; yy < n; yy++ {
-			for xx := 0; xx < n; xx++ {
-				x, y, d := xx, yy, -1
-				if pass == 1 {
-					x, y, d = n-1-xx, n-1-yy, 1
-				}
-				i := y*n + x
-				if !m[i].ok {
-					continue
-				}
-				best := m[i].edge
-				if xn := x + d; xn >= 0 && xn < n {
-					best = min(best, m[y*n+xn].edge+1)
-				} else {
-					best = min(best, 1)
-				}
-				if yn := y + d; yn >= 0 && yn < n {
-					best = min(best, m[yn*n+x].edge+1)
-				} else {
-					best = min(best, 1)
-				}
-				m[i].edge = best
-			}
-		}
-	}
 }
 
 // grow copies covered texels into their uncovered neighbours, r times.
@@ -168,7 +134,6 @@ func grow(m []texel, n, r int) {
 						continue
 					}
 					m[i] = m[yn*n+xn]
-					m[i].edge = 0
 					break
 				}
 			}
@@ -238,20 +203,7 @@ func (l *layer) maps(bump float64) Maps {
 	orm := image.NewNRGBA(image.Rect(0, 0, n, n))
 	h := func(x, y int) float64 { return l.height[((y+n)%n)*n+(x+n)%n] }
 	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, h, bump, y0, y1) })
-	var out Maps
-	var wg sync.WaitGroup
-	for _, e := range []struct {
-		dst *[]byte
-		img image.Image
-	}{{&out.Base, base}, {&out.Normal, nrm}, {&out.ORM, orm}} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			*e.dst = encode(e.img)
-		}()
-	}
-	wg.Wait()
-	return out
+	return Maps{Base: base, Normal: nrm, ORM: orm}
 }
 
 // fill writes rows y0..y1 of the three images.
@@ -297,7 +249,8 @@ func parallel(n int, f func(lo, hi int)) {
 func unit8(v float64) uint8 { return uint8(math.Round((v*0.5 + 0.5) * 255)) }
 func byte8(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
 
-func encode(m image.Image) []byte {
+// Encode writes an image as PNG.
+func Encode(m image.Image) []byte {
 	var b bytes.Buffer
 	// Fast compression: textures are made on every build and the variant
 	// pipeline re-encodes them anyway.

@@ -34,9 +34,10 @@ func sphere(c [3]float32, r float32, seg int) Surface {
 	return s
 }
 
-func decode(t *testing.T, b []byte) *image.NRGBA {
+// decode encodes and reads back an image, as a client gets it.
+func decode(t *testing.T, img *image.NRGBA) *image.NRGBA {
 	t.Helper()
-	m, err := png.Decode(bytes.NewReader(b))
+	m, err := png.Decode(bytes.NewReader(Encode(img)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,17 +99,17 @@ func TestSkinLips(t *testing.T) {
 		t.Errorf("skin green channel spans %d..%d: no variation", lo, hi)
 	}
 	checkNormal(t, mp.Normal)
-	if again := Skin(head, RGB{0.6, 0.4, 0.3}, 3, 256); !bytes.Equal(again.Base, mp.Base) || !bytes.Equal(again.Normal, mp.Normal) {
+	if again := Skin(head, RGB{0.6, 0.4, 0.3}, 3, 256); !bytes.Equal(Encode(again.Base), Encode(mp.Base)) || !bytes.Equal(Encode(again.Normal), Encode(mp.Normal)) {
 		t.Error("the same seed gave different images")
 	}
-	if other := Skin(head, RGB{0.6, 0.4, 0.3}, 4, 256); bytes.Equal(other.Base, mp.Base) {
+	if other := Skin(head, RGB{0.6, 0.4, 0.3}, 4, 256); bytes.Equal(Encode(other.Base), Encode(mp.Base)) {
 		t.Error("another seed gave the same skin")
 	}
 }
 
 // checkNormal decodes a normal map: unit vectors facing out (+Z), not
 // all flat.
-func checkNormal(t *testing.T, b []byte) {
+func checkNormal(t *testing.T, b *image.NRGBA) {
 	t.Helper()
 	img := decode(t, b)
 	flat := 0
@@ -152,16 +153,28 @@ func TestCloth(t *testing.T) {
 }
 
 func TestHairAlpha(t *testing.T) {
-	// Two cards: quads hanging from a crown, each on half of the UVs.
+	// Two cards: strips of 4 by 8 quads hanging from a crown, each on
+	// half of the UVs.
 	var s Surface
+	const cols, rows = 4, 8
 	for k := 0; k < 2; k++ {
-		x := float32(k) * 0.05
-		u0 := float32(k) * 0.5
 		base := uint32(len(s.Pos))
-		s.Pos = append(s.Pos, [3]float32{x, 1.8, 0}, [3]float32{x + 0.04, 1.8, 0}, [3]float32{x, 1.5, 0.05}, [3]float32{x + 0.04, 1.5, 0.05})
-		s.UV = append(s.UV, [2]float32{u0 + 0.05, 0.05}, [2]float32{u0 + 0.45, 0.05}, [2]float32{u0 + 0.05, 0.95}, [2]float32{u0 + 0.45, 0.95})
-		s.Tris = append(s.Tris, [3]uint32{base, base + 2, base + 1}, [3]uint32{base + 1, base + 2, base + 3})
+		for j := 0; j <= rows; j++ {
+			for i := 0; i <= cols; i++ {
+				fx, fy := float32(i)/cols, float32(j)/rows
+				s.Pos = append(s.Pos, [3]float32{float32(k)*0.05 + 0.04*fx, 1.8 - 0.3*fy, 0.05 * fy})
+				s.UV = append(s.UV, [2]float32{float32(k)*0.5 + 0.05 + 0.4*fx, 0.05 + 0.9*fy})
+			}
+		}
+		for j := 0; j < rows; j++ {
+			for i := 0; i < cols; i++ {
+				a := base + uint32(j*(cols+1)+i)
+				c := a + cols + 1
+				s.Tris = append(s.Tris, [3]uint32{a, c, a + 1}, [3]uint32{a + 1, c, c + 1})
+			}
+		}
 	}
+	s.Mask = Border(s.Pos, s.Tris)
 	mp := Hair(s, RGB{0.3, 0.15, 0.05}, 9, 128)
 	img := decode(t, mp.Base)
 	if c := at(img, 0.25, 0.5); c[3] != 255 {

@@ -1,0 +1,285 @@
+package avatar
+
+import (
+	"image"
+	"math"
+	"sync"
+
+	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln/assets/avatar/face"
+	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// builder assembles the glTF scene: joint nodes, the skin, meshes and
+// materials.
+type builder struct {
+	rig   Rig
+	world []mat4
+	sc    *scene.Scene
+}
+
+// newBuilder adds the joint nodes under an "Armature" root and the skin,
+// whose inverse bind matrices are the inverses of the rest world
+// matrices (the meshes are built in the rest pose, so rest and bind pose
+// agree).
+func newBuilder(r Rig) *builder {
+	b := &builder{rig: r, sc: &scene.Scene{Asset: gltf.Asset{Version: "2.0", Generator: "Kiln avatar"}}}
+	for _, m := range r.World() {
+		var w mat4
+		for k := range 16 {
+			w[k] = float64(m[k])
+		}
+		b.world = append(b.world, w)
+	}
+	for i, name := range r.Names {
+		t := r.Rest[i]
+		b.sc.Nodes = append(b.sc.Nodes, &gltf.Node{Name: name,
+			Translation: [3]float64{float64(t.Translation[0]), float64(t.Translation[1]), float64(t.Translation[2])},
+			Rotation:    [4]float64{float64(t.Rotation[0]), float64(t.Rotation[1]), float64(t.Rotation[2]), float64(t.Rotation[3])},
+			Scale:       [3]float64{float64(t.Scale[0]), float64(t.Scale[1]), float64(t.Scale[2])},
+		})
+		if p := r.Parent[i]; p >= 0 {
+			b.sc.Nodes[p].Children = append(b.sc.Nodes[p].Children, i)
+		}
+	}
+	arm := len(b.sc.Nodes)
+	b.sc.Nodes = append(b.sc.Nodes, &gltf.Node{Name: "Armature", Children: []int{0}, Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}})
+	b.sc.Scenes = []*gltf.Scene{{Name: "Scene", Nodes: []int{arm}}}
+	b.sc.DefaultScene = gltf.Index(0)
+	skin := &scene.Skin{Name: "Armature", Skeleton: gltf.Index(0)}
+	for i := range r.Names {
+		skin.Joints = append(skin.Joints, i)
+		var ibm [16]float32
+		inv := b.world[i].rigidInverse()
+		for k := range 16 {
+			ibm[k] = float32(inv[k])
+		}
+		skin.InverseBindMatrices = append(skin.InverseBindMatrices, ibm)
+	}
+	b.sc.Skins = []*scene.Skin{skin}
+	b.sc.Samplers = []*gltf.Sampler{{MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinearMipMapLinear, WrapS: gltf.WrapRepeat, WrapT: gltf.WrapRepeat}}
+	return b
+}
+
+func (b *builder) image(name string, png []byte) *gltf.TextureInfo {
+	b.sc.Images = append(b.sc.Images, &scene.Image{Name: name, MimeType: "image/png", Data: png})
+	b.sc.Textures = append(b.sc.Textures, &gltf.Texture{Sampler: gltf.Index(0), Source: gltf.Index(len(b.sc.Images) - 1)})
+	return &gltf.TextureInfo{Index: len(b.sc.Textures) - 1}
+}
+
+// matOpts say which maps a material uses and how it is drawn.
+type matOpts struct {
+	normal, orm bool
+	// mask draws the base colour's alpha as a cut-out (hair cards).
+	mask        bool
+	doubleSided bool
+}
+
+// material is a textured PBR material from painted maps; without an ORM
+// map its roughness is the map's average, a constant.
+func (b *builder) material(name string, m paint.Maps, o matOpts) int {
+	// Encoding is most of a texture's cost: the images of one material
+	// are encoded side by side.
+	var base, normal, orm []byte
+	var wg sync.WaitGroup
+	enc := func(on bool, dst *[]byte, img *image.NRGBA) {
+		if !on {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			*dst = paint.Encode(img)
+		}()
+	}
+	enc(true, &base, m.Base)
+	enc(o.normal, &normal, m.Normal)
+	enc(o.orm, &orm, m.ORM)
+	wg.Wait()
+	mat := &gltf.Material{
+		Name:        name,
+		DoubleSided: o.doubleSided,
+		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+			BaseColorTexture: b.image(name, base),
+			MetallicFactor:   gltf.Float(0),
+			RoughnessFactor:  gltf.Float(averageRoughness(m)),
+		},
+	}
+	if o.normal {
+		t := b.image(name+"_normal", normal)
+		mat.NormalTexture = &gltf.NormalTexture{Index: gltf.Index(t.Index), Scale: gltf.Float(1)}
+	}
+	if o.orm {
+		t := b.image(name+"_orm", orm)
+		mat.PBRMetallicRoughness.MetallicRoughnessTexture = t
+		mat.PBRMetallicRoughness.MetallicFactor = gltf.Float(1)
+		mat.PBRMetallicRoughness.RoughnessFactor = gltf.Float(1)
+		mat.OcclusionTexture = &gltf.OcclusionTexture{Index: gltf.Index(t.Index), Strength: gltf.Float(1)}
+	}
+	if o.mask {
+		mat.AlphaMode = gltf.AlphaMask
+		mat.AlphaCutoff = gltf.Float(0.5)
+	}
+	b.sc.Materials = append(b.sc.Materials, mat)
+	return len(b.sc.Materials) - 1
+}
+
+// averageRoughness is the mean of the ORM map's roughness channel.
+func averageRoughness(m paint.Maps) float64 {
+	var sum float64
+	px := m.ORM.Pix
+	for i := 1; i < len(px); i += 4 * 7 {
+		sum += float64(px[i])
+	}
+	n := (len(px) - 1 + 4*7 - 1) / (4 * 7)
+	return math.Round(sum/float64(n)/255*100) / 100
+}
+
+// plain is an untextured material, for parts too small or too hidden for
+// a texture to show (teeth, tongue, glasses frames).
+func (b *builder) plain(name string, c rgb, roughness float64, metal bool) int {
+	m := 0.0
+	if metal {
+		m = 1
+	}
+	b.sc.Materials = append(b.sc.Materials, &gltf.Material{
+		Name: name,
+		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+			BaseColorFactor: &[4]float64{c[0], c[1], c[2], 1},
+			MetallicFactor:  gltf.Float(m),
+			RoughnessFactor: gltf.Float(roughness),
+		},
+	})
+	return len(b.sc.Materials) - 1
+}
+
+// prim is a part drawn with a material.
+type prim struct {
+	p        *part
+	material int
+}
+
+func (p *part) prim(material int) prim { return prim{p, material} }
+
+// shapes are the face shapes as dense lookups by base vertex, built once.
+var shapes = sync.OnceValue(func() []map[int32][3]float32 {
+	var out []map[int32][3]float32
+	for _, name := range face.All() {
+		idx, d := face.Deltas(name)
+		m := make(map[int32][3]float32, len(idx))
+		for i, v := range idx {
+			m[v] = d[i]
+		}
+		out = append(out, m)
+	}
+	return out
+})
+
+// deltas is a face shape's offsets on the part's vertices, nil when it
+// moves none of them by as much as a tenth of a millimetre.
+func (p *part) deltas(shape map[int32][3]float32) [][3]float32 {
+	var out [][3]float32
+	if p.fit != nil {
+		all := p.fit.Carry(shape)
+		out = make([][3]float32, len(p.src))
+		for i, s := range p.src {
+			out[i] = all[s]
+		}
+	} else {
+		out = make([][3]float32, len(p.base))
+		for i, v := range p.base {
+			out[i] = shape[v]
+		}
+	}
+	for _, d := range out {
+		if d[0]*d[0]+d[1]*d[1]+d[2]*d[2] > 1e-8 {
+			return out
+		}
+	}
+	return nil
+}
+
+// mesh adds a skinned mesh of one or more primitives and its node. The
+// parts that carry the face get every face shape that moves any of them,
+// named in extras.targetNames as the leader's files name them.
+func (b *builder) mesh(name string, prims ...prim) {
+	m := &scene.Mesh{Name: name}
+	var targets [][][][3]float32 // [primitive][target]
+	var names []string
+	if prims[0].p.morph {
+		all := face.All()
+		for si, sh := range shapes() {
+			per := make([][][3]float32, len(prims))
+			moved := false
+			for pi, pr := range prims {
+				per[pi] = pr.p.deltas(sh)
+				moved = moved || per[pi] != nil
+			}
+			if !moved && !prims[0].p.allShapes {
+				continue
+			}
+			names = append(names, all[si])
+			targets = append(targets, per)
+		}
+	}
+	for pi, pr := range prims {
+		p := pr.p
+		sp := &scene.Primitive{
+			Mode:      gltf.PrimitiveTriangles,
+			Material:  gltf.Index(pr.material),
+			Positions: p.pos,
+			Normals:   p.nrm,
+			TexCoords: [][][2]float32{p.uv},
+			Joints:    [][][4]uint16{make([][4]uint16, len(p.pos))},
+			Weights:   [][][4]float32{make([][4]float32, len(p.pos))},
+		}
+		for _, t := range p.tris {
+			sp.Indices = append(sp.Indices, t[0], t[1], t[2])
+		}
+		for i, inf := range p.inf {
+			for k := 0; k < 4; k++ {
+				sp.Joints[0][i][k] = uint16(inf.Joint[k])
+				sp.Weights[0][i][k] = inf.Weight[k]
+			}
+		}
+		for _, per := range targets {
+			d := per[pi]
+			if d == nil {
+				d = make([][3]float32, len(p.pos))
+			}
+			sp.Targets = append(sp.Targets, scene.Target{Positions: d})
+		}
+		m.Primitives = append(m.Primitives, sp)
+	}
+	if len(names) > 0 {
+		m.Weights = make([]float64, len(names))
+		tn := make([]any, len(names))
+		for i, n := range names {
+			tn[i] = n
+		}
+		m.Extras = map[string]any{"targetNames": tn}
+	}
+	b.sc.Meshes = append(b.sc.Meshes, m)
+	b.sc.Nodes = append(b.sc.Nodes, &gltf.Node{Name: name, Mesh: gltf.Index(len(b.sc.Meshes) - 1), Skin: gltf.Index(0), Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}})
+	b.sc.Scenes[0].Nodes = append(b.sc.Scenes[0].Nodes, len(b.sc.Nodes)-1)
+}
+
+// joint is the index of a joint name (one of JointNames).
+func (b *builder) joint(name string) int { return b.rig.Index(name) }
+
+// at is a joint's rest position.
+func (b *builder) at(name string) vec3 {
+	w := b.world[b.joint(name)]
+	return vec3{w[12], w[13], w[14]}
+}
+
+// rigid gives every vertex of p to one joint.
+func (p *part) rigid(j int) {
+	p.inf = make([]human.Influence, len(p.pos))
+	for i := range p.inf {
+		p.inf[i] = human.Influence{Joint: [4]uint8{uint8(j)}, Weight: [4]float32{1}}
+	}
+}

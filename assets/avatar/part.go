@@ -1,0 +1,247 @@
+package avatar
+
+import (
+	"math"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/assets/simplify"
+)
+
+// part is one primitive being assembled: render vertices with their rest
+// positions (metres, the bind pose), normals, UVs and skin influences,
+// and triangles. Each vertex remembers where it came from, so that face
+// shapes defined on base-mesh vertices reach it: base for the body's own
+// vertices, or fit and src (the fitted asset and its vertex) for an
+// asset carried by its bindings.
+type part struct {
+	pos  [][3]float32
+	nrm  [][3]float32
+	uv   [][2]float32
+	inf  []human.Influence
+	tris [][3]uint32
+	base []int32
+	fit  *human.Fitted
+	src  []int32
+	// morph marks the parts that carry the face shapes; allShapes those
+	// that list every shape even where it moves none of their vertices
+	// (the head, where lip-sync code looks every name up).
+	morph, allShapes bool
+	// mask is a per-vertex weight for the painter (the lips on the head).
+	mask []float32
+	// minKeep is the share of triangles budget may not go below.
+	minKeep float64
+}
+
+// bodyParts cuts the body's render mesh into the head and neck
+// (Wolf3D_Head) and the rest (Wolf3D_Body), without the hidden
+// triangles. Normals are averaged per base vertex over the whole body,
+// so that no crease shows along UV seams or the head's border.
+func bodyParts(b *human.Body, hidden []bool) (head, rest *part) {
+	m := human.BodyMesh()
+	w := human.Weights()
+	acc := make([][3]float64, len(b.Pos))
+	for _, t := range m.Tris {
+		p0, p1, p2 := b.Pos[m.Base[t[0]]], b.Pos[m.Base[t[1]]], b.Pos[m.Base[t[2]]]
+		n := cross3(sub3(p1, p0), sub3(p2, p0))
+		for _, c := range t {
+			v := m.Base[c]
+			for k := 0; k < 3; k++ {
+				acc[v][k] += n[k]
+			}
+		}
+	}
+	head, rest = &part{minKeep: 1}, &part{minKeep: 0.5}
+	for _, p := range []*part{head, rest} {
+		isHead := p == head
+		remap := map[uint32]uint32{}
+		for t, tri := range m.Tris {
+			if hidden[t] || m.Head[t] != isHead {
+				continue
+			}
+			var out [3]uint32
+			for k, c := range tri {
+				i, ok := remap[c]
+				if !ok {
+					i = uint32(len(p.pos))
+					remap[c] = i
+					v := m.Base[c]
+					p.pos = append(p.pos, b.Pos[v])
+					p.nrm = append(p.nrm, unit3(acc[v]))
+					p.uv = append(p.uv, m.UV[c])
+					p.inf = append(p.inf, w[v])
+					p.base = append(p.base, v)
+				}
+				out[k] = i
+			}
+			p.tris = append(p.tris, out)
+		}
+	}
+	head.morph, head.allShapes = true, true
+	return head, rest
+}
+
+// fittedPart is a fitted asset as a part: its vertices skinned by its
+// bindings, normals averaged over vertices at the same place (the asset
+// is split at UV seams).
+func fittedPart(f *human.Fitted) *part {
+	p := &part{pos: f.Pos, uv: f.UV, tris: f.Tris, inf: f.Weights(), fit: f, minKeep: 0.3}
+	p.src = make([]int32, len(f.Pos))
+	for i := range p.src {
+		p.src[i] = int32(i)
+	}
+	type key [3]int32
+	q := func(v [3]float32) key {
+		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
+	}
+	acc := map[key][3]float64{}
+	for _, t := range f.Tris {
+		n := cross3(sub3(f.Pos[t[1]], f.Pos[t[0]]), sub3(f.Pos[t[2]], f.Pos[t[0]]))
+		for _, c := range t {
+			a := acc[q(f.Pos[c])]
+			for k := 0; k < 3; k++ {
+				a[k] += n[k]
+			}
+			acc[q(f.Pos[c])] = a
+		}
+	}
+	p.nrm = make([][3]float32, len(f.Pos))
+	for i, v := range f.Pos {
+		p.nrm[i] = unit3(acc[q(v)])
+	}
+	switch f.ID {
+	case "eyes/left", "eyes/right", "teeth/default", "tongue/default", "eyebrows/default", "eyelashes/default":
+		p.morph = true
+	}
+	if f.ID == "teeth/default" {
+		// MakeHuman's teeth are finely modelled; the leader's take a
+		// hundred triangles. Mostly hidden behind the lips, they are
+		// simplified hard whatever the budget.
+		p.minKeep = 0.12
+		p.reduce(0.12)
+	}
+	return p
+}
+
+// maxTriangles is what the generator keeps an avatar under: the leader's
+// documented ceiling is 30,000 for a whole avatar.
+const maxTriangles = 28000
+
+// budget simplifies the parts that can give (body, garments, hair) by one
+// common ratio, when the avatar would be over maxTriangles. The head and
+// the small parts of the face are kept as modelled.
+func budget(parts map[string]*part) {
+	fixed, flexible := 0, 0
+	for _, p := range parts {
+		if p.minKeep >= 1 || len(p.tris) < 1000 {
+			fixed += len(p.tris)
+		} else {
+			flexible += len(p.tris)
+		}
+	}
+	if fixed+flexible <= maxTriangles || flexible == 0 {
+		return
+	}
+	ratio := float64(maxTriangles-fixed) / float64(flexible)
+	for _, p := range parts {
+		if p.minKeep < 1 && len(p.tris) >= 1000 {
+			p.reduce(math.Max(ratio, p.minKeep))
+		}
+	}
+}
+
+// reduce simplifies the part to about ratio of its triangles, keeping
+// open borders (hems, the seam with the head) in place and UV seams
+// intact, then drops the vertices no triangle uses.
+func (p *part) reduce(ratio float64) {
+	if ratio >= 1 || len(p.tris) == 0 {
+		return
+	}
+	m := simplify.Mesh{
+		Indices:     make([]uint32, 0, 3*len(p.tris)),
+		Positions:   make([]float32, 0, 3*len(p.pos)),
+		Attributes:  make([]float32, 0, 5*len(p.pos)),
+		AttrStride:  5,
+		AttrWeights: []float32{0.5, 0.5, 0.5, 1, 1},
+	}
+	for _, t := range p.tris {
+		m.Indices = append(m.Indices, t[0], t[1], t[2])
+	}
+	for i, v := range p.pos {
+		m.Positions = append(m.Positions, v[0], v[1], v[2])
+		m.Attributes = append(m.Attributes, p.nrm[i][0], p.nrm[i][1], p.nrm[i][2], p.uv[i][0], p.uv[i][1])
+	}
+	r, err := simplify.Simplify(m, simplify.Options{TargetRatio: float32(ratio), LockBorder: true, Permissive: true})
+	if err != nil {
+		return // the part stays as it is: larger, never wrong
+	}
+	p.keep(r.Indices)
+}
+
+// keep makes idx (indices of the part's vertices, three per triangle) the
+// part's triangles, dropping the vertices they do not use.
+func (p *part) keep(indices []uint32) {
+	idx, old := simplify.Compact(indices, len(p.pos))
+	q := &part{morph: p.morph, allShapes: p.allShapes, fit: p.fit, minKeep: p.minKeep}
+	for _, o := range old {
+		q.pos = append(q.pos, p.pos[o])
+		q.nrm = append(q.nrm, p.nrm[o])
+		q.uv = append(q.uv, p.uv[o])
+		q.inf = append(q.inf, p.inf[o])
+		if p.base != nil {
+			q.base = append(q.base, p.base[o])
+		}
+		if p.src != nil {
+			q.src = append(q.src, p.src[o])
+		}
+		if p.mask != nil {
+			q.mask = append(q.mask, p.mask[o])
+		}
+	}
+	for i := 0; i+2 < len(idx); i += 3 {
+		q.tris = append(q.tris, [3]uint32{idx[i], idx[i+1], idx[i+2]})
+	}
+	*p = *q
+}
+
+// surface is the part as the painter sees it. The UVs are stretched to
+// fill the texture (the body and head use only part of MakeHuman's
+// shared skin layout), which the part keeps, so the image and the mesh
+// agree.
+func (p *part) surface() paint.Surface {
+	lo, hi := [2]float32{1e9, 1e9}, [2]float32{-1e9, -1e9}
+	for _, t := range p.tris {
+		for _, c := range t {
+			for k := 0; k < 2; k++ {
+				lo[k], hi[k] = min(lo[k], p.uv[c][k]), max(hi[k], p.uv[c][k])
+			}
+		}
+	}
+	if hi[0] > lo[0] && hi[1] > lo[1] {
+		// A margin of 1% keeps the painter's border growth inside.
+		uv := make([][2]float32, len(p.uv))
+		for i, t := range p.uv {
+			for k := 0; k < 2; k++ {
+				uv[i][k] = 0.01 + 0.98*(t[k]-lo[k])/(hi[k]-lo[k])
+			}
+		}
+		p.uv = uv
+	}
+	return paint.Surface{Pos: p.pos, UV: p.uv, Tris: p.tris, Mask: p.mask}
+}
+
+func sub3(a, b [3]float32) [3]float64 {
+	return [3]float64{float64(a[0] - b[0]), float64(a[1] - b[1]), float64(a[2] - b[2])}
+}
+
+func cross3(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func unit3(a [3]float64) [3]float32 {
+	l := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2])
+	if l == 0 {
+		return [3]float32{0, 1, 0}
+	}
+	return [3]float32{float32(a[0] / l), float32(a[1] / l), float32(a[2] / l)}
+}

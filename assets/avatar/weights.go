@@ -1,0 +1,205 @@
+package avatar
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+)
+
+// Garments take the body's weights through their bindings, which keeps
+// them on the body but copies its sharp weight changes (the armpit, the
+// crotch): in a clip that lowers the arms, a few rows of cloth there
+// would take all the stretch and tear into wings. Two steps make cloth
+// move as cloth: its weights are smoothed over the garment, so the
+// stretch spreads over many rows; then the body vertices still under a
+// garment take the garment's weights, so that skin and cloth move
+// together and the skin cannot come out through it.
+
+// smoothRounds is how many times a garment's weights are averaged with
+// their neighbours': enough to spread a joint's change over about ten
+// centimetres of cloth.
+const smoothRounds = 6
+
+// smoothWeights averages each vertex's influences with its neighbours'
+// (vertices welded by position, so UV seams do not split the cloth),
+// keeping the four largest.
+func (p *part) smoothWeights(rounds int) {
+	weld, n := weldByPosition(p.pos)
+	// Neighbours as sorted lists: sums in a fixed order give the same
+	// weights, to the bit, on every build.
+	nb := make([][]int, n)
+	for _, t := range p.tris {
+		for k := 0; k < 3; k++ {
+			a, b := weld[t[k]], weld[t[(k+1)%3]]
+			if a != b {
+				nb[a] = append(nb[a], b)
+				nb[b] = append(nb[b], a)
+			}
+		}
+	}
+	for i := range nb {
+		slices.Sort(nb[i])
+		nb[i] = slices.Compact(nb[i])
+	}
+	cur := make([]map[uint8]float32, n)
+	for i, inf := range p.inf {
+		if cur[weld[i]] != nil {
+			continue
+		}
+		m := map[uint8]float32{}
+		for k := 0; k < 4; k++ {
+			if inf.Weight[k] > 0 {
+				m[inf.Joint[k]] += inf.Weight[k]
+			}
+		}
+		cur[weld[i]] = m
+	}
+	for r := 0; r < rounds; r++ {
+		next := make([]map[uint8]float32, n)
+		for v := range cur {
+			m := map[uint8]float32{}
+			for j, w := range cur[v] {
+				m[j] += 0.5 * w
+			}
+			if len(nb[v]) > 0 {
+				share := 0.5 / float32(len(nb[v]))
+				for _, u := range nb[v] {
+					for j, w := range cur[u] {
+						m[j] += share * w
+					}
+				}
+			} else {
+				for j, w := range cur[v] {
+					m[j] += 0.5 * w
+				}
+			}
+			next[v] = m
+		}
+		cur = next
+	}
+	for i := range p.inf {
+		p.inf[i] = topFour(cur[weld[i]])
+	}
+}
+
+// topFour keeps the four heaviest joints, normalised; ties go to the
+// lower joint index so the result does not depend on map order.
+func topFour(m map[uint8]float32) human.Influence {
+	type jw struct {
+		j uint8
+		w float32
+	}
+	list := make([]jw, 0, len(m))
+	for j, w := range m {
+		list = append(list, jw{j, w})
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if list[a].w != list[b].w {
+			return list[a].w > list[b].w
+		}
+		return list[a].j < list[b].j
+	})
+	list = list[:min(4, len(list))]
+	var total float32
+	for _, e := range list {
+		total += e.w
+	}
+	var inf human.Influence
+	for k, e := range list {
+		inf.Joint[k], inf.Weight[k] = e.j, e.w/total
+	}
+	return inf
+}
+
+// weldByPosition numbers vertices by their position: vertices split at
+// seams get one number.
+func weldByPosition(pos [][3]float32) ([]int, int) {
+	id := map[[3]float32]int{}
+	weld := make([]int, len(pos))
+	for i, p := range pos {
+		k, ok := id[p]
+		if !ok {
+			k = len(id)
+			id[p] = k
+		}
+		weld[i] = k
+	}
+	return weld, len(id)
+}
+
+// underRadius is how far inside a garment a skin vertex may be and still
+// take its weights: garments sit 1 to 3 cm off the skin.
+const underRadius = 0.05
+
+// followGarments gives the skin vertices under a garment the weights of
+// the nearest garment vertex, for the skin parts (body, head) and the
+// garments in order (the first that covers a vertex wins). A vertex is
+// under a garment when the nearest garment vertex is within underRadius,
+// is not on the garment's open border (a hem, a collar: the skin there is
+// seen and follows its own joints), and the vertex is on the inner side
+// of its normal. It reports, per skin part and vertex, whether a garment
+// covers it.
+func followGarments(skin []*part, garments []*part) [][]bool {
+	covered := make([][]bool, len(skin))
+	for i, s := range skin {
+		covered[i] = make([]bool, len(s.pos))
+	}
+	for _, g := range garments {
+		rim := paint.Border(g.pos, g.tris)
+		grid := map[[3]int][]int{}
+		key := func(p [3]float32) [3]int {
+			return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
+		}
+		for i, p := range g.pos {
+			k := key(p)
+			grid[k] = append(grid[k], i)
+		}
+		for si, s := range skin {
+			for v, p := range s.pos {
+				if covered[si][v] {
+					continue
+				}
+				k := key(p)
+				best, bd := -1, underRadius*underRadius
+				for dx := -1; dx <= 1; dx++ {
+					for dy := -1; dy <= 1; dy++ {
+						for dz := -1; dz <= 1; dz++ {
+							for _, i := range grid[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
+								d := sub3(p, g.pos[i])
+								if dd := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]; dd < bd {
+									best, bd = i, dd
+								}
+							}
+						}
+					}
+				}
+				if best < 0 || rim[best] > 0 {
+					continue
+				}
+				d := sub3(p, g.pos[best])
+				n := g.nrm[best]
+				if d[0]*float64(n[0])+d[1]*float64(n[1])+d[2]*float64(n[2]) < 0 {
+					s.inf[v] = g.inf[best]
+					covered[si][v] = true
+				}
+			}
+		}
+	}
+	return covered
+}
+
+// hide drops the triangles whose three corners are covered (skin deep
+// under a garment, which MakeHuman's delete lists leave at armpits and
+// crotches) and the vertices no triangle uses any more.
+func (p *part) hide(covered []bool) {
+	var idx []uint32
+	for _, t := range p.tris {
+		if !covered[t[0]] || !covered[t[1]] || !covered[t[2]] {
+			idx = append(idx, t[0], t[1], t[2])
+		}
+	}
+	p.keep(idx)
+}
