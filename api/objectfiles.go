@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"image"
 	_ "image/jpeg" // registers JPEG for image.DecodeConfig
@@ -10,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/mail"
-	"regexp"
 	"strings"
 
 	_ "github.com/chai2010/webp" // registers WebP for image.DecodeConfig
@@ -137,145 +135,4 @@ func (s *Server) downloadPreview(c *gin.Context) {
 	}
 	ext, _ := strings.CutPrefix(o.PreviewType, "image/")
 	s.serveBlob(c, o.PreviewKey(), o.ID+"-preview."+ext, o.PreviewType)
-}
-
-// LikeStore keeps likes: one set of accounts per object. ObjectViewers
-// lists the product viewers that show an object, which decides who else
-// may like it and which viewers the console details name.
-type LikeStore interface {
-	SetLike(ctx context.Context, id, account string, like bool) (int64, error)
-	Likes(ctx context.Context, id, account string) (count int64, mine bool, err error)
-	ObjectViewers(ctx context.Context, account, id string) ([]*kiln.Viewer, error)
-}
-
-type likeView struct {
-	ObjectID  string `json:"objectId"`
-	Likes     int64  `json:"likes"`
-	LikedByMe bool   `json:"likedByMe"`
-}
-
-// likeHandler likes (POST) or unlikes (DELETE) an object for the caller's
-// account. An account may like its own objects and any object that a
-// public product viewer shows; every other object answers 404 like a
-// missing one, so private ids cannot be probed.
-func (s *Server) likeHandler(like bool) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		o, err := s.likeableObject(c)
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		account := callerKey(c).Account
-		n, err := s.Likes.SetLike(c.Request.Context(), o.ID, account, like)
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		logger(c).Info("object like set", "object_id", o.ID, "like", like, "likes", n)
-		c.JSON(http.StatusOK, []likeView{{ObjectID: o.ID, Likes: n, LikedByMe: like}})
-	}
-}
-
-func (s *Server) likeableObject(c *gin.Context) (*kiln.Object, error) {
-	id := c.Param("objectId")
-	if err := kiln.CheckID("objectId", id); err != nil {
-		return nil, err
-	}
-	ctx := c.Request.Context()
-	notFound := kiln.Errorf(kiln.KindNotFound, "object_not_found", "no object with id %s", id)
-	o, err := s.Objects.Object(ctx, id)
-	if kiln.KindOf(err) == kiln.KindNotFound {
-		return nil, notFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	if k := callerKey(c); o.Account == k.Account || k.Admin {
-		return o, nil
-	}
-	viewers, err := s.Likes.ObjectViewers(ctx, o.Account, o.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range viewers {
-		if v.Public {
-			return o, nil
-		}
-	}
-	return nil, notFound
-}
-
-// langPattern is a locale as the spec writes it: de or de_DE.
-var langPattern = regexp.MustCompile(`^[a-z]{2}(_[A-Z]{2})?$`)
-
-// maxTranslations bounds the languages of one object.
-const maxTranslations = 100
-
-func checkLang(field, lang string) error {
-	if !langPattern.MatchString(lang) {
-		return invalidf("invalid_lang", "%s must be a language like de or a locale like de_DE, got %q", field, lang)
-	}
-	return nil
-}
-
-// putTranslations replaces the object's names and descriptions in other
-// languages: {"de_DE":{"name":"Stuhl","description":"…"}}; {} removes
-// them all.
-func (s *Server) putTranslations(c *gin.Context) {
-	o, err := s.ownObject(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	var tr map[string]kiln.Translation
-	if err := bindJSON(c, &tr); err != nil {
-		fail(c, err)
-		return
-	}
-	if tr == nil {
-		fail(c, invalidf("invalid_json", "the body must be a JSON object of locales, like {\"de_DE\":{\"name\":\"Stuhl\"}}"))
-		return
-	}
-	if len(tr) > maxTranslations {
-		fail(c, invalidf("too_many_translations", "at most %d languages, got %d", maxTranslations, len(tr)))
-		return
-	}
-	for lang, t := range tr {
-		if err := checkLang("the key "+lang, lang); err != nil {
-			fail(c, err)
-			return
-		}
-		t.Name, t.Description = strings.TrimSpace(t.Name), strings.TrimSpace(t.Description)
-		if t.Name == "" && t.Description == "" {
-			fail(c, invalidf("invalid_translation", "%s: give a name, a description or both", lang))
-			return
-		}
-		if len(t.Name) > 200 || len(t.Description) > 5000 {
-			fail(c, invalidf("invalid_translation", "%s: name must be at most 200 characters, description at most 5000", lang))
-			return
-		}
-		tr[lang] = t
-	}
-	o, err = s.Objects.UpdateObject(c.Request.Context(), o.ID, func(o *kiln.Object) error {
-		o.Translations = tr
-		if len(tr) == 0 {
-			o.Translations = nil
-		}
-		return nil
-	})
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, []objectView{view(c, o)})
-}
-
-// addLikes fills the like count and whether the caller likes the object.
-func (s *Server) addLikes(c *gin.Context, v *objectView) error {
-	n, mine, err := s.Likes.Likes(c.Request.Context(), v.ID, callerKey(c).Account)
-	if err != nil {
-		return err
-	}
-	v.Likes, v.LikedByMe = &n, &mine
-	return nil
 }
