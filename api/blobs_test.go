@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/testenv"
 	"github.com/kilnhq/kiln/storage/blobcache"
 	"github.com/kilnhq/kiln/storage/disk"
 	miniostore "github.com/kilnhq/kiln/storage/minio"
@@ -134,7 +134,7 @@ func TestDownloadRedirect(t *testing.T) {
 	}
 	m, err := miniostore.New(t.Context(), miniostore.Config{
 		Endpoint: endpoint, AccessKey: os.Getenv("KILN_TEST_S3_ACCESS_KEY"), SecretKey: os.Getenv("KILN_TEST_S3_SECRET_KEY"),
-		Bucket: "kiln-test-redirect-" + time.Now().Format("150405"),
+		Bucket: testenv.Bucket(t),
 	})
 	if err != nil {
 		t.Fatal(err)
