@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,6 +20,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
+	"github.com/kilnhq/kiln/assets/srgb"
 	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )

@@ -1,12 +1,12 @@
 package merge
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // piece is one source primitive of a merged one, with its instance and

@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 

@@ -45,7 +45,6 @@ package merge
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 	"strconv"
 
@@ -54,6 +53,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/atlas"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // Report says what Meshes did.

@@ -2,7 +2,6 @@ package merge
 
 import (
 	"context"
-	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/kilnhq/kiln/assets/atlas"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 func TestLocalMatchesTRS(t *testing.T) {

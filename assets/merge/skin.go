@@ -1,13 +1,13 @@
 package merge
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"slices"
 
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // bindTolerance is how far two inverse bind corrections may differ

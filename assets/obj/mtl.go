@@ -1,7 +1,6 @@
 package obj
 
 import (
-	"github.com/kilnhq/kiln/assets/imagetype"
 	"math"
 	"path"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/scene"
 )
 

@@ -13,7 +13,6 @@
 package pose
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"slices"
 
@@ -21,6 +20,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // Elevations of the upper arm, in degrees below the horizontal: T holds

@@ -1,7 +1,6 @@
 package pose
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 

@@ -1,11 +1,12 @@
 package render
 
 import (
-	"github.com/kilnhq/kiln/assets/xform"
 	"math"
 
-	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // posed is one primitive instance in world space: morphed, skinned or

@@ -2,12 +2,13 @@ package render
 
 import (
 	"encoding/json"
-	"github.com/kilnhq/kiln/assets/srgb"
 	"math"
 
-	"github.com/kilnhq/kiln/assets/scene"
-	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/qmuntal/gltf"
+
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/srgb"
+	"github.com/kilnhq/kiln/assets/texture"
 )
 
 // material is a glTF material resolved for shading: factors as float64,

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"math"
@@ -19,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/srgb"
 )
 
 // Options choose the picture. Size is the side of the square image;

@@ -15,6 +15,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/imagetype"
 )
 
 // Default limits of Read. A model is decoded into memory whole, so an
@@ -704,30 +705,13 @@ func (r *reader) image(i int, img *gltf.Image) (*Image, error) {
 	// A copy, so that the Scene does not pin the whole upload in memory
 	// nor share bytes with the caller's buffer.
 	im.Data = bytes.Clone(im.Data)
-	if m := sniffMime(im.Data); m != "" {
+	if m := imagetype.Sniff(im.Data); m != "" {
 		im.MimeType = m
 	}
 	if im.MimeType == "" {
 		return nil, invalid("image %d is in an unknown format (neither PNG, JPEG, WebP nor KTX2)", i)
 	}
 	return im, nil
-}
-
-// sniffMime recognises the image formats glTF and its extensions carry:
-// a declared MIME type that contradicts the bytes is an error for the
-// validator, and .gltf files often omit it.
-func sniffMime(b []byte) string {
-	switch {
-	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png"
-	case bytes.HasPrefix(b, []byte("\xFF\xD8\xFF")):
-		return "image/jpeg"
-	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
-		return "image/webp"
-	case bytes.HasPrefix(b, []byte("\xABKTX 20\xBB\r\n\x1A\n")):
-		return "image/ktx2"
-	}
-	return ""
 }
 
 // countUses counts the primitive streams that read each accessor, so that

@@ -11,6 +11,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/meshopt"
 )
 
@@ -70,7 +71,7 @@ func WriteWith(s *Scene, opts WriteOptions) ([]byte, error) {
 		},
 	}
 	for i, im := range s.Images {
-		mime := sniffMime(im.Data)
+		mime := imagetype.Sniff(im.Data)
 		if mime == "" {
 			mime = im.MimeType
 		}

@@ -2,13 +2,13 @@ package texture
 
 import (
 	"bytes"
-	"github.com/kilnhq/kiln/assets/imagetype"
 	"image"
 	"image/jpeg"
 	"image/png"
 
 	"github.com/chai2010/webp"
 
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/scene"
 )
 

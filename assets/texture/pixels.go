@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/kilnhq/kiln/assets/imagetype"
-	"github.com/kilnhq/kiln/assets/srgb"
 	"image"
 	"image/color"
 	"image/draw"
@@ -14,6 +12,9 @@ import (
 	"math"
 
 	"github.com/chai2010/webp"
+
+	"github.com/kilnhq/kiln/assets/imagetype"
+	"github.com/kilnhq/kiln/assets/srgb"
 )
 
 // maxPixels bounds what one image may decode to (256 MiB as NRGBA): a

@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/kilnhq/kiln/assets/imagetype"
 	"runtime"
 	"slices"
 	"strings"
@@ -26,6 +25,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/scene"
 )
 

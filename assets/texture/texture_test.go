@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kilnhq/kiln/assets/imagetype"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -22,6 +21,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/imagetype"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
