@@ -99,8 +99,23 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
 	}
+	if w.JobMemory > 0 {
+		need, err := assets.Estimate(data, o.Extension)
+		if err != nil {
+			return kiln.E(op, err)
+		}
+		if err := need.OverBudget(w.JobMemory); err != nil {
+			return err
+		}
+	}
 	s, err := assets.ReadUpload(data, o.Extension)
 	if err != nil {
+		return kiln.E(op, err)
+	}
+	// Repeated and zero-area triangles go before anything that costs per
+	// triangle: the thumbnail and the simplification then work on what
+	// the model really shows.
+	if _, err := s.DropDegenerate(ctx); err != nil {
 		return kiln.E(op, err)
 	}
 	// The thumbnail is drawn from the source, before the levels simplify

@@ -44,6 +44,10 @@ type Worker struct {
 	// executable that renders them.
 	Renderings RenderingStore
 	Blender    string
+	// JobMemory is KILN_JOB_MEMORY: an upload whose estimated peak memory
+	// (assets.Estimate) is over it fails before it is read, instead of
+	// taking the worker down; 0 sets no budget.
+	JobMemory int64
 
 	outcomes *prometheus.CounterVec
 }

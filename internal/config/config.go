@@ -30,8 +30,12 @@ type Config struct {
 	Blender         string
 	Concurrency     int
 	ShutdownTimeout time.Duration
-	LogLevel        string
-	LogFormat       string
+	// JobMemory is the peak memory one job may need (KILN_JOB_MEMORY):
+	// a model whose estimate is over it fails before the work starts
+	// instead of killing the worker.
+	JobMemory int64
+	LogLevel  string
+	LogFormat string
 	// PublicPlatformURL is the base of links in mails (the worker has no
 	// request to take a host from).
 	PublicPlatformURL string
@@ -125,6 +129,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
 	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
+	c.JobMemory = r.bytes("KILN_JOB_MEMORY", defaultJobMemory(c.Concurrency), MinJobMemory)
 	c.BlobCacheMB = r.integer("KILN_BLOB_CACHE_MB", 1024, 0, 1<<20)
 	c.DownloadRedirect = r.boolean("KILN_DOWNLOAD_REDIRECT", false)
 	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
