@@ -90,9 +90,12 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	m.Textures = r.Images
 	s.Prune()
 	if v.Meshopt {
-		// Quantization is the lossy step; ordering and compression keep
-		// every value.
+		// Quantization is the lossy step; welding the vertices it made
+		// identical, ordering and compression keep every value.
 		quantize.Apply(s, quantize.Options{})
+		if err := s.Weld(); err != nil {
+			return Model{}, err
+		}
 		s.OptimizeOrder()
 	}
 	if m.GLB, err = scene.WriteWith(s, scene.WriteOptions{Meshopt: v.Meshopt}); err != nil {

@@ -121,6 +121,9 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 		t.Fatal(err)
 	}
 	quantize.Apply(s, quantize.Options{})
+	if err := s.Weld(); err != nil {
+		t.Fatal(err)
+	}
 	s.OptimizeOrder()
 	glb, err := scene.WriteWith(s, scene.WriteOptions{Meshopt: true})
 	if err != nil {

@@ -110,6 +110,9 @@ func TestWriteQuantizedAndCompressed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := read(t, glb)
 			quantize.Apply(s, quantize.Options{})
+			if err := s.Weld(); err != nil {
+				t.Fatal(err)
+			}
 			s.OptimizeOrder()
 			plain, err := scene.Write(s)
 			if err != nil {

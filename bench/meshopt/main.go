@@ -140,6 +140,9 @@ func compress(in, out string) error {
 		return err
 	}
 	quantize.Apply(s, quantize.Options{})
+	if err := s.Weld(); err != nil {
+		return err
+	}
 	s.OptimizeOrder()
 	glb, err := scene.WriteWith(s, scene.WriteOptions{Meshopt: true})
 	if err != nil {
