@@ -165,7 +165,8 @@ func (s *Server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
-// readyz answers 503 naming every dependency that does not answer.
+// readyz answers 503 naming every dependency that does not answer. The
+// cause (a driver message, an address) goes to the log, not the body.
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
 	defer cancel()
@@ -173,7 +174,8 @@ func (s *Server) readyz(c *gin.Context) {
 	var failed []string
 	for name, p := range s.Ready {
 		if err := p.Ping(ctx); err != nil {
-			checks[name] = err.Error()
+			logger(c).Warn("not ready", "dependency", name, "err", err.Error())
+			checks[name] = "unreachable"
 			failed = append(failed, name)
 			continue
 		}

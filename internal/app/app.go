@@ -26,6 +26,7 @@ import (
 	"github.com/kilnhq/kiln/api"
 	"github.com/kilnhq/kiln/internal/assistant"
 	"github.com/kilnhq/kiln/internal/config"
+	"github.com/kilnhq/kiln/internal/httperr"
 	"github.com/kilnhq/kiln/internal/mail"
 	"github.com/kilnhq/kiln/jobs"
 	"github.com/kilnhq/kiln/storage/blobcache"
@@ -239,6 +240,7 @@ func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w := worker.New(a.Blobs, a.DB, a.Log.With("component", "worker"), a.Registry)
 	w.Avatars = a.DB
 	w.Renderings, w.Blender = a.DB, a.Config.Blender
+	w.JobMemory = a.Config.JobMemory
 	a.workerJobs = jobs.NewClient(a.RedisOpt)
 	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL
 	if a.Config.SMTPURL == "" {
@@ -257,11 +259,12 @@ func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 }
 
 // Listen opens an HTTP server for h on addr and reports the bound address
-// (addr may ask for port 0).
+// (addr may ask for port 0). Its listener answers the requests net/http
+// refuses before h (a control byte in a header) with the JSON error body.
 func Listen(addr string, h http.Handler) (*http.Server, net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, ln, nil
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, httperr.Listener(ln), nil
 }

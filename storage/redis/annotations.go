@@ -188,8 +188,13 @@ func (db *DB) ResetSpaceObjects(ctx context.Context, token string) (removed, res
 func (db *DB) watch(ctx context.Context, op string, txf func(*goredis.Tx) error, keys ...string) error {
 	for i := 0; i < 50; i++ {
 		err := db.rdb.Watch(ctx, txf, keys...)
-		if !errors.Is(err, goredis.TxFailedErr) {
-			return err
+		var ke *kiln.Error
+		switch {
+		case err == nil || errors.As(err, &ke):
+			return err // txf's own verdict
+		case !errors.Is(err, goredis.TxFailedErr):
+			// WATCH or EXEC itself failed: Redis is out of reach.
+			return kiln.E(op, kiln.KindUnavailable, err)
 		}
 		select {
 		case <-ctx.Done():

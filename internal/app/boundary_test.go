@@ -1,0 +1,156 @@
+package app
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/api"
+	"github.com/kilnhq/kiln/internal/testenv"
+)
+
+// ownRedis starts a redis-server of the test's own on a free loopback
+// port, so that the test can stop it; it skips without redis-server,
+// except in CI. stop kills it and waits.
+func ownRedis(t *testing.T) (url string, stop func()) {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI is set but redis-server is not installed: .ci/run installs it")
+		}
+		t.Skip("redis-server is not installed")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(stop)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("redis-server did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return "redis://" + addr + "/0", stop
+}
+
+// leaks are what an answer must never carry: driver messages, operation
+// names and addresses belong in the log.
+func leaks(body, redisAddr string) []string {
+	var found []string
+	for _, s := range []string{"dial tcp", "refused", "i/o timeout", "EOF", "redis.", "goredis", "minio.", "127.0.0.1", redisAddr, "connect:"} {
+		if strings.Contains(body, s) {
+			found = append(found, s)
+		}
+	}
+	return found
+}
+
+// TestErrorBoundaryRedisStopped stops Redis under a running Kiln and calls
+// every route of both listeners, with the admin key and with an account's
+// key: each answer is either a success or the JSON error body, never a
+// 500 with a cause, a driver message or an address.
+func TestErrorBoundaryRedisStopped(t *testing.T) {
+	url, stopRedis := ownRedis(t)
+	cfg := testenv.Config(t, 1)
+	cfg.RedisURL = url
+	r := startWith(t, cfg)
+	key := newKey(t, r, "acme", kiln.ScopeProductRead, kiln.ScopeProductWrite, kiln.ScopeUserRead)
+	redisAddr := strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0")
+	stopRedis()
+
+	// A server of no stores, only for its route table: the requests go
+	// to the running Kiln.
+	srv := api.New(api.Config{Registry: prometheus.NewRegistry(), Monitor: http.NotFoundHandler()})
+	listeners := []struct {
+		base    string
+		handler http.Handler
+	}{{r.PlatformURL, srv.Platform()}, {r.AvatarURL, srv.Avatar()}}
+	calls := 0
+	for _, l := range listeners {
+		for _, rt := range l.handler.(*gin.Engine).Routes() {
+			path := strings.NewReplacer(":objectId", "obj_0123456789abcdef", ":viewerToken", "vw_0123456789abcdef", ":id", "av_0123456789abcdef").Replace(rt.Path)
+			path = strings.ReplaceAll(strings.ReplaceAll(path, "*", ""), ":", "x")
+			for _, k := range []string{r.AdminKey, key} {
+				res := do(t, rt.Method, l.base+path, k, strings.NewReader(`{}`), map[string]string{"Content-Type": "application/json"})
+				calls++
+				body := string(res.Body)
+				// A page may show its own listener's URL; an error shows
+				// no address at all.
+				if found := leaks(body, redisAddr); len(found) > 0 && (res.Status >= 400 || !slices.Equal(found, []string{"127.0.0.1"})) {
+					t.Errorf("%s %s: %d carries %q: %.300s", rt.Method, path, res.Status, found, body)
+				}
+				if res.Status >= 400 && rt.Method != http.MethodHead && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+					res.errorCode(t)
+				}
+				// Spec section 7 gives a failed template deletion a 500.
+				if res.Status == http.StatusInternalServerError && !strings.Contains(body, "deletion_failed") {
+					t.Errorf("%s %s: 500 with Redis stopped, want 503: %.300s", rt.Method, path, body)
+				}
+			}
+		}
+	}
+	t.Logf("%d calls with Redis stopped", calls)
+	if res := do(t, "GET", r.PlatformURL+"/resources/objects/obj_0123456789abcdef", key, nil, nil); res.Status != http.StatusServiceUnavailable || res.errorCode(t) != "unavailable" {
+		t.Errorf("an account's request with Redis stopped: %d %s, want 503 unavailable", res.Status, res.Body)
+	}
+}
+
+// TestMalformedHeaderJSON sends a control byte in Authorization to the
+// running Kiln: net/http refuses it before Gin, and the answer is still the
+// JSON error body.
+func TestMalformedHeaderJSON(t *testing.T) {
+	r := start(t)
+	for _, base := range []string{r.PlatformURL, r.AvatarURL} {
+		addr := strings.TrimPrefix(base, "http://")
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprintf(c, "GET /api-key-authorized HTTP/1.1\r\nHost: kiln\r\nAuthorization: Bearer kiln_\x01x\r\n\r\n")
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		c.Close()
+		got := response{res.StatusCode, res.Header, b}
+		if got.Status != http.StatusBadRequest || got.errorCode(t) != "malformed_request" {
+			t.Errorf("%s: %d %s, want 400 malformed_request", base, got.Status, b)
+		}
+	}
+}
