@@ -56,8 +56,13 @@ func main() {
 	maxError := flag.Float64("maxerror", 1e-2, "error bound given to both simplifiers")
 	keep := flag.Bool("keep", false, "keep the exported meshes (the directory is printed)")
 	models := flag.Bool("models", false, "compare levels of detail of the shared models instead (triangles and error, not speed)")
+	pictures := flag.String("pictures", "", "render lod 0, 1 and 2 of the flat-shaded models into this directory instead")
 	flag.Parse()
 	log.SetFlags(0)
+	if *pictures != "" {
+		drawPictures(*pictures)
+		return
+	}
 	if *models {
 		dir, err := os.MkdirTemp("", "simplify-vs-meshopt-models-")
 		if err != nil {
