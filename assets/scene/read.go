@@ -779,227 +779,309 @@ func grow[T any](s [][]T, n int) [][]T {
 	return s
 }
 
+// primitive reads one primitive as a list of steps: the Draco fallback,
+// the vertex count, the indices (and the part of a shared vertex buffer
+// they use), the model's vertex bound, the attributes, the morph targets.
 func (r *reader) primitive(mi, pi int, p *gltf.Primitive) (*Primitive, error) {
-	where := fmt.Sprintf("mesh %d primitive %d", mi, pi)
-	prim := &Primitive{Mode: p.Mode, Material: p.Material, Extras: p.Extras, Extensions: p.Extensions}
-	if _, ok := p.Extensions["KHR_draco_mesh_compression"]; ok {
-		for _, a := range p.Attributes {
-			if a >= 0 && a < len(r.doc.Accessors) && r.doc.Accessors[a].BufferView == nil {
-				return nil, invalid("%s is compressed with KHR_draco_mesh_compression (Draco), which Kiln cannot decode; export it without Draco compression", where)
-			}
+	pr := &primReader{r: r, p: p, where: fmt.Sprintf("mesh %d primitive %d", mi, pi),
+		prim: &Primitive{Mode: p.Mode, Material: p.Material, Extras: p.Extras, Extensions: p.Extensions}}
+	for _, step := range []func() error{
+		pr.dracoFallback,
+		pr.countVertices,
+		pr.readIndices,
+		pr.chargeVertices,
+		pr.readAttributes,
+		pr.readTargets,
+	} {
+		if err := step(); err != nil {
+			return nil, err
 		}
-		// Uncompressed fallback data is present: use it.
-		delete(prim.Extensions, "KHR_draco_mesh_compression")
 	}
-	posAcc, ok := p.Attributes[gltf.POSITION]
+	if pr.order != nil {
+		remapIndices(pr.prim.Indices, pr.order, pr.count)
+	}
+	return pr.prim, nil
+}
+
+// primReader holds one primitive's reading between its steps.
+type primReader struct {
+	r     *reader
+	p     *gltf.Primitive
+	where string
+	prim  *Primitive
+	// count is the vertex count of the accessors; n the vertices kept,
+	// which order lists when the primitive keeps only the part of a
+	// shared vertex buffer that its indices use (nil: all of them).
+	count, n int
+	order    []uint32
+}
+
+// dracoFallback refuses Draco-compressed data, which Kiln cannot decode,
+// unless the uncompressed fallback is there, which it then reads.
+func (pr *primReader) dracoFallback() error {
+	if _, ok := pr.p.Extensions["KHR_draco_mesh_compression"]; !ok {
+		return nil
+	}
+	for _, a := range pr.p.Attributes {
+		if a >= 0 && a < len(pr.r.doc.Accessors) && pr.r.doc.Accessors[a].BufferView == nil {
+			return invalid("%s is compressed with KHR_draco_mesh_compression (Draco), which Kiln cannot decode; export it without Draco compression", pr.where)
+		}
+	}
+	delete(pr.prim.Extensions, "KHR_draco_mesh_compression")
+	return nil
+}
+
+// countVertices reads the vertex count from POSITION, which every
+// primitive needs, and bounds it.
+func (pr *primReader) countVertices() error {
+	posAcc, ok := pr.p.Attributes[gltf.POSITION]
 	if !ok {
-		return nil, invalid("%s has no POSITION attribute", where)
+		return invalid("%s has no POSITION attribute", pr.where)
 	}
-	acc, err := r.accessor(posAcc, "POSITION of "+where)
+	acc, err := pr.r.accessor(posAcc, "POSITION of "+pr.where)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	count := acc.Count
-	if count < 1 || count > r.opts.MaxVertices {
-		return nil, invalid("%s has %d vertices; at most %d can be processed", located(posAcc, "POSITION of "+where), count, r.opts.MaxVertices)
+	pr.count, pr.n = acc.Count, acc.Count
+	if pr.count < 1 || pr.count > pr.r.opts.MaxVertices {
+		return invalid("%s has %d vertices; at most %d can be processed", located(posAcc, "POSITION of "+pr.where), pr.count, pr.r.opts.MaxVertices)
 	}
+	return nil
+}
 
-	// Which vertices to keep: all of them, unless the vertex buffer is
-	// shared with other primitives and this one indexes only a part.
-	var order []uint32
-	if p.Indices != nil {
-		what := "indices of " + where
-		idx, iacc, err := r.uints(*p.Indices, what, gltf.AccessorScalar)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range idx {
-			if int64(v) >= int64(count) {
-				return nil, invalid("%s has index %d at position %d, but the primitive has %d vertices", located(*p.Indices, what), v, k, count)
-			}
-		}
-		r.indices += iacc.Count
-		if r.indices > r.opts.MaxIndices {
-			return nil, invalid("the model has more than %d indices", r.opts.MaxIndices)
-		}
-		if err := r.spend(4*len(idx), what); err != nil {
-			return nil, err
-		}
-		// A copy: the decoded accessor may be shared with another
-		// primitive, and passes edit indices in place.
-		prim.Indices = append([]uint32(nil), idx...)
-		shared := false
-		for _, a := range p.Attributes {
-			shared = shared || r.uses[a] > 1
-		}
-		if shared {
-			order = referenced(prim.Indices, count)
-			if len(order) == count {
-				order = nil
-			}
+// readIndices reads and checks the indices, and decides which vertices
+// to keep: all of them, unless the vertex buffer is shared with other
+// primitives and this one indexes only a part.
+func (pr *primReader) readIndices() error {
+	r, p := pr.r, pr.p
+	if p.Indices == nil {
+		return nil
+	}
+	what := "indices of " + pr.where
+	idx, iacc, err := r.uints(*p.Indices, what, gltf.AccessorScalar)
+	if err != nil {
+		return err
+	}
+	for k, v := range idx {
+		if int64(v) >= int64(pr.count) {
+			return invalid("%s has index %d at position %d, but the primitive has %d vertices", located(*p.Indices, what), v, k, pr.count)
 		}
 	}
-	n := count
-	if order != nil {
-		n = len(order)
+	r.indices += iacc.Count
+	if r.indices > r.opts.MaxIndices {
+		return invalid("the model has more than %d indices", r.opts.MaxIndices)
 	}
-	r.vertices += n
-	if r.vertices > r.opts.MaxVertices {
-		return nil, invalid("the model has more than %d vertices", r.opts.MaxVertices)
+	if err := r.spend(4*len(idx), what); err != nil {
+		return err
 	}
+	// A copy: the decoded accessor may be shared with another primitive,
+	// and passes edit indices in place.
+	pr.prim.Indices = append([]uint32(nil), idx...)
+	shared := false
+	for _, a := range p.Attributes {
+		shared = shared || r.uses[a] > 1
+	}
+	if shared {
+		if order := referenced(pr.prim.Indices, pr.count); len(order) != pr.count {
+			pr.order, pr.n = order, len(order)
+		}
+	}
+	return nil
+}
 
-	floatsOf := func(a int, name string, comps int, types ...gltf.AccessorType) ([]float32, int, error) {
-		what := name + " of " + where
-		data, acc, err := r.floats(a, what, types...)
-		if err != nil {
-			return nil, 0, err
-		}
-		if acc.Count != count {
-			return nil, 0, invalid("%s has %d elements but POSITION has %d", located(a, what), acc.Count, count)
-		}
-		if err := r.spend(4*n*comps, what); err != nil {
-			return nil, 0, err
-		}
-		return data, acc.Type.Components(), nil
+// chargeVertices counts the kept vertices against the model's bound.
+func (pr *primReader) chargeVertices() error {
+	pr.r.vertices += pr.n
+	if pr.r.vertices > pr.r.opts.MaxVertices {
+		return invalid("the model has more than %d vertices", pr.r.opts.MaxVertices)
 	}
-	vec3, vec4, vec2 := []gltf.AccessorType{gltf.AccessorVec3}, []gltf.AccessorType{gltf.AccessorVec4}, []gltf.AccessorType{gltf.AccessorVec2}
+	return nil
+}
 
-	// In name order, so that the first error reported is always the same.
-	names := make([]string, 0, len(p.Attributes))
-	for name := range p.Attributes {
+var (
+	vec2 = []gltf.AccessorType{gltf.AccessorVec2}
+	vec3 = []gltf.AccessorType{gltf.AccessorVec3}
+	vec4 = []gltf.AccessorType{gltf.AccessorVec4}
+	// anyVec is what custom attributes and custom target streams may be.
+	anyVec = []gltf.AccessorType{gltf.AccessorScalar, gltf.AccessorVec2, gltf.AccessorVec3, gltf.AccessorVec4}
+)
+
+// floats reads a float attribute of as many elements as POSITION and
+// charges the memory its kept vertices take.
+func (pr *primReader) floats(a int, name string, comps int, types ...gltf.AccessorType) ([]float32, int, error) {
+	what := name + " of " + pr.where
+	data, acc, err := pr.r.floats(a, what, types...)
+	if err != nil {
+		return nil, 0, err
+	}
+	if acc.Count != pr.count {
+		return nil, 0, invalid("%s has %d elements but POSITION has %d", located(a, what), acc.Count, pr.count)
+	}
+	if err := pr.r.spend(4*pr.n*comps, what); err != nil {
+		return nil, 0, err
+	}
+	return data, acc.Type.Components(), nil
+}
+
+// readAttributes reads every vertex attribute, in name order, so that
+// the first error reported is always the same.
+func (pr *primReader) readAttributes() error {
+	names := make([]string, 0, len(pr.p.Attributes))
+	for name := range pr.p.Attributes {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		a := p.Attributes[name]
-		switch {
-		case name == gltf.POSITION:
-			d, _, err := floatsOf(a, name, 3, vec3...)
-			if err != nil {
-				return nil, err
-			}
-			prim.Positions = gather3(d, 3, order, n)
-		case name == gltf.NORMAL:
-			d, _, err := floatsOf(a, name, 3, vec3...)
-			if err != nil {
-				return nil, err
-			}
-			prim.Normals = gather3(d, 3, order, n)
-		case name == gltf.TANGENT:
-			d, _, err := floatsOf(a, name, 4, vec4...)
-			if err != nil {
-				return nil, err
-			}
-			prim.Tangents = gather4(d, 4, order, n, 0)
-		case strings.HasPrefix(name, "TEXCOORD_"):
-			set, ok := setIndex(name, "TEXCOORD_")
-			if !ok {
-				continue
-			}
-			d, _, err := floatsOf(a, name, 2, vec2...)
-			if err != nil {
-				return nil, err
-			}
-			prim.TexCoords = grow(prim.TexCoords, set)
-			prim.TexCoords[set] = gather2(d, order, n)
-		case strings.HasPrefix(name, "COLOR_"):
-			set, ok := setIndex(name, "COLOR_")
-			if !ok {
-				continue
-			}
-			d, comps, err := floatsOf(a, name, 4, gltf.AccessorVec3, gltf.AccessorVec4)
-			if err != nil {
-				return nil, err
-			}
-			prim.Colors = grow(prim.Colors, set)
-			prim.Colors[set] = gather4(d, comps, order, n, 1)
-		case strings.HasPrefix(name, "WEIGHTS_"):
-			set, ok := setIndex(name, "WEIGHTS_")
-			if !ok {
-				continue
-			}
-			d, _, err := floatsOf(a, name, 4, vec4...)
-			if err != nil {
-				return nil, err
-			}
-			prim.Weights = grow(prim.Weights, set)
-			prim.Weights[set] = gather4(d, 4, order, n, 0)
-		case strings.HasPrefix(name, "JOINTS_"):
-			set, ok := setIndex(name, "JOINTS_")
-			if !ok {
-				continue
-			}
-			what := name + " of " + where
-			d, jacc, err := r.uints(a, what, vec4...)
-			if err != nil {
-				return nil, err
-			}
-			if jacc.ComponentType == gltf.ComponentUint {
-				return nil, invalid("%s has unsigned int components; joints are bytes or shorts", located(a, what))
-			}
-			if jacc.Count != count {
-				return nil, invalid("%s has %d elements but POSITION has %d", located(a, what), jacc.Count, count)
-			}
-			if err := r.spend(8*n, what); err != nil {
-				return nil, err
-			}
-			prim.Joints = grow(prim.Joints, set)
-			prim.Joints[set] = gatherJoints(d, order, n)
-		case strings.HasPrefix(name, "_"):
-			d, comps, err := floatsOf(a, name, 4, gltf.AccessorScalar, gltf.AccessorVec2, gltf.AccessorVec3, gltf.AccessorVec4)
-			if err != nil {
-				return nil, err
-			}
-			if prim.Custom == nil {
-				prim.Custom = make(map[string]Stream)
-			}
-			prim.Custom[name] = Stream{Components: comps, Data: gatherN(d, comps, order, n)}
+		if err := pr.readAttribute(name, pr.p.Attributes[name]); err != nil {
+			return err
 		}
-		// Anything else is not a glTF attribute name; loaders ignore it.
 	}
+	return nil
+}
 
-	for ti, t := range p.Targets {
-		var tg Target
-		names := make([]string, 0, len(t))
-		for name := range t {
-			names = append(names, name)
+// readAttribute reads one attribute into its stream of the primitive.
+// Names glTF does not define, and sets with a malformed number, are
+// ignored, as loaders do.
+func (pr *primReader) readAttribute(name string, a int) error {
+	prim, order, n := pr.prim, pr.order, pr.n
+	switch {
+	case name == gltf.POSITION, name == gltf.NORMAL:
+		d, _, err := pr.floats(a, name, 3, vec3...)
+		if err != nil {
+			return err
 		}
-		slices.Sort(names)
-		for _, name := range names {
-			a := t[name]
-			tname := fmt.Sprintf("%s of morph target %d", name, ti)
-			switch {
-			case name == gltf.POSITION || name == gltf.NORMAL || name == gltf.TANGENT:
-				d, _, err := floatsOf(a, tname, 3, vec3...)
-				if err != nil {
-					return nil, err
-				}
-				v := gather3(d, 3, order, n)
-				switch name {
-				case gltf.POSITION:
-					tg.Positions = v
-				case gltf.NORMAL:
-					tg.Normals = v
-				default:
-					tg.Tangents = v
-				}
-			default:
-				d, comps, err := floatsOf(a, tname, 4, gltf.AccessorScalar, gltf.AccessorVec2, gltf.AccessorVec3, gltf.AccessorVec4)
-				if err != nil {
-					return nil, err
-				}
-				if tg.Custom == nil {
-					tg.Custom = make(map[string]Stream)
-				}
-				tg.Custom[name] = Stream{Components: comps, Data: gatherN(d, comps, order, n)}
+		if name == gltf.POSITION {
+			prim.Positions = gather3(d, 3, order, n)
+		} else {
+			prim.Normals = gather3(d, 3, order, n)
+		}
+	case name == gltf.TANGENT:
+		d, _, err := pr.floats(a, name, 4, vec4...)
+		if err != nil {
+			return err
+		}
+		prim.Tangents = gather4(d, 4, order, n, 0)
+	case strings.HasPrefix(name, "TEXCOORD_"):
+		set, ok := setIndex(name, "TEXCOORD_")
+		if !ok {
+			return nil
+		}
+		d, _, err := pr.floats(a, name, 2, vec2...)
+		if err != nil {
+			return err
+		}
+		prim.TexCoords = grow(prim.TexCoords, set)
+		prim.TexCoords[set] = gather2(d, order, n)
+	case strings.HasPrefix(name, "COLOR_"):
+		set, ok := setIndex(name, "COLOR_")
+		if !ok {
+			return nil
+		}
+		d, comps, err := pr.floats(a, name, 4, gltf.AccessorVec3, gltf.AccessorVec4)
+		if err != nil {
+			return err
+		}
+		prim.Colors = grow(prim.Colors, set)
+		prim.Colors[set] = gather4(d, comps, order, n, 1)
+	case strings.HasPrefix(name, "WEIGHTS_"):
+		set, ok := setIndex(name, "WEIGHTS_")
+		if !ok {
+			return nil
+		}
+		d, _, err := pr.floats(a, name, 4, vec4...)
+		if err != nil {
+			return err
+		}
+		prim.Weights = grow(prim.Weights, set)
+		prim.Weights[set] = gather4(d, 4, order, n, 0)
+	case strings.HasPrefix(name, "JOINTS_"):
+		set, ok := setIndex(name, "JOINTS_")
+		if !ok {
+			return nil
+		}
+		return pr.readJoints(name, a, set)
+	case strings.HasPrefix(name, "_"):
+		d, comps, err := pr.floats(a, name, 4, anyVec...)
+		if err != nil {
+			return err
+		}
+		if prim.Custom == nil {
+			prim.Custom = make(map[string]Stream)
+		}
+		prim.Custom[name] = Stream{Components: comps, Data: gatherN(d, comps, order, n)}
+	}
+	return nil
+}
+
+// readJoints reads a JOINTS_n set: integers, bytes or shorts only.
+func (pr *primReader) readJoints(name string, a, set int) error {
+	what := name + " of " + pr.where
+	d, jacc, err := pr.r.uints(a, what, vec4...)
+	if err != nil {
+		return err
+	}
+	if jacc.ComponentType == gltf.ComponentUint {
+		return invalid("%s has unsigned int components; joints are bytes or shorts", located(a, what))
+	}
+	if jacc.Count != pr.count {
+		return invalid("%s has %d elements but POSITION has %d", located(a, what), jacc.Count, pr.count)
+	}
+	if err := pr.r.spend(8*pr.n, what); err != nil {
+		return err
+	}
+	pr.prim.Joints = grow(pr.prim.Joints, set)
+	pr.prim.Joints[set] = gatherJoints(d, pr.order, pr.n)
+	return nil
+}
+
+// readTargets reads the morph targets, each stream in name order.
+func (pr *primReader) readTargets() error {
+	for ti, t := range pr.p.Targets {
+		tg, err := pr.readTarget(ti, t)
+		if err != nil {
+			return err
+		}
+		pr.prim.Targets = append(pr.prim.Targets, tg)
+	}
+	return nil
+}
+
+func (pr *primReader) readTarget(ti int, t map[string]int) (Target, error) {
+	var tg Target
+	names := make([]string, 0, len(t))
+	for name := range t {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a := t[name]
+		tname := fmt.Sprintf("%s of morph target %d", name, ti)
+		if name != gltf.POSITION && name != gltf.NORMAL && name != gltf.TANGENT {
+			d, comps, err := pr.floats(a, tname, 4, anyVec...)
+			if err != nil {
+				return tg, err
 			}
+			if tg.Custom == nil {
+				tg.Custom = make(map[string]Stream)
+			}
+			tg.Custom[name] = Stream{Components: comps, Data: gatherN(d, comps, pr.order, pr.n)}
+			continue
 		}
-		prim.Targets = append(prim.Targets, tg)
+		d, _, err := pr.floats(a, tname, 3, vec3...)
+		if err != nil {
+			return tg, err
+		}
+		v := gather3(d, 3, pr.order, pr.n)
+		switch name {
+		case gltf.POSITION:
+			tg.Positions = v
+		case gltf.NORMAL:
+			tg.Normals = v
+		default:
+			tg.Tangents = v
+		}
 	}
-	if order != nil {
-		remapIndices(prim.Indices, order, count)
-	}
-	return prim, nil
+	return tg, nil
 }
 
 // referenced lists the vertices that indices use, in ascending order, so
