@@ -10,7 +10,8 @@
 // are sampled, on a 12-bit grid of [0,1]); colours and morph normal deltas
 // on 16 bits; skin weights on 8 bits summing to exactly 1; keyframe
 // times on a 1/4096 s grid, rotations on the 12-bit quaternion grid and
-// translations and scales on 16-bit mantissas. The grids are the lossy step; writing and compressing after
+// translations and scales on 16-bit mantissas. Tangents of primitives
+// without a normal map, which nothing reads, are dropped. The grids are the lossy step; writing and compressing after
 // it are exact, so what a test measures here is what a viewer shows.
 package quantize
 
@@ -59,6 +60,9 @@ func Apply(s *scene.Scene, o Options) {
 	uvs := texcoordsByMaterial(s, o.Texcoord)
 	for _, m := range s.Meshes {
 		for _, p := range m.Primitives {
+			if !needsTangents(s, p) {
+				dropTangents(p)
+			}
 			primitive(p, o, uvs[p])
 		}
 	}
@@ -102,6 +106,38 @@ func primitive(p *scene.Primitive, o Options, done map[int]bool) {
 				}
 			}
 		}
+	}
+}
+
+// needsTangents: only a normal map (or a material extension, which may
+// hold one or read tangents itself) uses tangents.
+func needsTangents(s *scene.Scene, p *scene.Primitive) bool {
+	if p.Material == nil || *p.Material < 0 || *p.Material >= len(s.Materials) {
+		return false
+	}
+	m := s.Materials[*p.Material]
+	if m.NormalTexture != nil && m.NormalTexture.Index != nil {
+		return true
+	}
+	for name := range m.Extensions {
+		if !textureless[name] {
+			return true
+		}
+	}
+	_, variants := p.Extensions["KHR_materials_variants"]
+	return variants
+}
+
+// dropTangents removes tangents nothing draws with, as gltfpack does:
+// without a normal map no renderer reads them.
+func dropTangents(p *scene.Primitive) {
+	p.Tangents = nil
+	if p.Targets != nil {
+		targets := append([]scene.Target(nil), p.Targets...)
+		for i := range targets {
+			targets[i].Tangents = nil
+		}
+		p.Targets = targets
 	}
 }
 
