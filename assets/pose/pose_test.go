@@ -17,7 +17,7 @@ import (
 // avatars are the models the stage must pose: the leader's own files
 // (from ../shared, skipped when absent) and Kiln's built-in avatars,
 // whichever generator builds them.
-func avatars(t *testing.T) map[string]func() *scene.Scene {
+func avatars(t testing.TB) map[string]func() *scene.Scene {
 	t.Helper()
 	out := map[string]func() *scene.Scene{}
 	for _, g := range []string{avatar.Masculine, avatar.Feminine} {
@@ -266,5 +266,22 @@ func TestUnsupported(t *testing.T) {
 		if code, _ := kiln.CodeOf(err); code != tc.code || kiln.KindOf(err) != tc.kind {
 			t.Errorf("%s: %v, want %s (%v)", tc.name, err, tc.code, tc.kind)
 		}
+	}
+}
+
+// BenchmarkTPose times the stage on each avatar: turning the arms,
+// re-skinning every vertex and recomputing the inverse bind matrices.
+func BenchmarkTPose(b *testing.B) {
+	for name, load := range avatars(b) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				s := load()
+				b.StartTimer()
+				if err := Apply(s, "T"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
