@@ -13,6 +13,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/redisurl"
 )
 
 // Queues. A download someone waits on goes before an upload, an upload
@@ -203,11 +204,12 @@ func (c *Client) Enqueue(ctx context.Context, job Tasker) error {
 	return nil
 }
 
-// RedisOpt turns a redis:// URL into Asynq's connection option.
+// RedisOpt turns KILN_REDIS_URL (a server, a Sentinel group or a Cluster)
+// into Asynq's connection option.
 func RedisOpt(url string) (asynq.RedisConnOpt, error) {
-	opt, err := asynq.ParseRedisURI(url)
+	opt, err := redisurl.Parse(url)
 	if err != nil {
 		return nil, kiln.E("jobs.RedisOpt", kiln.KindInvalid, err)
 	}
-	return opt, nil
+	return opt.Asynq(), nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/internal/redisurl"
 )
 
 // Config is the whole configuration (the README's Configuration table).
@@ -102,7 +103,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		WorkerAddr:      r.addr("KILN_WORKER_ADDR", ":8082"),
 		PublicAvatarURL: strings.TrimRight(r.url("KILN_PUBLIC_AVATAR_URL", "http://localhost:8081", "http", "https"), "/"),
 		DataDir:         r.str("KILN_DATA_DIR", "./data"),
-		RedisURL:        r.url("KILN_REDIS_URL", "", "redis", "rediss"),
+		RedisURL:        r.url("KILN_REDIS_URL", "", redisurl.Schemes...),
 		S3: S3{
 			Endpoint:  r.str("KILN_S3_ENDPOINT", ""),
 			AccessKey: r.str("KILN_S3_ACCESS_KEY", ""),

@@ -12,10 +12,15 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/redisurl"
 )
 
-// prefix namespaces Kiln's keys; Asynq's live under "asynq:".
-const prefix = "kiln:"
+// prefix namespaces Kiln's keys; Asynq's live under "asynq:". On a Redis
+// Cluster, Open makes it the hash tag "{kiln}:", so that every Kiln key
+// lives in one slot and the transactions and scripts over several keys
+// stay legal there (Asynq tags its keys per queue the same way). A
+// process talks to one Redis, so one prefix serves it.
+var prefix = "kiln:"
 
 // DB is the metadata store.
 type DB struct {
@@ -25,13 +30,17 @@ type DB struct {
 // New wraps a go-redis client.
 func New(rdb goredis.UniversalClient) *DB { return &DB{rdb: rdb} }
 
-// Open connects to the Redis at url (redis://…) and checks it answers.
+// Open connects to the Redis of url (a server, a Sentinel group or a
+// Cluster: see package redisurl) and checks it answers.
 func Open(ctx context.Context, url string) (goredis.UniversalClient, error) {
-	opt, err := goredis.ParseURL(url)
+	opt, err := redisurl.Parse(url)
 	if err != nil {
 		return nil, kiln.E("redis.Open", kiln.KindInvalid, err)
 	}
-	rdb := goredis.NewClient(opt)
+	if opt.Kind == redisurl.Cluster {
+		prefix = "{kiln}:"
+	}
+	rdb := opt.Client()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
 		return nil, kiln.E("redis.Open", kiln.KindUnavailable, err)
