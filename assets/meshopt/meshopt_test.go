@@ -150,9 +150,18 @@ func TestIndexSequenceRoundTrip(t *testing.T) {
 	}
 }
 
+// TestVertexCacheKeepsTriangles: from a grid in random triangle order the
+// optimizer keeps every triangle (corners in order) and recovers the
+// locality the codecs need: far fewer cache misses, a much shorter
+// triangle stream.
 func TestVertexCacheKeepsTriangles(t *testing.T) {
 	g, gv := grid(30)
-	opt := OptimizeVertexCache(g, gv)
+	rng := rand.New(rand.NewPCG(7, 8))
+	shuffled := make([]uint32, 0, len(g))
+	for _, k := range rng.Perm(len(g) / 3) {
+		shuffled = append(shuffled, g[3*k:3*k+3]...)
+	}
+	opt := OptimizeVertexCache(shuffled, gv)
 	key := func(idx []uint32) []string {
 		var out []string
 		for i := 0; i < len(idx); i += 3 {
@@ -171,10 +180,13 @@ func TestVertexCacheKeepsTriangles(t *testing.T) {
 	if !slices.Equal(key(g), key(opt)) {
 		t.Fatal("the optimized list has other triangles")
 	}
-	// Average cache miss ratio of a 16-entry FIFO: a grid in row order
-	// misses about once per triangle; the fan walk must do clearly better.
-	if r, r0 := missRatio(opt), missRatio(g); r >= r0*0.8 {
-		t.Errorf("ACMR %.2f, row order %.2f", r, r0)
+	if r, r0 := missRatio(opt), missRatio(shuffled); r > r0*0.5 {
+		t.Errorf("ACMR %.2f, shuffled %.2f", r, r0)
+	}
+	a, _ := OptimizeVertexFetch(opt, gv)
+	b, _ := OptimizeVertexFetch(shuffled, gv)
+	if x, y := len(EncodeTriangles(a)), len(EncodeTriangles(b)); x > y/2 {
+		t.Errorf("optimized %d bytes, shuffled %d", x, y)
 	}
 }
 
