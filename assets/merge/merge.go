@@ -114,6 +114,32 @@ func names(s *scene.Scene) [2]string {
 func Meshes(s *scene.Scene) (Report, error) {
 	var rep Report
 	t := newTree(s)
+	insts, err := instances(s, t)
+	if err != nil || len(insts) == 0 {
+		return rep, err
+	}
+	rep.Instances = len(insts)
+	skin, err := bindInstances(s, t, insts, &rep)
+	if err != nil {
+		return rep, err
+	}
+	g := groupPrimitives(s, insts)
+	nm := names(s)
+	var merged [2]*gltf.Node
+	var unions [2][]string
+	for kind, keys := range g.kinds {
+		if len(keys) > 0 {
+			merged[kind], unions[kind] = g.mergeKind(s, keys, nm[kind], skin)
+		}
+	}
+	addMerged(s, t, insts, skin, merged, unions)
+	rep.describe(s, merged, unions, skin)
+	return rep, nil
+}
+
+// instances lists the drawn nodes that carry a mesh, with their world
+// transforms, skins and morph target names.
+func instances(s *scene.Scene, t *tree) ([]*instance, error) {
 	var insts []*instance
 	for _, n := range t.drawn {
 		node := s.Nodes[n]
@@ -121,7 +147,7 @@ func Meshes(s *scene.Scene) (Report, error) {
 			continue
 		}
 		if *node.Mesh < 0 || *node.Mesh >= len(s.Meshes) {
-			return rep, kiln.Errorf(kiln.KindInvalid, "invalid_model", "node %d refers to mesh %d, which does not exist", n, *node.Mesh)
+			return nil, kiln.Errorf(kiln.KindInvalid, "invalid_model", "node %d refers to mesh %d, which does not exist", n, *node.Mesh)
 		}
 		in := &instance{node: n, mesh: s.Meshes[*node.Mesh], skin: -1, world: t.world(n), attach: -1, xform: xform.Identity}
 		if node.Skin != nil && *node.Skin >= 0 && *node.Skin < len(s.Skins) {
@@ -130,41 +156,47 @@ func Meshes(s *scene.Scene) (Report, error) {
 		in.names, in.weights = targetsOf(in.mesh, *node.Mesh, node.Weights)
 		insts = append(insts, in)
 	}
-	if len(insts) == 0 {
-		return rep, nil
-	}
-	rep.Instances = len(insts)
+	return insts, nil
+}
 
+// bindInstances puts every instance on one skin when any is skinned or
+// animated (see bindAll), or else bakes each one's world transform into
+// its vertices; it answers the skin, nil for a still model.
+func bindInstances(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*scene.Skin, error) {
 	skinned := false
 	for _, in := range insts {
 		skinned = skinned || in.skin >= 0 || t.moves(in.node)
 	}
-	var skin *scene.Skin
 	if skinned {
-		var err error
-		skin, err = bindAll(s, t, insts, &rep)
-		if err != nil {
-			return rep, err
-		}
-	} else {
-		for _, in := range insts {
-			in.xform = in.world
-		}
+		return bindAll(s, t, insts, rep)
 	}
+	for _, in := range insts {
+		in.xform = in.world
+	}
+	return nil, nil
+}
 
-	// Group primitives: by alpha group, then by material, mode and
-	// extensions (KHR_materials_variants mappings), in order of appearance.
-	type key struct {
-		transparent bool
-		material    int
-		mode        gltf.PrimitiveMode
-		ext         string
-	}
-	var kinds [2][]key
-	pieces := map[key][]piece{}
+// groupKey is what primitives must share to become one: alpha group,
+// material, mode and extensions (KHR_materials_variants mappings).
+type groupKey struct {
+	transparent bool
+	material    int
+	mode        gltf.PrimitiveMode
+	ext         string
+}
+
+// groups are the primitives of every instance by groupKey, with each
+// alpha group's keys in order of appearance.
+type groups struct {
+	kinds  [2][]groupKey
+	pieces map[groupKey][]piece
+}
+
+func groupPrimitives(s *scene.Scene, insts []*instance) groups {
+	g := groups{pieces: map[groupKey][]piece{}}
 	for _, in := range insts {
 		for _, p := range in.mesh.Primitives {
-			k := key{material: -1, mode: drawMode(p.Mode)}
+			k := groupKey{material: -1, mode: drawMode(p.Mode)}
 			if p.Material != nil {
 				k.material = *p.Material
 				if k.material >= 0 && k.material < len(s.Materials) {
@@ -177,79 +209,83 @@ func Meshes(s *scene.Scene) (Report, error) {
 				k.ext = string(b)
 			}
 			kind := btoi(k.transparent)
-			if _, ok := pieces[k]; !ok {
-				kinds[kind] = append(kinds[kind], k)
+			if _, ok := g.pieces[k]; !ok {
+				g.kinds[kind] = append(g.kinds[kind], k)
 			}
-			pieces[k] = append(pieces[k], piece{in: in, p: p})
+			g.pieces[k] = append(g.pieces[k], piece{in: in, p: p})
 		}
 	}
+	return g
+}
 
-	nm := names(s)
-	var mergedNodes [2]*gltf.Node
-	var unions [2][]string
-	for kind, keys := range kinds {
-		if len(keys) == 0 {
-			continue
-		}
-		// The kind's morph targets: the union of its instances' names.
-		var union []string
-		index := map[string]int{}
-		defaults := []float64{}
-		seen := map[*instance]bool{}
-		for _, k := range keys {
-			for _, pc := range pieces[k] {
-				if seen[pc.in] {
-					continue
-				}
-				seen[pc.in] = true
-				for i, name := range pc.in.names {
-					if _, ok := index[name]; !ok {
-						index[name] = len(union)
-						union = append(union, name)
-						defaults = append(defaults, pc.in.weights[i])
-					}
+// targetUnion is the morph targets of an alpha group's merged mesh: the
+// union of its instances' names in order of appearance, each with the
+// default weight of the first instance that has it.
+func (g groups) targetUnion(keys []groupKey) (union []string, index map[string]int, defaults []float64) {
+	index = map[string]int{}
+	seen := map[*instance]bool{}
+	for _, k := range keys {
+		for _, pc := range g.pieces[k] {
+			if seen[pc.in] {
+				continue
+			}
+			seen[pc.in] = true
+			for i, name := range pc.in.names {
+				if _, ok := index[name]; !ok {
+					index[name] = len(union)
+					union = append(union, name)
+					defaults = append(defaults, pc.in.weights[i])
 				}
 			}
 		}
-		mesh := &scene.Mesh{Name: nm[kind]}
-		for _, k := range keys {
-			ps := pieces[k]
-			for i := range ps {
-				ps[i].targets = make([]int, len(ps[i].in.names))
-				for j, name := range ps[i].in.names {
-					ps[i].targets[j] = index[name]
-				}
-			}
-			var mat *int
-			if k.material >= 0 {
-				mat = gltf.Index(k.material)
-			}
-			mp := build(ps, k.mode, len(union), skin != nil)
-			mp.Material = mat
-			mp.Extensions = ps[0].p.Extensions
-			mesh.Primitives = append(mesh.Primitives, mp)
-		}
-		if len(union) > 0 {
-			mesh.Weights = defaults
-			list := make([]any, len(union))
-			for i, n := range union {
-				list[i] = n
-			}
-			mesh.Extras = map[string]any{"targetNames": list}
-		}
-		unions[kind] = union
-		s.Meshes = append(s.Meshes, mesh)
-		node := &gltf.Node{Name: nm[kind], Mesh: gltf.Index(len(s.Meshes) - 1)}
-		if skin != nil {
-			node.Skin = gltf.Index(slices.Index(s.Skins, skin))
-		}
-		mergedNodes[kind] = node
 	}
+	return union, index, defaults
+}
 
-	// Animated weights move to the merged nodes; then the nodes are added
-	// (so the channels can name them) and the sources let go.
+// mergeKind builds the merged mesh of one alpha group, one primitive per
+// key, appends it to the scene, and answers the node that will draw it
+// (not yet in the scene) and its morph target names.
+func (g groups) mergeKind(s *scene.Scene, keys []groupKey, name string, skin *scene.Skin) (*gltf.Node, []string) {
+	union, index, defaults := g.targetUnion(keys)
+	mesh := &scene.Mesh{Name: name}
+	for _, k := range keys {
+		ps := g.pieces[k]
+		for i := range ps {
+			ps[i].targets = make([]int, len(ps[i].in.names))
+			for j, target := range ps[i].in.names {
+				ps[i].targets[j] = index[target]
+			}
+		}
+		mp := build(ps, k.mode, len(union), skin != nil)
+		if k.material >= 0 {
+			mp.Material = gltf.Index(k.material)
+		}
+		mp.Extensions = ps[0].p.Extensions
+		mesh.Primitives = append(mesh.Primitives, mp)
+	}
+	if len(union) > 0 {
+		mesh.Weights = defaults
+		list := make([]any, len(union))
+		for i, n := range union {
+			list[i] = n
+		}
+		mesh.Extras = map[string]any{"targetNames": list}
+	}
+	s.Meshes = append(s.Meshes, mesh)
+	node := &gltf.Node{Name: name, Mesh: gltf.Index(len(s.Meshes) - 1)}
+	if skin != nil {
+		node.Skin = gltf.Index(slices.Index(s.Skins, skin))
+	}
+	return node, union
+}
+
+// addMerged adds the merged nodes (so that animation channels can name
+// them), moves the animated weights onto them, lets the sources go, and
+// prunes what no longer draws: the source meshes, skins folded away, and
+// the emptied nodes.
+func addMerged(s *scene.Scene, t *tree, insts []*instance, skin *scene.Skin, merged [2]*gltf.Node, unions [2][]string) {
 	nodeIndex := [2]int{-1, -1}
-	for kind, node := range mergedNodes {
+	for kind, node := range merged {
 		if node == nil {
 			continue
 		}
@@ -259,11 +295,13 @@ func Meshes(s *scene.Scene) (Report, error) {
 	}
 	retargetWeights(s, insts, nodeIndex, unions)
 	t.release(s, insts, skin)
-
-	// Prune drops the source meshes, skins folded away, and the emptied
-	// nodes; find the merged objects again by xform.Identity.
 	s.Prune()
-	for kind, node := range mergedNodes {
+}
+
+// describe fills the report of the merged meshes, found again after the
+// prune by their nodes' identity.
+func (rep *Report) describe(s *scene.Scene, merged [2]*gltf.Node, unions [2][]string, skin *scene.Skin) {
+	for kind, node := range merged {
 		if node == nil {
 			continue
 		}
@@ -282,7 +320,6 @@ func Meshes(s *scene.Scene) (Report, error) {
 		rep.Joints = len(skin.Joints)
 	}
 	rep.MorphTargets = unionAll(unions)
-	return rep, nil
 }
 
 func btoi(b bool) int {
