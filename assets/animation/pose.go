@@ -129,13 +129,13 @@ func (k *target) solve(p pose) (local []quat, trans []vec) {
 		wr[i] = world.norm()
 	}
 	if hasHips {
+		// The soles' floor contacts, carried by their joints, relative to
+		// the floor they rest on.
 		var heights []float64
-		for _, f := range feet {
-			for _, j := range f {
-				if i, ok := k.index[j]; ok {
-					heights = append(heights, wp[i][1]-k.wp[i][1])
-				}
-			}
+		for _, c := range k.soles {
+			at := wp[c.joint].add(wr[c.joint].rotate(c.off.scale(ws[c.joint])))
+			rest := k.wp[c.joint].add(k.wr[c.joint].rotate(c.off.scale(k.ws[c.joint])))
+			heights = append(heights, at[1]-rest[1])
 		}
 		if len(heights) > 0 {
 			low := softMin(heights, 0.003*k.unit)

@@ -42,6 +42,15 @@ type target struct {
 	// palm is the rest palm normal of each finger joint (zero elsewhere),
 	// for curls that bend toward the palm whatever the hand's axes.
 	palm []vec
+	// soles are the points of each foot that meet the floor, carried by
+	// their joints: see soles.
+	soles []contact
+}
+
+// contact is a point fixed to a joint: its offset in the joint's frame.
+type contact struct {
+	joint int
+	off   vec
 }
 
 // mainChildren names the child a bone points at where a joint has
@@ -116,6 +125,7 @@ func newTarget(names []string, parent []int, t []vec, r []quat, s []float64, bas
 			k.unit = u
 		}
 	}
+	k.soles = soles(k)
 	k.palm = make([]vec, n)
 	for _, side := range []string{"Left", "Right"} {
 		hand, ok1 := k.index[side+"Hand"]
@@ -151,6 +161,47 @@ func newTarget(names []string, parent []int, t []vec, r []quat, s []float64, bas
 var feet = [2][3]string{
 	{"LeftFoot", "LeftToeBase", "LeftToe_End"},
 	{"RightFoot", "RightToeBase", "RightToe_End"},
+}
+
+// soles places each foot's floor contacts in the rest pose: on the floor
+// (the lowest foot joint's height less the sole below it, y = 0 for
+// avatars standing on the origin as Kiln's and the leader's do) under
+// the ankle, the ball and the toe tip, and at the back of the heel,
+// behind the ankle by a third of the ankle-to-ball length. Foot joints
+// sit inside the foot, centimetres above the sole: when a foot pitches,
+// the heel or the toe tip of the sole goes lower than any joint, so
+// clips that kept only the joints above their rest height pushed the
+// soles through the floor.
+func soles(k *target) []contact {
+	floor := 0.0
+	for _, f := range feet {
+		for _, j := range f {
+			if i, ok := k.index[j]; ok {
+				floor = math.Min(floor, k.wp[i][1])
+			}
+		}
+	}
+	var out []contact
+	for _, f := range feet {
+		ankle, ok1 := k.index[f[0]]
+		ball, ok2 := k.index[f[1]]
+		if !ok1 || !ok2 {
+			continue
+		}
+		pin := func(j int, p vec) {
+			p[1] = floor
+			off := k.wr[j].conj().rotate(p.sub(k.wp[j])).scale(1 / k.ws[j])
+			out = append(out, contact{j, off})
+		}
+		back := k.wp[ankle].sub(k.wp[ball].sub(k.wp[ankle]).scale(1.0 / 3))
+		pin(ankle, k.wp[ankle])
+		pin(ankle, back)
+		pin(ball, k.wp[ball])
+		if tip, ok := k.index[f[2]]; ok {
+			pin(tip, k.wp[tip])
+		}
+	}
+	return out
 }
 
 // fk composes local rotations and translations (the rest ones when
@@ -258,7 +309,110 @@ func sceneTarget(s *scene.Scene) (*target, []int) {
 		}
 		baseR[j], baseP[j], baseS[j] = br, bp, bs
 	}
-	return newTarget(names, parent, t, r, sc, baseR, baseP, baseS), nodes
+	k := newTarget(names, parent, t, r, sc, baseR, baseP, baseS)
+	if c := meshSoles(k, s, jointOf); len(c) > 0 {
+		k.soles = c
+	}
+	return k, nodes
+}
+
+// meshSoles finds the floor contacts of an avatar's own feet: of the
+// skinned vertices that follow a foot joint most (shoes, bare feet), in
+// the rest pose, those within a centimetre of the lowest give the back of
+// the heel, the tip of the toe and the inner and outer edges of each
+// sole, each carried by its joint. The soles then stay on the floor
+// whatever the shoe's shape (nil when the scene has no such vertices).
+func meshSoles(k *target, s *scene.Scene, jointOf map[int]int) []contact {
+	type pt struct {
+		joint int
+		at    vec
+	}
+	foot := map[int]int{} // joint -> side
+	for side, f := range feet {
+		for _, name := range f {
+			if j, ok := k.index[name]; ok {
+				foot[j] = side
+			}
+		}
+	}
+	var pts [2][]pt
+	for _, n := range s.Nodes {
+		if n == nil || n.Mesh == nil || n.Skin == nil || *n.Mesh >= len(s.Meshes) || *n.Skin >= len(s.Skins) {
+			continue
+		}
+		sk := s.Skins[*n.Skin]
+		for _, p := range s.Meshes[*n.Mesh].Primitives {
+			if len(p.Joints) == 0 || len(p.Weights) == 0 {
+				continue
+			}
+			for v, pos := range p.Positions {
+				js, ws := p.Joints[0][v], p.Weights[0][v]
+				best := 0
+				for c := 1; c < 4; c++ {
+					if ws[c] > ws[best] {
+						best = c
+					}
+				}
+				if int(js[best]) >= len(sk.Joints) {
+					continue
+				}
+				j, ok := jointOf[sk.Joints[js[best]]]
+				side, isFoot := foot[j]
+				if !ok || !isFoot || ws[best] < 0.5 {
+					continue
+				}
+				// Rest position: the joint's rest world transform applied
+				// to the vertex in the joint's bind frame.
+				local := vec{float64(pos[0]), float64(pos[1]), float64(pos[2])}
+				if int(js[best]) < len(sk.InverseBindMatrices) {
+					m := sk.InverseBindMatrices[js[best]]
+					x, y, z := local[0], local[1], local[2]
+					local = vec{
+						float64(m[0])*x + float64(m[4])*y + float64(m[8])*z + float64(m[12]),
+						float64(m[1])*x + float64(m[5])*y + float64(m[9])*z + float64(m[13]),
+						float64(m[2])*x + float64(m[6])*y + float64(m[10])*z + float64(m[14]),
+					}
+				}
+				pts[side] = append(pts[side], pt{j, k.wp[j].add(k.wr[j].rotate(local.scale(k.ws[j])))})
+			}
+		}
+	}
+	var out []contact
+	for _, side := range pts {
+		if len(side) == 0 {
+			return nil
+		}
+		low := math.Inf(1)
+		for _, q := range side {
+			low = math.Min(low, q.at[1])
+		}
+		var ext [4]*pt // back, front, -x, +x
+		for i := range side {
+			q := &side[i]
+			if q.at[1] > low+0.01 {
+				continue
+			}
+			if ext[0] == nil || q.at[2] < ext[0].at[2] {
+				ext[0] = q
+			}
+			if ext[1] == nil || q.at[2] > ext[1].at[2] {
+				ext[1] = q
+			}
+			if ext[2] == nil || q.at[0] < ext[2].at[0] {
+				ext[2] = q
+			}
+			if ext[3] == nil || q.at[0] > ext[3].at[0] {
+				ext[3] = q
+			}
+		}
+		for _, q := range ext {
+			at := q.at
+			at[1] = low
+			off := k.wr[q.joint].conj().rotate(at.sub(k.wp[q.joint])).scale(1 / k.ws[q.joint])
+			out = append(out, contact{q.joint, off})
+		}
+	}
+	return out
 }
 
 // nodeTRS reads a node's transform, decomposing a matrix when the node

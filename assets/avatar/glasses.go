@@ -13,12 +13,14 @@ import (
 func glasses(b *builder, body *human.Body, style string) *part {
 	l := b.at("LeftEye")
 	head := b.at("Head")
-	// The head's half width at eye level, behind the eyes.
+	// The head's half width at eye level, at the temples.
 	half := 0.0
 	m := human.BodyMesh()
 	for _, v := range m.Base {
 		p := body.Pos[v]
-		if math.Abs(float64(p[1])-l[1]) < 0.01 && float64(p[2]) < l[2]-0.02 && float64(p[2]) > head[2]-0.04 {
+		// The temples run along the side of the skull in front of the
+		// ears, which stand out further.
+		if math.Abs(float64(p[1])-l[1]) < 0.01 && float64(p[2]) < l[2]-0.02 && float64(p[2]) > l[2]-0.06 {
 			half = math.Max(half, math.Abs(float64(p[0])))
 		}
 	}
@@ -49,8 +51,8 @@ func glasses(b *builder, body *human.Body, style string) *part {
 		p.sweep(rim, tube, sides, true)
 		// Temple: from the outer top of the rim back to above the ear.
 		outer := c.add(vec3{sx * rw, 0.006, -0.004})
-		ear := vec3{sx * (half + 0.006), l[1] + 0.004, head[2] - 0.015}
-		bend := vec3{sx * (half + 0.008), l[1] + 0.006, outer[2] - 0.02}
+		ear := vec3{sx * (half + 0.004), l[1] + 0.004, head[2] - 0.015}
+		bend := vec3{sx * (half + 0.004), l[1] + 0.006, outer[2] - 0.02}
 		p.sweep([]vec3{outer, bend, ear}, tube, sides, false)
 	}
 	// Bridge between the inner edges of the rims, arched over the nose.
