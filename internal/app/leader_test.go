@@ -224,4 +224,3 @@ func TestLeaderParameters(t *testing.T) {
 		}
 	}
 }
-
