@@ -32,7 +32,16 @@ const TypeSprite = "sprite"
 const (
 	MaxUploadBytes = 2 << 30 // one upload file
 	MaxFileCount   = 1000
+	// MaxPendingUploads bounds an account's objects still uploading:
+	// prepare-upload answers 429 past it, so one key cannot fill the
+	// store with records (20,000 in 31 s before there was a limit).
+	MaxPendingUploads = 100
 )
+
+// UploadExpiry is how long an object may stay uploading: a worker's sweep
+// then marks it failed with that reason, and it no longer counts against
+// MaxPendingUploads. It is a day, well past the hour an upload URL lasts.
+const UploadExpiry = 24 * time.Hour
 
 // ModelStats counts what a model holds.
 type ModelStats struct {

@@ -149,6 +149,15 @@ func (s *Server) prepareUpload(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
+	if n, err := s.Objects.PendingUploads(ctx, o.Account); err != nil {
+		fail(c, err)
+		return
+	} else if n >= kiln.MaxPendingUploads {
+		c.Header("Retry-After", "60")
+		fail(c, kiln.Errorf(kiln.KindRateLimited, "too_many_pending_uploads",
+			"the account has %d uploads prepared and not finished, the most it may have; finish them, or wait: an unfinished upload expires %d hours after prepare-upload", n, int(kiln.UploadExpiry.Hours())))
+		return
+	}
 	if err := s.storePreview(c, o); err != nil {
 		fail(c, err)
 		return

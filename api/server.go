@@ -33,6 +33,9 @@ type ObjectStore interface {
 	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
 	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error)
 	UploadSecret(ctx context.Context, fresh string) (string, error)
+	// PendingUploads counts the account's objects still uploading and
+	// not yet expired (kiln.UploadExpiry).
+	PendingUploads(ctx context.Context, account string) (int, error)
 }
 
 // Enqueuer puts jobs on the queue.

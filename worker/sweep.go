@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -81,7 +82,55 @@ func (w *Worker) Sweep(ctx context.Context, insp Inspector) (int, error) {
 			}
 		}
 	}
-	return marked, nil
+	n, err := w.expireUploads(ctx)
+	return marked + n, err
+}
+
+// UploadExpirer is the part of an ObjectStore that lists objects left
+// uploading; a store without it expires nothing.
+type UploadExpirer interface {
+	StaleUploads(ctx context.Context, before time.Time, limit int) ([]string, error)
+	ForgetUpload(ctx context.Context, account, id string) error
+}
+
+// expireUploads marks failed the objects still uploading kiln.UploadExpiry
+// after they were prepared, deletes what was uploaded of them, and
+// reports how many it marked.
+func (w *Worker) expireUploads(ctx context.Context) (int, error) {
+	ex, ok := w.Objects.(UploadExpirer)
+	if !ok {
+		return 0, nil
+	}
+	marked := 0
+	for {
+		ids, err := ex.StaleUploads(ctx, time.Now().Add(-kiln.UploadExpiry), sweepPage)
+		if err != nil || len(ids) == 0 {
+			return marked, err
+		}
+		for _, id := range ids {
+			account, expired := "", false
+			o, err := w.Objects.UpdateObject(ctx, id, func(o *kiln.Object) error {
+				account, expired = o.Account, o.State == kiln.StateUploading
+				if expired {
+					o.State = kiln.StateFailed
+					o.Error = fmt.Sprintf("the upload was not finished within %d hours of prepare-upload; prepare a new upload", int(kiln.UploadExpiry.Hours()))
+				}
+				return nil
+			})
+			switch {
+			case err == nil && expired:
+				marked++
+				if err := w.Blobs.Delete(ctx, o.UploadKey()); err != nil && kiln.KindOf(err) != kiln.KindNotFound {
+					w.Log.Warn("expired upload not deleted", "object_id", id, "err", err)
+				}
+			case err != nil && kiln.KindOf(err) != kiln.KindNotFound:
+				return marked, err
+			}
+			if err := ex.ForgetUpload(ctx, account, id); err != nil {
+				return marked, err
+			}
+		}
+	}
 }
 
 // sweepTask marks the record of one archived task failed when it is still

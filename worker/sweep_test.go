@@ -192,3 +192,54 @@ func TestSweepFailsWhatACrashingWorkerLeft(t *testing.T) {
 		t.Fatalf("second sweep marked %d (%v), want 0", n, err)
 	}
 }
+
+// TestSweepExpiresAbandonedUploads leaves one upload unfinished past
+// kiln.UploadExpiry and one fresh: the sweep fails the old one with a
+// reason, deletes what was uploaded of it, and stops counting it against
+// the account's pending uploads.
+func TestSweepExpiresAbandonedUploads(t *testing.T) {
+	ctx := context.Background()
+	w, db, blobs := newWorker(t)
+	mr := miniredis.RunT(t)
+	opt, err := jobs.RedisOpt("redis://" + mr.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	newUpload := func(age time.Duration) *kiln.Object {
+		o := &kiln.Object{ID: kiln.NewID("obj"), Account: "acme", Name: "x", Type: "mesh", Extension: "glb",
+			State: kiln.StateUploading, CreatedAt: time.Now().Add(-age)}
+		if err := db.CreateObject(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		data := fixture.CubeGLB()
+		if _, err := blobs.Put(ctx, o.UploadKey(), bytes.NewReader(data), int64(len(data)), ""); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	old, fresh := newUpload(kiln.UploadExpiry+time.Hour), newUpload(time.Minute)
+	if n, err := db.PendingUploads(ctx, "acme"); err != nil || n != 1 {
+		t.Fatalf("pending uploads before the sweep: %d %v, want 1 (the old one has expired)", n, err)
+	}
+	if n, err := w.Sweep(ctx, insp); err != nil || n != 1 {
+		t.Fatalf("sweep marked %d (%v), want 1", n, err)
+	}
+	got, _ := db.Object(ctx, old.ID)
+	if got.State != kiln.StateFailed || !strings.Contains(got.Error, "not finished within 24 hours") {
+		t.Fatalf("expired upload: %s %q", got.State, got.Error)
+	}
+	if _, err := blobs.Stat(ctx, old.UploadKey()); kiln.KindOf(err) != kiln.KindNotFound {
+		t.Fatalf("the expired upload's file is still stored: %v", err)
+	}
+	if got, _ := db.Object(ctx, fresh.ID); got.State != kiln.StateUploading {
+		t.Fatalf("a fresh upload was expired: %s", got.State)
+	}
+	if _, err := blobs.Stat(ctx, fresh.UploadKey()); err != nil {
+		t.Fatalf("the fresh upload's file: %v", err)
+	}
+	if n, err := w.Sweep(ctx, insp); err != nil || n != 0 {
+		t.Fatalf("second sweep marked %d (%v), want 0", n, err)
+	}
+}

@@ -25,6 +25,9 @@ func (db *DB) CreateObject(ctx context.Context, o *kiln.Object) error {
 	_, err = db.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		p.Set(ctx, objectRecord(o.ID), b, 0)
 		p.ZAdd(ctx, accountObjects(o.Account), goredis.Z{Score: float64(o.CreatedAt.UnixMilli()), Member: o.ID})
+		if o.State == kiln.StateUploading {
+			pending(ctx, p, o)
+		}
 		return nil
 	})
 	if err != nil {
