@@ -26,7 +26,7 @@ import (
 // Elevations of the upper arm, in degrees below the horizontal: T holds
 // the arms out level; A lowers them as the leader's avatars are built
 // (measured on its files: 59.4 degrees, where Kiln's own avatars are
-// built at 50), so that clips and rigs made for those fit.
+// built at about 50), so that clips and rigs made for those fit.
 var Elevations = map[string]float64{"T": 0, "A": 59.4}
 
 // arms are the joints turned and, for each, the child that gives its
