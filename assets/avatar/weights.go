@@ -21,7 +21,7 @@ import (
 // smoothRounds is how many times a garment's weights are averaged with
 // their neighbours': enough to spread a joint's change over about ten
 // centimetres of cloth.
-const smoothRounds = 6
+const smoothRounds = 15
 
 // smoothWeights averages each vertex's influences with its neighbours'
 // (vertices welded by position, so UV seams do not split the cloth),
@@ -37,6 +37,36 @@ func (p *part) smoothWeights(rounds int) {
 			if a != b {
 				nb[a] = append(nb[a], b)
 				nb[b] = append(nb[b], a)
+			}
+		}
+	}
+	// Pieces of a garment meet at seams whose two sides are separate
+	// vertices a few millimetres apart (a sleeve sewn to the body): they
+	// are neighbours too, or the seam would keep the sleeve's weights on
+	// one side and the body's on the other and tear there.
+	rep := make([][3]float32, n)
+	for i, w := range weld {
+		rep[w] = p.pos[i]
+	}
+	const seam = 0.006
+	cell := func(q [3]float32) [3]int {
+		return [3]int{int(math.Floor(float64(q[0]) / seam)), int(math.Floor(float64(q[1]) / seam)), int(math.Floor(float64(q[2]) / seam))}
+	}
+	grid := map[[3]int][]int{}
+	for v, q := range rep {
+		grid[cell(q)] = append(grid[cell(q)], v)
+	}
+	for v, q := range rep {
+		c := cell(q)
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dz := -1; dz <= 1; dz++ {
+					for _, u := range grid[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
+						if d := sub3(rep[u], q); u != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
+							nb[v] = append(nb[v], u)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -191,13 +221,14 @@ func followGarments(skin []*part, garments []*part) [][]bool {
 	return covered
 }
 
-// hide drops the triangles whose three corners are covered (skin deep
-// under a garment, which MakeHuman's delete lists leave at armpits and
-// crotches) and the vertices no triangle uses any more.
+// hide drops the triangles with a covered corner (skin under a garment,
+// which MakeHuman's delete lists leave at armpits, crotches and ankles;
+// the covered vertices stop short of the hems, so no gap opens there)
+// and the vertices no triangle uses any more.
 func (p *part) hide(covered []bool) {
 	var idx []uint32
 	for _, t := range p.tris {
-		if !covered[t[0]] || !covered[t[1]] || !covered[t[2]] {
+		if !covered[t[0]] && !covered[t[1]] && !covered[t[2]] {
 			idx = append(idx, t[0], t[1], t[2])
 		}
 	}
