@@ -57,11 +57,18 @@ var ErrBusy = errors.New("busy: another job on the same model is running")
 // BusyDelay is how soon a busy task runs again.
 const BusyDelay = 200 * time.Millisecond
 
-// RetryDelay is asynq's retry delay: BusyDelay for ErrBusy, the default
+// RetryDelay is asynq's retry delay: BusyDelay for ErrBusy, a short one
+// after a worker died (asynq.ErrLeaseExpired), the default
 // exponential backoff otherwise.
 func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
 	if errors.Is(err, ErrBusy) {
 		return BusyDelay
+	}
+	if errors.Is(err, asynq.ErrLeaseExpired) {
+		// The worker died, not the task: asynq finds it a minute or two
+		// after the crash already, so run it again at once the first
+		// time, and back off only when it keeps killing workers.
+		return min(time.Duration(1<<min(n, 10))*time.Second, asynq.DefaultRetryDelayFunc(n, err, t))
 	}
 	return asynq.DefaultRetryDelayFunc(n, err, t)
 }
