@@ -425,6 +425,9 @@ func DecodeIndexSequence(src []byte, count int) ([]uint32, error) {
 	if len(src) < 1+4 || src[0] != sequenceHeader {
 		return nil, malformed("not an index sequence stream (header or length)")
 	}
+	if count < 0 || count > len(src)-5 {
+		return nil, malformed("%d indices cannot fit in %d bytes", count, len(src))
+	}
 	end := len(src) - 4
 	pos := 1
 	var base [2]uint32

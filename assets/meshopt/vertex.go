@@ -134,6 +134,12 @@ func DecodeVertexBuffer(src []byte, count, stride int) ([]byte, error) {
 	if len(src) < 1+tail || src[0] != vertexHeader {
 		return nil, malformed("not an attribute stream (header or length)")
 	}
+	// Each block spends at least 2 header bits per 16 elements on every
+	// byte of the element: a count beyond that cannot be in src, and is
+	// refused before it is allocated.
+	if count < 0 || count/64 > len(src) {
+		return nil, malformed("%d elements cannot fit in %d bytes", count, len(src))
+	}
 	out := make([]byte, count*stride)
 	last := append([]byte(nil), src[len(src)-stride:]...)
 	end := len(src) - tail
