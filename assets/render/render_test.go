@@ -51,7 +51,7 @@ func dump(t *testing.T, name string, m *image.NRGBA) {
 
 func TestDump(t *testing.T) {
 	if os.Getenv("KILN_RENDER_DUMP") == "" {
-		t.Skip()
+		t.Skip("writes pictures of the testdata models for a person to look at: set KILN_RENDER_DUMP=1")
 	}
 	entries, _ := os.ReadDir(testdata)
 	for _, e := range entries {
