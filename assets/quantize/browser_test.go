@@ -73,6 +73,7 @@ try {
   window.kilnResult = {
     triangles, covered, moved, pixels: size * size, clip: clip.name, duration: clip.duration,
     height, extensions: gltf.parser.json.extensionsRequired || [],
+    min: box.min.toArray(), max: box.max.toArray(),
   };
 } catch (e) {
   window.kilnError = String(e && e.stack || e);
@@ -120,6 +121,7 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 	if err := animation.Attach(s, avatar.Masculine, []string{clip}); err != nil {
 		t.Fatal(err)
 	}
+	rest := world(s)
 	quantize.Apply(s, quantize.Options{})
 	if err := s.Weld(); err != nil {
 		t.Fatal(err)
@@ -155,13 +157,15 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Triangles  int      `json:"triangles"`
-		Covered    int      `json:"covered"`
-		Moved      int      `json:"moved"`
-		Pixels     int      `json:"pixels"`
-		Clip       string   `json:"clip"`
-		Height     float64  `json:"height"`
-		Extensions []string `json:"extensions"`
+		Triangles  int        `json:"triangles"`
+		Covered    int        `json:"covered"`
+		Moved      int        `json:"moved"`
+		Pixels     int        `json:"pixels"`
+		Clip       string     `json:"clip"`
+		Height     float64    `json:"height"`
+		Extensions []string   `json:"extensions"`
+		Min        [3]float64 `json:"min"`
+		Max        [3]float64 `json:"max"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%s: %v", out, err)
@@ -181,7 +185,29 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 	if got.Height < 1.4 || got.Height > 2.1 {
 		t.Errorf("the avatar is %.2f m tall in three.js", got.Height)
 	}
+	// three.js's skinned bounds at rest (decoded, dequantized, skinned
+	// through the folded inverse bind matrices) match the source's within
+	// the position grid and float rounding.
+	lo, hi := [3]float64{1e9, 1e9, 1e9}, [3]float64{-1e9, -1e9, -1e9}
+	for _, p := range rest {
+		for k := 0; k < 3; k++ {
+			lo[k], hi[k] = min(lo[k], float64(p[k])), max(hi[k], float64(p[k]))
+		}
+	}
+	tol := extentOf(rest) * 2 / 16383
+	for k := 0; k < 3; k++ {
+		if d := max(abs(got.Min[k]-lo[k]), abs(got.Max[k]-hi[k])); d > tol {
+			t.Errorf("axis %d: three.js bounds %.5f..%.5f, source %.5f..%.5f (tolerance %.5f)", k, got.Min[k], got.Max[k], lo[k], hi[k], tol)
+		}
+	}
 	if got.Moved < got.Covered/50 {
 		t.Errorf("the clip moved %d pixels of %d covered", got.Moved, got.Covered)
 	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
