@@ -43,7 +43,7 @@ func Levels(ctx context.Context, s *scene.Scene, maxLevel int) ([]Model, error) 
 	s.Dedup()
 	s.Prune()
 	var out []Model
-	err := lod.Chain(s, maxLevel, func(l lod.Level, s *scene.Scene) error {
+	err := lod.Chain(ctx, s, maxLevel, func(l lod.Level, s *scene.Scene) error {
 		m := Model{Level: l}
 		if limit := lod.TextureCap(l.Level); limit > 0 {
 			r, err := texture.Convert(ctx, s, texture.Options{Format: texture.FormatKeep, MaxSize: limit})

@@ -42,7 +42,7 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	if v.NoHands {
 		trim.Hands(s)
 	}
-	err := lod.Chain(s, v.LOD, func(l lod.Level, _ *scene.Scene) error {
+	err := lod.Chain(ctx, s, v.LOD, func(l lod.Level, _ *scene.Scene) error {
 		m.Level = l
 		return ctx.Err()
 	})

@@ -6,6 +6,8 @@
 package lod
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -58,8 +60,9 @@ type Level struct {
 }
 
 // Chain simplifies s in place down to level, calling emit with the scene
-// at every level from 0 on, so that a caller can write each one out.
-func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) error {
+// at every level from 0 on, so that a caller can write each one out. It
+// stops with ctx's error when ctx ends, within one simplifier pass.
+func Chain(ctx context.Context, s *scene.Scene, level int, emit func(Level, *scene.Scene) error) error {
 	if level < 0 || level > Max {
 		return kiln.Errorf(kiln.KindInvalid, "invalid_lod", "lod must be 0, 1 or 2, got %d", level)
 	}
@@ -71,7 +74,10 @@ func Chain(s *scene.Scene, level int, emit func(Level, *scene.Scene) error) erro
 	}
 	for l := 1; l <= level; l++ {
 		target := float64(source) * math.Pow(stepRatio, float64(l))
-		e, err := reduce(s, target)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e, err := reduce(ctx, s, target)
 		if err != nil {
 			return fmt.Errorf("lod %d: %w", l, err)
 		}
@@ -97,7 +103,7 @@ const borderError = 0.02
 // simplified by the same ratio; the primitives that ratio would ruin
 // (a 12-triangle box halved is no longer a box) are spared and the
 // others take their share; the results are applied.
-func reduce(s *scene.Scene, target float64) (float64, error) {
+func reduce(ctx context.Context, s *scene.Scene, target float64) (float64, error) {
 	prims, err := primitives(s)
 	if err != nil {
 		return 0, err
@@ -109,11 +115,11 @@ func reduce(s *scene.Scene, target float64) (float64, error) {
 	ratio := target / have
 	plans := make([]plan, len(prims))
 	for i, p := range prims {
-		if plans[i], err = simplifyPrimitive(p, ratio); err != nil {
+		if plans[i], err = simplifyPrimitive(ctx, p, ratio); err != nil {
 			return 0, err
 		}
 	}
-	if err := spareRuined(prims, plans, have, target, ratio); err != nil {
+	if err := spareRuined(ctx, prims, plans, have, target, ratio); err != nil {
 		return 0, err
 	}
 	var worst float64
@@ -163,7 +169,7 @@ const ruinError = 0.25
 // are, when the others can make up for them without giving up more than
 // twice their ratio: a box or a wedge among curved parts (CAD sets, game
 // props) stays a box, and the level still lands on its target.
-func spareRuined(prims []*scene.Primitive, plans []plan, have, target, ratio float64) error {
+func spareRuined(ctx context.Context, prims []*scene.Primitive, plans []plan, have, target, ratio float64) error {
 	var kept float64
 	for i, p := range prims {
 		if plans[i].error > ruinError {
@@ -182,7 +188,7 @@ func spareRuined(prims []*scene.Primitive, plans []plan, have, target, ratio flo
 		var err error
 		if plans[i].error > ruinError {
 			plans[i] = plan{}
-		} else if plans[i], err = simplifyPrimitive(p, spared); err != nil {
+		} else if plans[i], err = simplifyPrimitive(ctx, p, spared); err != nil {
 			return err
 		}
 	}
@@ -190,7 +196,7 @@ func spareRuined(prims []*scene.Primitive, plans []plan, have, target, ratio flo
 }
 
 // simplifyPrimitive plans p at ratio of its triangles.
-func simplifyPrimitive(p *scene.Primitive, ratio float64) (plan, error) {
+func simplifyPrimitive(ctx context.Context, p *scene.Primitive, ratio float64) (plan, error) {
 	m := mesh(p)
 	want := float64(p.Triangles()) * ratio
 	// Each attempt gives up a little more: locked borders within a small
@@ -200,9 +206,9 @@ func simplifyPrimitive(p *scene.Primitive, ratio float64) (plan, error) {
 	// materials (and separate meshes that meet, like an avatar's head and
 	// body) do not crack apart.
 	attempts := []simplify.Options{
-		{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError},
-		{TargetRatio: float32(ratio)},
-		{TargetRatio: float32(ratio), Permissive: true},
+		{TargetRatio: float32(ratio), LockBorder: true, MaxError: borderError, Done: ctx.Done()},
+		{TargetRatio: float32(ratio), Done: ctx.Done()},
+		{TargetRatio: float32(ratio), Permissive: true, Done: ctx.Done()},
 	}
 	var res simplify.Result
 	var err error
@@ -211,6 +217,9 @@ func simplifyPrimitive(p *scene.Primitive, ratio float64) (plan, error) {
 		if err != nil || float64(len(res.Indices)/3) <= want*1.05 {
 			break
 		}
+	}
+	if errors.Is(err, simplify.ErrStopped) {
+		return plan{}, ctx.Err()
 	}
 	if err != nil {
 		return plan{}, kiln.Errorf(kiln.KindUnprocessable, "invalid_model", "cannot simplify: %v", err)

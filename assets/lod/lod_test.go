@@ -1,6 +1,7 @@
 package lod
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func TestChainEveryModel(t *testing.T) {
 			}
 			src := s.Stats()
 			names := targetNames(s)
-			err = Chain(s, Max, func(l Level, s *scene.Scene) error {
+			err = Chain(context.Background(), s, Max, func(l Level, s *scene.Scene) error {
 				st := s.Stats()
 				if l.Triangles != st.Triangles {
 					t.Errorf("lod %d reports %d triangles, has %d", l.Level, l.Triangles, st.Triangles)
@@ -122,7 +123,7 @@ func TestChainRejectsBadLevel(t *testing.T) {
 		t.Skip("no skinned fixture:", err)
 	}
 	for _, l := range []int{-1, 3} {
-		if err := Chain(s, l, func(Level, *scene.Scene) error { return nil }); err == nil {
+		if err := Chain(context.Background(), s, l, func(Level, *scene.Scene) error { return nil }); err == nil {
 			t.Errorf("lod %d accepted", l)
 		}
 	}
@@ -149,7 +150,7 @@ func TestFlatShadedModelsReachTheirLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = Chain(s, Max, func(l Level, s *scene.Scene) error {
+		err = Chain(context.Background(), s, Max, func(l Level, s *scene.Scene) error {
 			if l.Level > 0 && (l.Ratio < band[l.Level][0] || l.Ratio > band[l.Level][1]) {
 				t.Errorf("%s lod %d: %.1f%% of the triangles, want %.0f-%.0f%%", name, l.Level, 100*l.Ratio, 100*band[l.Level][0], 100*band[l.Level][1])
 			}

@@ -23,6 +23,8 @@ func (c *collapse) err() float32 { return math.Float32frombits(c.bits) }
 // simplifier holds the state of one Simplify call. Every slice is sized
 // once, from the vertex and index counts, and reused by every pass.
 type simplifier struct {
+	done <-chan struct{} // Options.Done of the current run
+
 	attr  []float32 // weighted attributes with a non-zero weight, nattr per vertex
 	nattr int
 
@@ -383,7 +385,7 @@ func split(n int, fn func(chunk, lo, hi int)) int {
 // allows none.
 func (s *simplifier) stage(target int, limit float32) {
 	s.adj.count(s.indices, s.remap)
-	for len(s.indices) > target {
+	for len(s.indices) > target && !s.stopped() {
 		s.adj.fill(s.indices, s.remap)
 		n := s.pick()
 		if n == 0 {
@@ -778,6 +780,7 @@ func (s *simplifier) packKinds() {
 
 // run simplifies towards opt.TargetRatio in stages, see Options.Permissive.
 func (s *simplifier) run(opt Options, triangles int) {
+	s.done = opt.Done
 	target := int(float64(triangles)*float64(opt.TargetRatio)) * 3
 	limit := float32(math.Inf(1))
 	if opt.MaxError > 0 {
@@ -795,8 +798,18 @@ func (s *simplifier) run(opt Options, triangles int) {
 		}
 	}
 	s.dropPositionDegenerates()
-	if opt.Permissive && len(s.indices) > target {
+	if opt.Permissive && len(s.indices) > target && !s.stopped() {
 		s.cluster(target)
+	}
+}
+
+// stopped reports whether the run's Done has closed.
+func (s *simplifier) stopped() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -92,6 +92,10 @@ type Options struct {
 	// clustering. Locked vertices, and borders with LockBorder, are kept in
 	// every stage. The reported Error tells how far this went.
 	Permissive bool
+	// Done stops the simplification between passes when it closes (a
+	// job's ctx.Done(), so a deadline stops a large mesh too): Simplify
+	// then returns ErrStopped. Nil never stops.
+	Done <-chan struct{}
 }
 
 // Result is the simplified index buffer and the error reached.
@@ -107,6 +111,9 @@ type Result struct {
 // ErrInvalidMesh is wrapped by every error that Simplify returns: the input
 // is malformed and simplifying it cannot succeed.
 var ErrInvalidMesh = errors.New("simplify: invalid mesh")
+
+// ErrStopped is returned when Options.Done closed before the end.
+var ErrStopped = errors.New("simplify: stopped")
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidMesh, fmt.Sprintf(format, args...))
@@ -138,6 +145,9 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 	s := newSimplifier(&m, opt)
 	defer s.release()
 	s.run(opt, len(m.Indices)/3)
+	if s.stopped() {
+		return Result{}, ErrStopped
+	}
 	out := make([]uint32, len(s.indices))
 	for i, v := range s.indices {
 		out[i] = s.old[v]

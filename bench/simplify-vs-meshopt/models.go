@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -150,7 +151,7 @@ func kilnLevels(data []byte) [lod.Max + 1]levelResult {
 		log.Fatal(err)
 	}
 	var out [lod.Max + 1]levelResult
-	err = lod.Chain(s, lod.Max, func(l lod.Level, _ *scene.Scene) error {
+	err = lod.Chain(context.Background(), s, lod.Max, func(l lod.Level, _ *scene.Scene) error {
 		out[l.Level] = levelResult{Triangles: l.Triangles, Error: l.Error}
 		return nil
 	})

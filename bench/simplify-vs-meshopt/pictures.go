@@ -49,7 +49,7 @@ func drawPictures(dir string) {
 			log.Fatal(err)
 		}
 		var rows []*image.NRGBA
-		err = lod.Chain(s, lod.Max, func(l lod.Level, s *scene.Scene) error {
+		err = lod.Chain(context.Background(), s, lod.Max, func(l lod.Level, s *scene.Scene) error {
 			// render what a client receives: the level written and read back
 			glb, err := scene.Write(s)
 			if err != nil {
