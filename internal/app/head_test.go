@@ -4,7 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
-	"time"
+
+	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/fixture"
@@ -68,7 +69,9 @@ func TestHead(t *testing.T) {
 		}
 	}
 
-	// Not built yet: 404 for as long as no GET asks for it.
+	// Not built yet: 404 for as long as no GET asks for it, and no task
+	// enqueued.
+	before := tasksEver(t, r)
 	for _, u := range []string{
 		r.AvatarURL + "/model/default-female.glb?lod=2&textureFormat=png",
 		r.AvatarURL + "/preview/default-female.png?size=64",
@@ -78,7 +81,9 @@ func TestHead(t *testing.T) {
 			t.Fatalf("HEAD %s before a GET: %d, want 404 without body", u, res.Status)
 		}
 	}
-	time.Sleep(3 * time.Second) // a job, had one started, would be done
+	if after := tasksEver(t, r); after != before {
+		t.Fatalf("the HEADs enqueued %d tasks", after-before)
+	}
 	for _, u := range []string{
 		r.AvatarURL + "/model/default-female.glb?lod=2&textureFormat=png",
 		objects + "/model.glb?lod=1&textureFormat=compat",
@@ -106,4 +111,25 @@ func TestHead(t *testing.T) {
 			t.Errorf("HEAD %s: %d with %d bytes, want %d", tc.url, res.Status, len(res.Body), tc.status)
 		}
 	}
+}
+
+// tasksEver counts the tasks in every queue, whatever their state,
+// completed ones included (they are retained), so that a job enqueued
+// between two counts shows however fast it ran.
+func tasksEver(t *testing.T, r *Running) int {
+	t.Helper()
+	insp := asynq.NewInspector(r.RedisOpt)
+	queues, err := insp.Queues()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, q := range queues {
+		info, err := insp.GetQueueInfo(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += info.Size + info.Completed
+	}
+	return n
 }
