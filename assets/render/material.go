@@ -167,15 +167,13 @@ func webpSource(ext gltf.Extensions) int {
 	var src struct {
 		Source *int `json:"source"`
 	}
-	switch e := v.(type) {
-	case json.RawMessage:
-		_ = json.Unmarshal(e, &src)
-	case map[string]any:
-		if f, ok := e["source"].(float64); ok {
-			i := int(f)
-			src.Source = &i
-		}
+	// The reader leaves it as raw JSON, the stages write it as a map
+	// whose source may be an int or a float64: JSON reads them all.
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		raw, _ = json.Marshal(v)
 	}
+	_ = json.Unmarshal(raw, &src)
 	if src.Source == nil {
 		return -1
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -10,11 +11,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/chai2010/webp"
+	"github.com/qmuntal/gltf"
+
 	"github.com/kilnhq/kiln/assets"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
-	"github.com/qmuntal/gltf"
 )
 
 const testdata = "/work/shared/testdata"
@@ -247,6 +250,9 @@ func TestRenderRedCube(t *testing.T) {
 
 // TestRenderTextureUp maps an image whose top half is red and bottom half
 // blue: the top of the rendered quad must be red.
+// TestRenderTextureUp draws a texture red above blue, given as a core
+// PNG source, and as a WebP source of EXT_texture_webp in each form a
+// scene holds it: raw JSON from the reader, a map from the stages.
 func TestRenderTextureUp(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
 	for y := 0; y < 8; y++ {
@@ -258,23 +264,41 @@ func TestRenderTextureUp(t *testing.T) {
 			img.SetNRGBA(x, y, c)
 		}
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	var pngData bytes.Buffer
+	if err := png.Encode(&pngData, img); err != nil {
 		t.Fatal(err)
 	}
-	zero := 0
-	mat := pbr(1, 1, 1, 1)
-	mat.PBRMetallicRoughness.BaseColorTexture = &gltf.TextureInfo{Index: 0}
-	s := oneMesh([]*gltf.Material{mat}, quad(-0.5, 0.5, -0.5, 0.5, 0))
-	s.Textures = []*gltf.Texture{{Source: &zero}}
-	s.Images = []*scene.Image{{MimeType: "image/png", Data: buf.Bytes()}}
-	m, err := Render(context.Background(), s, Options{Size: 64, Camera: "full"})
+	webpData, err := webp.EncodeRGBA(img, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, bottom := m.NRGBAAt(32, 20), m.NRGBAAt(32, 44)
-	if top.R < 100 || top.B > 50 || bottom.B < 100 || bottom.R > 50 {
-		t.Errorf("top %v, bottom %v: want red above blue", top, bottom)
+	zero := 0
+	for _, tt := range []struct {
+		name  string
+		tex   *gltf.Texture
+		image *scene.Image
+	}{
+		{"png", &gltf.Texture{Source: &zero}, &scene.Image{MimeType: "image/png", Data: pngData.Bytes()}},
+		{"webp as read", &gltf.Texture{Extensions: gltf.Extensions{"EXT_texture_webp": json.RawMessage(`{"source":0}`)}},
+			&scene.Image{MimeType: "image/webp", Data: webpData}},
+		{"webp as a stage writes it", &gltf.Texture{Extensions: gltf.Extensions{"EXT_texture_webp": map[string]any{"source": 0}}},
+			&scene.Image{MimeType: "image/webp", Data: webpData}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mat := pbr(1, 1, 1, 1)
+			mat.PBRMetallicRoughness.BaseColorTexture = &gltf.TextureInfo{Index: 0}
+			s := oneMesh([]*gltf.Material{mat}, quad(-0.5, 0.5, -0.5, 0.5, 0))
+			s.Textures = []*gltf.Texture{tt.tex}
+			s.Images = []*scene.Image{tt.image}
+			m, err := Render(context.Background(), s, Options{Size: 64, Camera: "full"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			top, bottom := m.NRGBAAt(32, 20), m.NRGBAAt(32, 44)
+			if top.R < 100 || top.B > 50 || bottom.B < 100 || bottom.R > 50 {
+				t.Errorf("top %v, bottom %v: want red above blue", top, bottom)
+			}
+		})
 	}
 }
 
