@@ -18,8 +18,9 @@ import (
 	"github.com/kilnhq/kiln/jobs"
 )
 
-// variantLockTTL frees the model's lock if a worker dies while building.
-const variantLockTTL = 5 * time.Minute
+// variantLockTTL frees the model's lock within this time when the worker
+// building it dies; a live worker renews it however long it builds.
+const variantLockTTL = 15 * time.Second
 
 // BuildVariant builds one variant of a model and stores it under its
 // key: of a ready object's model from its lod 0 GLB, or of an avatar's

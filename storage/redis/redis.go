@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -112,8 +113,15 @@ func update[T any](ctx context.Context, db *DB, op, key string, fn func(*T) erro
 // holder's.
 var unlockScript = goredis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
 
-// Lock takes the named lock for ttl and reports false when another holds
-// it. The ttl frees a lock whose holder died.
+// renewScript extends a lock only while it still holds the holder's token.
+var renewScript = goredis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`)
+
+// Lock takes the named lock and reports false when another holds it. The
+// lock lives ttl past its holder's last sign of life: while held, it is
+// renewed every ttl/3 until unlock, so a short ttl frees the lock of a
+// holder that died (a worker killed mid-job) within ttl, without ever
+// expiring under a live holder however long its work takes. A holder
+// must call unlock.
 func (db *DB) Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error) {
 	const op = "redis.Lock"
 	key := prefix + "lock:" + name
@@ -122,5 +130,32 @@ func (db *DB) Lock(ctx context.Context, name string, ttl time.Duration) (unlock 
 	if err != nil {
 		return nil, false, kiln.E(op, kiln.KindUnavailable, err)
 	}
-	return func() { unlockScript.Run(context.WithoutCancel(ctx), db.rdb, []string{key}, token) }, ok, nil
+	free := func() { unlockScript.Run(context.WithoutCancel(ctx), db.rdb, []string{key}, token) }
+	if !ok {
+		return free, false, nil
+	}
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(ttl / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				// A failed renewal (Redis restarting) is tried again at
+				// the next tick; the ttl leaves room for two misses.
+				rctx, cancel := context.WithTimeout(context.Background(), ttl/3)
+				renewScript.Run(rctx, db.rdb, []string{key}, token, ttl.Milliseconds())
+				cancel()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(done)
+			free()
+		})
+	}, true, nil
 }
