@@ -170,7 +170,8 @@ const underRadius = 0.05
 // under a garment when the nearest garment vertex is within underRadius,
 // is not on the garment's open border (a hem, a collar: the skin there is
 // seen and follows its own joints), and the vertex is on the inner side
-// of its normal. It reports, per skin part and vertex, whether a garment
+// of its normal; or when the garment crosses the vertex's outward
+// normal within underRadius. It reports, per skin part and vertex, whether a garment
 // covers it.
 func followGarments(skin []*part, garments []*part) [][]bool {
 	covered := make([][]bool, len(skin))
@@ -187,6 +188,7 @@ func followGarments(skin []*part, garments []*part) [][]bool {
 			k := key(p)
 			grid[k] = append(grid[k], i)
 		}
+		tris := newTriCells(g, key)
 		for si, s := range skin {
 			for v, p := range s.pos {
 				if covered[si][v] {
@@ -206,19 +208,104 @@ func followGarments(skin []*part, garments []*part) [][]bool {
 						}
 					}
 				}
-				if best < 0 || rim[best] > 0 {
-					continue
+				if best >= 0 && rim[best] == 0 {
+					d := sub3(p, g.pos[best])
+					n := g.nrm[best]
+					if d[0]*float64(n[0])+d[1]*float64(n[1])+d[2]*float64(n[2]) < 0 {
+						s.inf[v] = g.inf[best]
+						covered[si][v] = true
+						continue
+					}
 				}
-				d := sub3(p, g.pos[best])
-				n := g.nrm[best]
-				if d[0]*float64(n[0])+d[1]*float64(n[1])+d[2]*float64(n[2]) < 0 {
-					s.inf[v] = g.inf[best]
+				// Skin whose nearest garment vertex is a hem can still be
+				// under the garment: the ankle inside a shoe's collar, the
+				// wrist inside a cuff. It is when the garment lies across
+				// its outward normal, within underRadius.
+				if hit := tris.cast(p, s.nrm[v], g); hit >= 0 {
+					s.inf[v] = g.inf[hit]
 					covered[si][v] = true
 				}
 			}
 		}
 	}
 	return covered
+}
+
+// triCells buckets a garment's triangles by the cells their corners
+// fall in (cells of underRadius, so a ray of that length from a point
+// stays within the point's cell and its neighbours).
+type triCells struct {
+	key   func([3]float32) [3]int
+	cells map[[3]int][]int
+}
+
+func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
+	c := &triCells{key: key, cells: map[[3]int][]int{}}
+	for t, tri := range g.tris {
+		seen := map[[3]int]bool{}
+		for _, v := range tri {
+			k := key(g.pos[v])
+			if !seen[k] {
+				seen[k] = true
+				c.cells[k] = append(c.cells[k], t)
+			}
+		}
+	}
+	return c
+}
+
+// cast follows the ray from p along n for underRadius and returns the
+// garment vertex nearest where it first crosses the garment (the hit
+// triangle's corner with the largest barycentric weight), or -1.
+func (c *triCells) cast(p [3]float32, n [3]float32, g *part) int {
+	k := c.key(p)
+	best, bt := -1, underRadius
+	seen := map[int]bool{}
+	o := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+	d := [3]float64{float64(n[0]), float64(n[1]), float64(n[2])}
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				for _, t := range c.cells[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
+					if seen[t] {
+						continue
+					}
+					seen[t] = true
+					tri := g.tris[t]
+					// Möller and Trumbore.
+					a := g.pos[tri[0]]
+					e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
+					h := cross3(d, e2)
+					det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
+					if math.Abs(det) < 1e-12 {
+						continue
+					}
+					sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
+					u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
+					if u < 0 || u > 1 {
+						continue
+					}
+					q := cross3(sv, e1)
+					w := (d[0]*q[0] + d[1]*q[1] + d[2]*q[2]) / det
+					if w < 0 || u+w > 1 {
+						continue
+					}
+					if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < bt {
+						bt = dist
+						corner := tri[0]
+						switch {
+						case u >= w && u >= 1-u-w:
+							corner = tri[1]
+						case w >= u && w >= 1-u-w:
+							corner = tri[2]
+						}
+						best = int(corner)
+					}
+				}
+			}
+		}
+	}
+	return best
 }
 
 // hide drops the triangles with a covered corner (skin under a garment,
