@@ -174,7 +174,7 @@ func (c *Client) Failure(ctx context.Context, queue, id string) (string, error) 
 		if Crashed(info.LastErr) {
 			// The worker died on the last attempt (out of memory, killed):
 			// asynq's own words name a lease, which tells a client nothing.
-			return fmt.Sprintf("the worker died on each of %d attempts (the model may need more memory or time than a worker has)", info.Retried+1), nil
+			return "the worker building it died on its last attempts (the model may need more memory or time than a worker has)", nil
 		}
 		return info.LastErr, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -17,9 +18,12 @@ import (
 // after the death, so sweeping more often would find nothing more.
 const SweepInterval = 30 * time.Second
 
-// Inspector is the part of asynq's Inspector the sweep reads.
+// Inspector is the part of asynq's Inspector the sweep uses.
 type Inspector interface {
 	ListArchivedTasks(queue string, opts ...asynq.ListOption) ([]*asynq.TaskInfo, error)
+	ListRetryTasks(queue string, opts ...asynq.ListOption) ([]*asynq.TaskInfo, error)
+	ArchiveTask(queue, id string) error
+	GetTaskInfo(queue, id string) (*asynq.TaskInfo, error)
 }
 
 // RunSweeper sweeps at once and then every interval until ctx ends. It is
@@ -48,11 +52,13 @@ const sweepPage = 200
 
 // Sweep marks failed, with a reason a client can read, every object and
 // product rendering whose task is archived while the record still says
-// it is being worked on, and reports how many it marked. Model variants
-// and previews have no record of their own: their archived task is the
-// record, and jobs.Failure reads it for the download that waits on it.
-// Sweeping twice changes nothing more: a record already failed (or done)
-// is left alone.
+// it is being worked on. Model variants and previews have no record of
+// their own: their archived task is the record, and jobs.Failure reads
+// it for the download that waits on it; the sweep archives those whose
+// worker died crashLimit times (stopCrashLoops). It also expires uploads
+// left unfinished (expireUploads). It reports how many records and tasks
+// it changed. Sweeping twice changes nothing more: a record already
+// failed (or done) is left alone.
 func (w *Worker) Sweep(ctx context.Context, insp Inspector) (int, error) {
 	marked := 0
 	for _, q := range []string{jobs.QueueDefault, jobs.QueueRender} {
@@ -82,8 +88,142 @@ func (w *Worker) Sweep(ctx context.Context, insp Inspector) (int, error) {
 			}
 		}
 	}
-	n, err := w.expireUploads(ctx)
+	n, err := w.stopCrashLoops(ctx, insp)
+	marked += n
+	if err != nil {
+		return marked, err
+	}
+	n, err = w.expireUploads(ctx)
+	marked += n
+	if err != nil {
+		return marked, err
+	}
+	n, err = w.failLost(ctx, insp)
 	return marked + n, err
+}
+
+// ProcessingLister is the part of an ObjectStore that finds objects left
+// processing; a store without it is not searched.
+type ProcessingLister interface {
+	StaleProcessing(ctx context.Context, before time.Time, fn func(*kiln.Object) error) error
+}
+
+// processingDeadline is when an object still processing is looked at:
+// past every attempt of its job (6 of at most 10 minutes) and the
+// backoff between them (about 20 minutes in all).
+const processingDeadline = 2 * time.Hour
+
+// lostEvery spaces the searches for lost jobs, which read every object
+// record.
+const lostEvery = 10 * time.Minute
+
+// failLost marks failed the objects processing for longer than
+// processingDeadline whose job no longer exists, or is archived or done
+// (a Redis restored without its queues, an archive trimmed): nothing
+// would ever finish them. It runs at most every lostEvery.
+func (w *Worker) failLost(ctx context.Context, insp Inspector) (int, error) {
+	pl, ok := w.Objects.(ProcessingLister)
+	if !ok {
+		return 0, nil
+	}
+	w.crashMu.Lock()
+	due := time.Since(w.lostAt) >= lostEvery
+	if due {
+		w.lostAt = time.Now()
+	}
+	w.crashMu.Unlock()
+	if !due {
+		return 0, nil
+	}
+	marked := 0
+	err := pl.StaleProcessing(ctx, time.Now().Add(-processingDeadline), func(o *kiln.Object) error {
+		info, err := insp.GetTaskInfo(jobs.QueueDefault, jobs.ObjectProcess{ObjectID: o.ID}.TaskID())
+		var cause error
+		switch {
+		case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
+			cause = kiln.Errorf(kiln.KindUnprocessable, "processing_lost",
+				"processing stopped: its job was lost (the queue was reset); upload the file again")
+		case err != nil:
+			return kiln.E("worker.Sweep", kiln.KindUnavailable, err)
+		case info.State == asynq.TaskStateArchived:
+			cause = abandoned(info, "processing")
+		case info.State == asynq.TaskStateCompleted:
+			cause = kiln.Errorf(kiln.KindUnprocessable, "processing_lost",
+				"processing ended without a result; upload the file again")
+		default:
+			return nil // queued, running or waiting to retry
+		}
+		w.Log.Error("object processing past its deadline with no job at work", "object_id", o.ID, "updated_at", o.UpdatedAt)
+		if err := w.failObject(ctx, o.ID, cause); !jobs.IsPermanent(err) {
+			return err
+		}
+		marked++
+		return nil
+	})
+	return marked, err
+}
+
+// crashLimit is how many deaths of its worker an interactive task (a
+// model variant or a preview someone waits for) is given. Their 600
+// retries are for waiting their turn (jobs.ErrBusy); spent on a worker
+// that dies, at a minute or more each, they would keep the download
+// pending for hours instead of answering why.
+const crashLimit = 3
+
+// crashMemory is how long the sweep remembers a task's deaths.
+const crashMemory = time.Hour
+
+// stopCrashLoops archives the interactive tasks whose worker died
+// crashLimit times (seen by the sweeps of this worker as distinct
+// failures with asynq's lease-expired error), so that jobs.Failure
+// answers the download that waits on them. It reports how many.
+func (w *Worker) stopCrashLoops(ctx context.Context, insp Inspector) (int, error) {
+	w.crashMu.Lock()
+	defer w.crashMu.Unlock()
+	if w.crashes == nil {
+		w.crashes = map[string][]time.Time{}
+	}
+	archived := 0
+	for page := 1; ; page++ {
+		if err := ctx.Err(); err != nil {
+			return archived, err
+		}
+		tasks, err := insp.ListRetryTasks(jobs.QueueInteractive, asynq.PageSize(sweepPage), asynq.Page(page))
+		if errors.Is(err, asynq.ErrQueueNotFound) {
+			break
+		}
+		if err != nil {
+			return archived, kiln.E("worker.Sweep", kiln.KindUnavailable, err)
+		}
+		for _, t := range tasks {
+			if !jobs.Crashed(t.LastErr) {
+				continue
+			}
+			seen := w.crashes[t.ID]
+			if !slices.ContainsFunc(seen, t.LastFailedAt.Equal) {
+				seen = append(seen, t.LastFailedAt)
+				w.crashes[t.ID] = seen
+			}
+			if len(seen) < crashLimit {
+				continue
+			}
+			if err := insp.ArchiveTask(t.Queue, t.ID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+				return archived, kiln.E("worker.Sweep", kiln.KindUnavailable, err)
+			}
+			w.Log.Error("task archived: its worker died on each of several attempts", "task_id", t.ID, "type", t.Type, "deaths", len(seen))
+			delete(w.crashes, t.ID)
+			archived++
+		}
+		if len(tasks) < sweepPage {
+			break
+		}
+	}
+	for id, seen := range w.crashes {
+		if time.Since(seen[len(seen)-1]) > crashMemory {
+			delete(w.crashes, id)
+		}
+	}
+	return archived, nil
 }
 
 // UploadExpirer is the part of an ObjectStore that lists objects left

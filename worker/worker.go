@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -50,6 +51,11 @@ type Worker struct {
 	JobMemory int64
 
 	outcomes *prometheus.CounterVec
+	// The sweep's memory (crashMu guards it): the deaths it has seen per
+	// interactive task, and when it last searched for lost jobs.
+	crashMu sync.Mutex
+	crashes map[string][]time.Time
+	lostAt  time.Time // the sweep's last search for lost jobs
 }
 
 // New builds a Worker and registers its metrics on reg.
