@@ -130,6 +130,9 @@ type writer struct {
 	bin  []byte
 	seen map[uint64][]int // hash of an accessor's spec and bytes → accessors
 	seed maphash.Seed
+	// sparse finds a sparse accessor written before by its layout and
+	// bytes, so identical targets are stored once as dense ones are.
+	sparse map[string]int
 
 	opts WriteOptions
 	// quantized: store vertex streams in the narrowest exact type;
@@ -311,13 +314,13 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 	for _, t := range p.Targets {
 		ga := gltf.PrimitiveAttributes{}
 		if t.Positions != nil {
-			ga[gltf.POSITION] = w.vertexAttr(semTargetPosition, flat3(t.Positions), 3, true)
+			ga[gltf.POSITION] = w.targetAttr(semTargetPosition, flat3(t.Positions), 3, true)
 		}
 		if t.Normals != nil {
-			ga[gltf.NORMAL] = w.vertexAttr(semTargetDirection, flat3(t.Normals), 3, false)
+			ga[gltf.NORMAL] = w.targetAttr(semTargetDirection, flat3(t.Normals), 3, false)
 		}
 		if t.Tangents != nil {
-			ga[gltf.TANGENT] = w.vertexAttr(semTargetDirection, flat3(t.Tangents), 3, false)
+			ga[gltf.TANGENT] = w.targetAttr(semTargetDirection, flat3(t.Tangents), 3, false)
 		}
 		for _, name := range sortedKeys(t.Custom) {
 			st := t.Custom[name]
