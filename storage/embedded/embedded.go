@@ -1,7 +1,9 @@
 // Package embedded runs the Redis of `kiln serve` in-process with miniredis,
 // so that a single binary works without a Redis server. miniredis forgets
-// everything when the process ends, so the package snapshots its data into
-// the data dir and restores it at the next start.
+// everything when the process ends, so the package logs every write ahead
+// of its answer (wal.go) and snapshots the data into the data dir, and
+// restores both at the next start: no acknowledged write is lost when the
+// process is killed.
 package embedded
 
 import (
@@ -39,6 +41,9 @@ const (
 	// told to.
 	tickEvery     = time.Second
 	snapshotEvery = 10 * time.Second
+	// compactAt is the log segment size from which compaction folds the
+	// log into a new snapshot.
+	compactAt = 4 << 20
 	// saveTimeout keeps a wedged server from hanging Close forever.
 	saveTimeout = time.Minute
 )
@@ -50,6 +55,7 @@ type Server struct {
 	log    *slog.Logger
 	m      *miniredis.Miniredis
 	client *redis.Client // Save reads the data through it, in one script
+	wal    *wal          // the proxy clients reach, and its log
 	lock   *os.File
 	stop   context.CancelFunc
 	done   chan struct{}
@@ -87,7 +93,7 @@ func start(ctx context.Context, dir string, logger *slog.Logger, lock *os.File) 
 	}
 	m := miniredis.NewMiniRedis()
 	now := time.Now() // TTLs are restored as of now, and aged from it
-	n, err := load(m, filepath.Join(dir, snapshotName), now)
+	n, snapWAL, err := load(m, filepath.Join(dir, snapshotName), now)
 	if err != nil {
 		return nil, err
 	}
@@ -95,12 +101,23 @@ func start(ctx context.Context, dir string, logger *slog.Logger, lock *os.File) 
 		return nil, err
 	}
 	m.Server().SetPreHook(refuseHighDB)
+	last, replayed, err := replay(ctx, dir, m.Addr(), snapWAL, -1)
+	if err != nil {
+		m.Close()
+		return nil, fmt.Errorf("write-ahead log: %w", err)
+	}
+	w, err := openWAL(dir, m.Addr(), last, logger)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
 	s := &Server{
 		dir:    dir,
-		addr:   m.Addr(),
+		addr:   w.addr(),
 		log:    logger,
 		m:      m,
 		client: redis.NewClient(&redis.Options{Addr: m.Addr()}),
+		wal:    w,
 		lock:   lock,
 		done:   make(chan struct{}),
 		aged:   now,
@@ -113,6 +130,7 @@ func start(ctx context.Context, dir string, logger *slog.Logger, lock *os.File) 
 		})
 	}
 	if err != nil {
+		w.close()
 		s.client.Close()
 		m.Close()
 		return nil, err
@@ -121,7 +139,7 @@ func start(ctx context.Context, dir string, logger *slog.Logger, lock *os.File) 
 	loop, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stop = stop
 	go s.run(loop)
-	logger.Info("embedded redis started", "addr", s.Addr(), "dir", dir, "keys", n)
+	logger.Info("embedded redis started", "addr", s.Addr(), "dir", dir, "keys", n, "log_commands_replayed", replayed)
 	return s, nil
 }
 
@@ -132,8 +150,7 @@ func (s *Server) Addr() string { return s.addr }
 func (s *Server) URL() string { return "redis://" + s.Addr() }
 
 // run ages TTLs with the wall clock, so that locks and heartbeats expire as
-// on a real Redis, and saves periodically so a crash loses at most a few
-// seconds of state.
+// on a real Redis, and compacts the log when it has grown.
 func (s *Server) run(ctx context.Context) {
 	defer close(s.done)
 	tick := time.NewTicker(tickEvery)
@@ -149,11 +166,54 @@ func (s *Server) run(ctx context.Context) {
 			s.age()
 			s.mu.Unlock()
 		case <-snap.C:
-			if err := s.Save(); err != nil {
-				s.log.Error("embedded redis snapshot failed", "dir", s.dir, "err", err)
+			if s.wal.segmentSize() < compactAt {
+				continue
+			}
+			if err := s.compact(ctx); err != nil {
+				s.log.Error("embedded redis log compaction failed", "dir", s.dir, "err", err)
 			}
 		}
 	}
+}
+
+// compact folds the finished log segments into a new snapshot without
+// holding the served data: it starts a new segment, rebuilds the last
+// snapshot plus the finished segments in a scratch miniredis, dumps that,
+// and deletes the segments the new snapshot holds. Call it from run only.
+func (s *Server) compact(ctx context.Context) error {
+	closed, ok, err := s.wal.rotate()
+	if err != nil || !ok {
+		return err
+	}
+	scratch := miniredis.NewMiniRedis()
+	defer scratch.Close()
+	now := time.Now()
+	_, snapWAL, err := load(scratch, filepath.Join(s.dir, snapshotName), now)
+	if err != nil {
+		return err
+	}
+	if err := scratch.StartAddr("127.0.0.1:0"); err != nil {
+		return err
+	}
+	if _, _, err := replay(ctx, s.dir, scratch.Addr(), snapWAL, closed); err != nil {
+		return err
+	}
+	c := redis.NewClient(&redis.Options{Addr: scratch.Addr()})
+	defer c.Close()
+	dctx, cancel := context.WithTimeout(ctx, saveTimeout)
+	defer cancel()
+	snap, err := dump(dctx, c, now)
+	if err != nil {
+		return err
+	}
+	snap.WAL = closed
+	s.mu.Lock()
+	err = s.write(snap)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return removeSegments(s.dir, closed)
 }
 
 // age advances the TTLs to now and returns now. Call it with s.mu held.
@@ -172,6 +232,7 @@ func (s *Server) Close() error {
 		s.stop()
 		<-s.done
 		err := s.Save()
+		err = errors.Join(err, s.wal.close())
 		if rerr := os.Remove(filepath.Join(s.dir, addrName)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = errors.Join(err, rerr)
 		}

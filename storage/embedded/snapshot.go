@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/kilnhq/kiln"
 )
@@ -31,6 +32,9 @@ const snapshotVersion = 1
 type snapshot struct {
 	Version int
 	Keys    []entry
+	// WAL is the last write-ahead log segment the snapshot holds: a start
+	// replays only the segments after it.
+	WAL int
 }
 
 type entry struct {
@@ -82,28 +86,55 @@ end
 return dbs
 `
 
-// Save writes the current data to the snapshot file. It writes a temporary
-// file and renames it over the old one, so a crash or a failure at any
-// point leaves the previous snapshot whole.
+// Save writes the current data to the snapshot file and drops the log
+// segments it now holds. It holds the log for the dump, so no write slips
+// between the two; Close uses it, and compaction does the same work
+// without holding anything. It writes a temporary file and renames it
+// over the old one, so a crash or a failure at any point leaves the
+// previous snapshot whole.
 func (s *Server) Save() error {
 	const op = "embedded.Save"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.wal.mu.Lock()
+	defer s.wal.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
 	defer cancel()
-	snap, err := s.dump(ctx, s.age())
+	snap, err := dump(ctx, s.client, s.age())
 	if err != nil {
 		return kiln.E(op, err)
 	}
+	// The snapshot holds every finished segment, and the current one when
+	// it has entries, which then gives way to a new one.
+	snap.WAL = s.wal.seg - 1
+	if s.wal.size > 0 {
+		snap.WAL = s.wal.seg
+	}
+	if err := s.write(snap); err != nil {
+		return kiln.E(op, err)
+	}
+	if snap.WAL == s.wal.seg {
+		if _, _, err := s.wal.rotateLocked(); err != nil {
+			return kiln.E(op, err)
+		}
+	}
+	if err := removeSegments(s.dir, snap.WAL); err != nil {
+		return kiln.E(op, err)
+	}
+	return nil
+}
+
+// write writes snap unless it is the one last written.
+func (s *Server) write(snap *snapshot) error {
 	var raw bytes.Buffer
 	if err := gob.NewEncoder(&raw).Encode(snap); err != nil {
-		return kiln.E(op, err)
+		return err
 	}
 	sum := sha256.Sum256(raw.Bytes())
 	if sum == s.saved {
 		return nil
 	}
-	err = writeAtomic(filepath.Join(s.dir, snapshotName), func(w io.Writer) error {
+	err := writeAtomic(filepath.Join(s.dir, snapshotName), func(w io.Writer) error {
 		zw := gzip.NewWriter(w)
 		if _, err := zw.Write(raw.Bytes()); err != nil {
 			return err
@@ -111,15 +142,16 @@ func (s *Server) Save() error {
 		return zw.Close()
 	})
 	if err != nil {
-		return kiln.E(op, err)
+		return err
 	}
 	s.saved = sum
 	return nil
 }
 
-// dump reads the data as of now, the time the TTLs were last aged to.
-func (s *Server) dump(ctx context.Context, now time.Time) (*snapshot, error) {
-	res, err := s.client.Eval(ctx, dumpScript, nil, databases).Slice()
+// dump reads the data of the server behind client as of now, the time
+// its TTLs were last aged to.
+func dump(ctx context.Context, client *redis.Client, now time.Time) (*snapshot, error) {
+	res, err := client.Eval(ctx, dumpScript, nil, databases).Slice()
 	if err != nil {
 		return nil, err
 	}
@@ -176,21 +208,20 @@ func strs(v []any) []string {
 // and reports how many keys it restored. No file means a first start; a file
 // that cannot be read whole is an error, never an empty start that the next
 // Save would write over it.
-func load(m *miniredis.Miniredis, path string, now time.Time) (int, error) {
+func load(m *miniredis.Miniredis, path string, now time.Time) (n, wal int, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return 0, 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer f.Close()
 	snap, err := decode(f)
 	if err != nil {
-		return 0, fmt.Errorf("snapshot %s is unreadable (move it away to start empty): %w", path, err)
+		return 0, 0, fmt.Errorf("snapshot %s is unreadable (move it away to start empty): %w", path, err)
 	}
 	ttl := func(at int64) time.Duration { return time.UnixMilli(at).Sub(now) }
-	n := 0
 	for _, e := range snap.Keys {
 		if e.ExpireAt != 0 && ttl(e.ExpireAt) <= 0 {
 			continue
@@ -233,14 +264,14 @@ func load(m *miniredis.Miniredis, path string, now time.Time) (int, error) {
 			}
 		}
 		if err != nil {
-			return 0, fmt.Errorf("snapshot %s: db %d key %q: %w", path, e.DB, e.Key, err)
+			return 0, 0, fmt.Errorf("snapshot %s: db %d key %q: %w", path, e.DB, e.Key, err)
 		}
 		if e.ExpireAt != 0 {
 			db.SetTTL(e.Key, ttl(e.ExpireAt))
 		}
 		n++
 	}
-	return n, nil
+	return n, snap.WAL, nil
 }
 
 // decode reads a whole snapshot, checking the gzip checksum and that every
