@@ -9,67 +9,101 @@ package simplify
 // whose result has at most target indices; pinned vertices keep cells of
 // their own and never move.
 func (s *simplifier) cluster(target int) {
-	nv := len(s.kind)
-	idx := s.indices
-	used := make([]bool, nv)
-	for _, v := range idx {
+	c := clustering{s: s, used: s.usedVertices(), ids: make([]uint64, len(s.kind))}
+	c.chooseGrid(target)
+	cells, ncell := c.cellTable()
+	cq := c.cellQuadrics(cells, ncell)
+	best := c.cellVertices(cells, cq)
+	s.indices = c.filterTriangles(cells, best)
+}
+
+// clustering holds the vertex grid ids between the steps of cluster.
+type clustering struct {
+	s    *simplifier
+	used []bool
+	ids  []uint64
+}
+
+// usedVertices marks the vertices some triangle uses.
+func (s *simplifier) usedVertices() []bool {
+	used := make([]bool, len(s.kind))
+	for _, v := range s.indices {
 		used[v] = true
 	}
-	ids := make([]uint64, nv)
-	setIDs := func(grid int) {
-		scale := float32(grid - 1)
-		for v := range ids {
-			if !used[v] {
-				continue
-			}
-			if s.pinned != nil && s.pinned[v] {
-				ids[v] = 1<<32 | uint64(v)
-				continue
-			}
-			p := s.ps[s.remap[v]].p
-			x, y, z := uint64(p.x*scale+0.5), uint64(p.y*scale+0.5), uint64(p.z*scale+0.5)
-			ids[v] = x<<20 | y<<10 | z
-		}
-	}
-	count := func() int {
-		n := 0
-		for i := 0; i+2 < len(idx); i += 3 {
-			a, b, c := ids[idx[i]], ids[idx[i+1]], ids[idx[i+2]]
-			if a != b && b != c && c != a {
-				n += 3
-			}
-		}
-		return n
-	}
+	return used
+}
 
-	// Binary search for the finest grid at or under the target; the count
-	// grows with the grid size, if not strictly.
+// setIDs gives every used vertex the id of its cell in a grid of the
+// given size over the unit cube the positions are scaled into; a pinned
+// vertex gets a cell of its own.
+func (c *clustering) setIDs(grid int) {
+	s := c.s
+	scale := float32(grid - 1)
+	for v := range c.ids {
+		if !c.used[v] {
+			continue
+		}
+		if s.pinned != nil && s.pinned[v] {
+			c.ids[v] = 1<<32 | uint64(v)
+			continue
+		}
+		p := s.ps[s.remap[v]].p
+		x, y, z := uint64(p.x*scale+0.5), uint64(p.y*scale+0.5), uint64(p.z*scale+0.5)
+		c.ids[v] = x<<20 | y<<10 | z
+	}
+}
+
+// countIndices is the number of indices that would remain: those of the
+// triangles whose corners fall in three different cells.
+func (c *clustering) countIndices() int {
+	idx, n := c.s.indices, 0
+	for i := 0; i+2 < len(idx); i += 3 {
+		a, b, d := c.ids[idx[i]], c.ids[idx[i+1]], c.ids[idx[i+2]]
+		if a != b && b != d && d != a {
+			n += 3
+		}
+	}
+	return n
+}
+
+// chooseGrid finds by binary search the finest grid whose result is at
+// or under target indices (the count grows with the grid size, if not
+// strictly) and leaves its ids set.
+func (c *clustering) chooseGrid(target int) {
 	lo, hi := 1, 1025 // count(lo) <= target is assumed, count(hi) > target
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		setIDs(mid)
-		if count() <= target {
+		c.setIDs(mid)
+		if c.countIndices() <= target {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	setIDs(lo)
+	c.setIDs(lo)
+}
 
-	// cells: dense numbers for the ids in use
-	cells := make([]uint32, nv)
-	table := newIDTable(nv)
-	ncell := uint32(0)
-	for v := range ids {
-		if used[v] {
-			c, fresh := table.insert(ids[v], ncell)
+// cellTable numbers the cells in use densely, per vertex.
+func (c *clustering) cellTable() (cells []uint32, ncell uint32) {
+	cells = make([]uint32, len(c.ids))
+	table := newIDTable(len(c.ids))
+	for v := range c.ids {
+		if c.used[v] {
+			cell, fresh := table.insert(c.ids[v], ncell)
 			if fresh {
 				ncell++
 			}
-			cells[v] = c
+			cells[v] = cell
 		}
 	}
+	return cells, ncell
+}
 
+// cellQuadrics sums into each cell the planes of its triangles; a
+// triangle inside a cell says more about where the surface is, so it
+// weighs three times.
+func (c *clustering) cellQuadrics(cells []uint32, ncell uint32) []quadric {
+	s, idx := c.s, c.s.indices
 	cq := make([]quadric, ncell)
 	var q quadric
 	for i := 0; i+2 < len(idx); i += 3 {
@@ -77,7 +111,6 @@ func (s *simplifier) cluster(target int) {
 		c0, c1, c2 := cells[i0], cells[i1], cells[i2]
 		p0, p1, p2 := s.ps[s.remap[i0]].p, s.ps[s.remap[i1]].p, s.ps[s.remap[i2]].p
 		if c0 == c1 && c1 == c2 {
-			// a triangle inside a cell says more about where the surface is
 			fromTriangle(&q, p0, p1, p2, 3)
 			cq[c0].add(&q)
 			continue
@@ -87,27 +120,40 @@ func (s *simplifier) cluster(target int) {
 		cq[c1].add(&q)
 		cq[c2].add(&q)
 	}
-	best := make([]uint32, ncell)
-	bestErr := make([]float32, ncell)
+	return cq
+}
+
+// cellVertices picks each cell's vertex, the one that best fits the
+// cell's planes, and records the worst fit as the result's error.
+func (c *clustering) cellVertices(cells []uint32, cq []quadric) []uint32 {
+	s := c.s
+	best := make([]uint32, len(cq))
+	bestErr := make([]float32, len(cq))
 	for i := range best {
 		best[i] = none
 	}
 	for v := range cells {
-		if !used[v] {
+		if !c.used[v] {
 			continue
 		}
-		c := cells[v]
-		e := posError(&cq[c], s.ps[s.remap[v]].p)
-		if best[c] == none || e < bestErr[c] {
-			best[c], bestErr[c] = uint32(v), e
+		cell := cells[v]
+		e := posError(&cq[cell], s.ps[s.remap[v]].p)
+		if best[cell] == none || e < bestErr[cell] {
+			best[cell], bestErr[cell] = uint32(v), e
 		}
 	}
 	for _, e := range bestErr {
 		s.resultError = max(s.resultError, e)
 	}
+	return best
+}
 
-	// Neighbouring cells often produce the same triangle several times;
-	// keep one, comparing triangles rotated to start at their least index.
+// filterTriangles keeps the triangles over three cells, drawn between the
+// cells' vertices. Neighbouring cells often produce the same triangle
+// several times: one is kept, comparing triangles rotated to start at
+// their least index.
+func (c *clustering) filterTriangles(cells, best []uint32) []uint32 {
+	s, idx := c.s, c.s.indices
 	out := idx[:0] // written behind the reads
 	seen := newTriangleTable(len(idx) / 3)
 	for i := 0; i+2 < len(idx); i += 3 {
@@ -115,21 +161,21 @@ func (s *simplifier) cluster(target int) {
 		if c0 == c1 || c1 == c2 || c2 == c0 {
 			continue
 		}
-		a, b, c := best[c0], best[c1], best[c2]
-		if s.remap[a] == s.remap[b] || s.remap[b] == s.remap[c] || s.remap[c] == s.remap[a] {
+		a, b, d := best[c0], best[c1], best[c2]
+		if s.remap[a] == s.remap[b] || s.remap[b] == s.remap[d] || s.remap[d] == s.remap[a] {
 			continue
 		}
 		switch {
-		case b < a && b < c:
-			a, b, c = b, c, a
-		case c < a && c < b:
-			a, b, c = c, a, b
+		case b < a && b < d:
+			a, b, d = b, d, a
+		case d < a && d < b:
+			a, b, d = d, a, b
 		}
-		if seen.insert(a, b, c) {
-			out = append(out, a, b, c)
+		if seen.insert(a, b, d) {
+			out = append(out, a, b, d)
 		}
 	}
-	s.indices = out
+	return out
 }
 
 // idTable maps grid cell ids to dense cell numbers with open addressing.
