@@ -308,14 +308,15 @@ func (c *triCells) cast(p [3]float32, n [3]float32, g *part) int {
 	return best
 }
 
-// hide drops the triangles with a covered corner (skin under a garment,
-// which MakeHuman's delete lists leave at armpits, crotches and ankles;
-// the covered vertices stop short of the hems, so no gap opens there)
-// and the vertices no triangle uses any more.
+// hide drops the triangles whose three corners are covered (skin under
+// a garment, which MakeHuman's delete lists leave at armpits, crotches
+// and ankles) and the vertices no triangle uses any more. A triangle with
+// one corner out stays: dropping it opened holes below hems and collars,
+// where the garment ends before the triangle does.
 func (p *part) hide(covered []bool) {
 	var idx []uint32
 	for _, t := range p.tris {
-		if !covered[t[0]] && !covered[t[1]] && !covered[t[2]] {
+		if !covered[t[0]] || !covered[t[1]] || !covered[t[2]] {
 			idx = append(idx, t[0], t[1], t[2])
 		}
 	}
