@@ -236,12 +236,14 @@ func classify(kind []uint8, loop, loopback []uint32, adj *adjacency, remap, wedg
 	// openInc / openOut: the single open edge into / out of a vertex, or the
 	// vertex itself when there are several.
 	openInc, openOut := loopback, loop
+	var idx prevIndex
 	for v := 0; v < nv; v++ {
 		vv := uint32(v)
 		around := adj.around(vv)
+		idx.reset(around)
 		for _, c := range around {
 			t := c.next
-			if closes(around, t) {
+			if idx.closes(around, t) {
 				continue
 			}
 			if openInc[t] == none {
@@ -304,6 +306,7 @@ func classify(kind []uint8, loop, loopback []uint32, adj *adjacency, remap, wedg
 // boundary of the welded surface (welded is the position-welded adjacency),
 // and pinned ones, stay as they are so that borders keep their shape.
 func relax(kind []uint8, welded *adjacency, remap, wedge []uint32, pinned []bool) {
+	var idx prevIndex
 	for i := range kind {
 		ii := uint32(i)
 		if remap[i] != ii || wedge[i] == ii {
@@ -314,8 +317,9 @@ func relax(kind []uint8, welded *adjacency, remap, wedge []uint32, pinned []bool
 		}
 		keep := pinned != nil && pinned[i] // pins cover all wedges of a position
 		around := welded.around(ii)
+		idx.reset(around)
 		for _, c := range around {
-			if c.next == ii || !closes(around, c.next) {
+			if c.next == ii || !idx.closes(around, c.next) {
 				keep = true
 			}
 		}
