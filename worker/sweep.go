@@ -207,8 +207,14 @@ func (w *Worker) stopCrashLoops(ctx context.Context, insp Inspector) (int, error
 			if len(seen) < crashLimit {
 				continue
 			}
-			if err := insp.ArchiveTask(t.Queue, t.ID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
-				return archived, kiln.E("worker.Sweep", kiln.KindUnavailable, err)
+			if err := insp.ArchiveTask(t.Queue, t.ID); err != nil {
+				// Gone, running again, or archived by another worker's
+				// sweep: nothing left to do here.
+				if !errors.Is(err, asynq.ErrTaskNotFound) {
+					w.Log.Warn("crash-looping task not archived", "task_id", t.ID, "err", err)
+				}
+				delete(w.crashes, t.ID)
+				continue
 			}
 			w.Log.Error("task archived: its worker died on each of several attempts", "task_id", t.ID, "type", t.Type, "deaths", len(seen))
 			delete(w.crashes, t.ID)
