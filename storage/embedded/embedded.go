@@ -165,6 +165,9 @@ func (s *Server) run(ctx context.Context) {
 			s.mu.Lock()
 			s.age()
 			s.mu.Unlock()
+			if err := s.wal.sync(); err != nil {
+				s.log.Error("embedded redis log sync failed", "dir", s.dir, "err", err)
+			}
 		case <-snap.C:
 			if s.wal.segmentSize() < compactAt {
 				continue

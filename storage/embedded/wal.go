@@ -358,14 +358,26 @@ func (w *wal) rotateLocked() (int, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	if err := w.f.Sync(); err != nil {
-		f.Close()
-		return 0, false, err
-	}
+	// No fsync under the lock: the closed segment is read back through the
+	// page cache, and the snapshot that replaces it is synced before it is
+	// deleted.
 	w.f.Close()
 	closed := w.seg
 	w.f, w.seg, w.size = f, w.seg+1, 0
 	return closed, true, nil
+}
+
+// sync flushes the segment being written to disk, outside the lock, as
+// Redis's appendfsync everysec does: a SIGKILL loses nothing in any case
+// (the kernel has every append), a power cut at most the last second.
+func (w *wal) sync() error {
+	w.mu.Lock()
+	f := w.f
+	w.mu.Unlock()
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return err
+	}
+	return nil
 }
 
 // segmentSize is the size of the segment being written.
