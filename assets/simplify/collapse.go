@@ -197,15 +197,18 @@ func (s *simplifier) lockBorders() {
 	pinned := make([]bool, len(s.kind))
 	copy(pinned, s.pinned)
 	s.adj.build(s.indices, s.remap)
+	var idx prevIndex
 	for i, r := range s.remap {
 		if r != uint32(i) {
 			continue
 		}
 		around := s.adj.around(r)
+		idx.reset(around)
 		open := false
 		for _, c := range around {
-			if !closes(around, c.next) {
+			if !idx.closes(around, c.next) {
 				open = true
+				break
 			}
 		}
 		if !open {

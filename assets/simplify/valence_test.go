@@ -53,6 +53,14 @@ func TestHighValenceFan(t *testing.T) {
 	if before, after := area(m, m.Indices), area(m, res.Indices); after < 0.999*before {
 		t.Fatalf("the disk's area went from %g to %g", before, after)
 	}
+	// With its border locked (lod's first attempt) the rim stays whole.
+	res, err = Simplify(m, Options{TargetRatio: 0.5, LockBorder: true, MaxError: 0.02})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before, after := area(m, m.Indices), area(m, res.Indices); len(res.Indices) == 0 || after < 0.999*before {
+		t.Fatalf("locked border: %d triangles, area %g of %g", len(res.Indices)/3, after, before)
+	}
 }
 
 // area sums the triangles' areas seen from above.
