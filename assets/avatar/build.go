@@ -11,13 +11,14 @@ import (
 	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // builder assembles the glTF scene: joint nodes, the skin, meshes and
 // materials.
 type builder struct {
 	rig   Rig
-	world []mat4
+	world []xform.Mat4
 	sc    *scene.Scene
 }
 
@@ -28,7 +29,7 @@ type builder struct {
 func newBuilder(r Rig) *builder {
 	b := &builder{rig: r, sc: &scene.Scene{Asset: gltf.Asset{Version: "2.0", Generator: "Kiln avatar"}}}
 	for _, m := range r.World() {
-		var w mat4
+		var w xform.Mat4
 		for k := range 16 {
 			w[k] = float64(m[k])
 		}
@@ -53,7 +54,7 @@ func newBuilder(r Rig) *builder {
 	for i := range r.Names {
 		skin.Joints = append(skin.Joints, i)
 		var ibm [16]float32
-		inv := b.world[i].rigidInverse()
+		inv, _ := b.world[i].Inverse()
 		for k := range 16 {
 			ibm[k] = float32(inv[k])
 		}

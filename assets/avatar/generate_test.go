@@ -10,6 +10,7 @@ import (
 
 	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 
@@ -130,9 +131,9 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 	}
 	// IBM × world rest matrix ≈ identity for every joint, with the world
 	// matrices composed from the nodes as a client would.
-	world := make(map[int]mat4)
-	var compose func(n int) mat4
-	compose = func(n int) mat4 {
+	world := make(map[int]xform.Mat4)
+	var compose func(n int) xform.Mat4
+	compose = func(n int) xform.Mat4 {
 		if m, ok := world[n]; ok {
 			return m
 		}
@@ -143,17 +144,17 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 			Scale:       [3]float32{float32(nd.Scale[0]), float32(nd.Scale[1]), float32(nd.Scale[2])},
 		})
 		if p, ok := parentOf[n]; ok {
-			l = compose(p).mul(l)
+			l = compose(p).Mul(l)
 		}
 		world[n] = l
 		return l
 	}
 	for i, j := range sk.Joints {
-		var ibm mat4
+		var ibm xform.Mat4
 		for k := range 16 {
 			ibm[k] = float64(sk.InverseBindMatrices[i][k])
 		}
-		m := compose(j).mul(ibm)
+		m := compose(j).Mul(ibm)
 		for k := range 16 {
 			want := 0.0
 			if k%5 == 0 {

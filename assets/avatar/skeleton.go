@@ -1,6 +1,10 @@
 package avatar
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kilnhq/kiln/assets/xform"
+)
 
 // Rig is a skeleton in its rest pose: joint names, the parent of each
 // joint (an index into Names, -1 for the root) and each joint's local
@@ -195,11 +199,11 @@ func rigOf(joints map[string][3]float32) Rig {
 // column-major like glTF; the inverse bind matrices are their inverses.
 func (r Rig) World() [][16]float32 {
 	out := make([][16]float32, len(r.Names))
-	w := make([]mat4, len(r.Names))
+	w := make([]xform.Mat4, len(r.Names))
 	for i, t := range r.Rest {
 		l := trs(t)
 		if p := r.Parent[i]; p >= 0 {
-			l = w[p].mul(l)
+			l = w[p].Mul(l)
 		}
 		w[i] = l
 		for k := range 16 {
