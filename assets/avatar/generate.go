@@ -92,7 +92,7 @@ func Generate(cfg Config) (*scene.Scene, error) {
 	budget(parts)
 	var worn []*part
 	for _, k := range order {
-		parts[k].smoothWeights(smoothRounds)
+		parts[k].smoothWeights()
 		worn = append(worn, parts[k])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
