@@ -34,7 +34,7 @@ func TestMeshoptDownloads(t *testing.T) {
 	if len(packed.Body) >= len(plain.Body) || packed.Header.Get("ETag") == plain.Header.Get("ETag") {
 		t.Errorf("compressed %d bytes (ETag %s), plain %d (ETag %s)", len(packed.Body), packed.Header.Get("ETag"), len(plain.Body), plain.Header.Get("ETag"))
 	}
-	if s.Stats() != ps.Stats() {
+	if !sameButWelded(s.Stats(), ps.Stats()) {
 		t.Errorf("compressed stats %+v, plain %+v", s.Stats(), ps.Stats())
 	}
 	res := do(t, "GET", r.AvatarURL+"/model/default-male.glb?useMeshOptCompression=yes", "", nil, nil)
@@ -63,11 +63,23 @@ func TestMeshoptDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Stats() != want.Stats() || len(res.Body) >= len(flat.Body) {
+	if !sameButWelded(got.Stats(), want.Stats()) || len(res.Body) >= len(flat.Body) {
 		t.Errorf("object: compressed %+v in %d bytes, plain %+v in %d", got.Stats(), len(res.Body), want.Stats(), len(flat.Body))
 	}
 	res = do(t, "GET", url+"?useMeshOptCompression=", key, nil, nil)
 	if res.Status != http.StatusBadRequest || res.errorCode(t) != "invalid_use_mesh_opt_compression" {
 		t.Errorf("useMeshOptCompression=: %d %s", res.Status, res.Body)
 	}
+}
+
+// sameButWelded compares the stats of a compressed model with the plain
+// one's: everything equal, but that vertices which quantization makes
+// identical (on a grid, with tangents no normal map reads dropped) are
+// stored once, so there may be fewer, never more.
+func sameButWelded(packed, plain scene.Stats) bool {
+	if packed.Vertices > plain.Vertices {
+		return false
+	}
+	packed.Vertices = plain.Vertices
+	return packed == plain
 }
