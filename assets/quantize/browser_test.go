@@ -88,7 +88,7 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	script := filepath.Join(root, "tools", "browser-test", "meshopt.mjs")
-	three := filepath.Join(root, "tools", "meshopt", "node_modules", "three")
+	three := filepath.Join(root, "tools", "browser-test", "node_modules", "three")
 	missing := func(what string) {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%s is missing; .ci/run installs it", what)
@@ -106,7 +106,7 @@ func TestBrowserPlaysCompressedAvatar(t *testing.T) {
 	for what, path := range map[string]string{
 		"chromium": chromium,
 		"playwright-core (npm ci in tools/browser-test)": filepath.Join(root, "tools", "browser-test", "node_modules", "playwright-core"),
-		"three (npm ci in tools/meshopt)":                three,
+		"three (npm ci in tools/browser-test)":           three,
 	} {
 		if _, err := os.Stat(path); err != nil {
 			missing(what)
