@@ -3,7 +3,6 @@ package animation
 import (
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar"
@@ -48,25 +47,108 @@ func clothConfigs() []avatar.Config {
 // of the trousers'): the new garments must never fall back to it.
 var primitiveBar = map[string]float64{"Wolf3D_Outfit_Top": 0.07, "Wolf3D_Outfit_Bottom": 0.06, "Wolf3D_Outfit_Footwear": 0.06}
 
+// clothException is a garment style under a clip that does not meet the
+// issue's bar yet, with the worst figures measured on it (either body
+// type): the test holds it to them, so it cannot get worse, and says so
+// when it passes the bar and the entry can go.
+type clothException struct {
+	stretched float64 // % of the edges past stretchLimit, rounded up to a hundredth; under it the leader's bar holds
+	poked     int     // covered body vertices out through the garment
+}
+
+// clothExceptions are the failures left when strict became the default
+// (figures of TestClothKiln -v). Causes, as far as measured:
+//   - Tops: the hands rest against the hem and inside the cuffs in the
+//     rest pose (the shirt's and hoodie's sleeves reach over the thumb),
+//     so the test counts thumb and wrist vertices as covered; they follow
+//     their own joints and come out when the hand turns (shirt, up to 108
+//     of 135 under gesture_shrug). T-shirt, tank and blouse: a few skin
+//     vertices at the armpit and hem that the generator does not see as
+//     under the garment keep the body's weights.
+//   - Tops under gesture_nod, gesture_thumbsup and locomotion_idle, where
+//     the leader's avatars tear no edge at all: a few armpit edges still
+//     pass 1.5x (at most 0.13%, 3 edges), as the clips turn the arms some
+//     35 degrees from the rest pose.
+//   - Skirt: the cloth between the legs stretches when they part under
+//     locomotion_run (5.26%, the leader's trousers 3.54%) and
+//     locomotion_walk (1.04%, 0.69%).
+//   - Shorts, jeans, shoes, sneakers: skin at the hem or the shoe collar
+//     (the knee, the ankle) comes out when the knee or ankle bends.
+var clothExceptions = map[[3]string]clothException{
+	{"blouse", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 7},
+	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.08},
+	{"blouse", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 1},
+	{"blouse", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 23},
+	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 4},
+	{"blouse", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.08},
+	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 2},
+	{"blouse", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 1},
+	{"hoodie", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 14},
+	{"hoodie", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.12, poked: 2},
+	{"hoodie", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 19},
+	{"hoodie", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 24},
+	{"hoodie", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:       {stretched: 0.14, poked: 24},
+	{"hoodie", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 18},
+	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.12, poked: 16},
+	{"hoodie", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 18},
+	{"hoodie", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 13},
+	{"shirt", "gesture_clap", "Wolf3D_Outfit_Top"}:            {poked: 57},
+	{"shirt", "gesture_nod", "Wolf3D_Outfit_Top"}:             {stretched: 0.06, poked: 2},
+	{"shirt", "gesture_point", "Wolf3D_Outfit_Top"}:           {poked: 47},
+	{"shirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:           {poked: 108},
+	{"shirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:        {poked: 79},
+	{"shirt", "gesture_wave", "Wolf3D_Outfit_Top"}:            {poked: 77},
+	{"shirt", "locomotion_idle", "Wolf3D_Outfit_Top"}:         {stretched: 0.06, poked: 2},
+	{"shirt", "locomotion_run", "Wolf3D_Outfit_Top"}:          {poked: 5},
+	{"shirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:         {poked: 2},
+	{"tank", "gesture_clap", "Wolf3D_Outfit_Top"}:             {poked: 1},
+	{"tank", "gesture_nod", "Wolf3D_Outfit_Top"}:              {poked: 1},
+	{"tank", "gesture_point", "Wolf3D_Outfit_Top"}:            {poked: 4},
+	{"tank", "gesture_shrug", "Wolf3D_Outfit_Top"}:            {poked: 2},
+	{"tank", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:         {poked: 2},
+	{"tank", "gesture_wave", "Wolf3D_Outfit_Top"}:             {poked: 3},
+	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:          {poked: 2},
+	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:           {poked: 4},
+	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:          {poked: 4},
+	{"tshirt", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 13},
+	{"tshirt", "gesture_nod", "Wolf3D_Outfit_Top"}:            {poked: 12},
+	{"tshirt", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 12},
+	{"tshirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 15},
+	{"tshirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:       {poked: 12},
+	{"tshirt", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 12},
+	{"tshirt", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {poked: 12},
+	{"tshirt", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 16},
+	{"tshirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 16},
+	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:      {poked: 4},
+	{"shorts", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:     {poked: 5},
+	{"jeans", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 1},
+	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {stretched: 5.27},
+	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:      {stretched: 1.05},
+	{"sneakers", "locomotion_run", "Wolf3D_Outfit_Footwear"}:  {poked: 1},
+	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 1},
+	{"shoes", "locomotion_run", "Wolf3D_Outfit_Footwear"}:     {poked: 7},
+	{"shoes", "locomotion_walk", "Wolf3D_Outfit_Footwear"}:    {poked: 9},
+}
+
 // TestClothKiln measures Kiln's avatars (every garment style on both body
 // types, across builds) under every clip beside the leader's, logging the
-// figures. It always holds them to the primitive generator's figures.
-// With KILN_CLOTH_STRICT=1 it holds them to the bar: no garment
-// stretched past the limit on a larger share of its edges than the
-// leader's avatar under the same clip, and no body vertex out through a
-// garment. The generator does not meet that yet (a few short seam edges
-// at the armpits and shoe collars stretch under clips where the leader's
-// coarser garments show none, shorts stretch more under locomotion_run,
-// and skin inside long-sleeve cuffs and shoe collars comes out when the
-// wrists and ankles turn), so the strict run is opt-in until it does.
+// figures (-v), and holds them to the bar: no garment stretched
+// past the limit on a larger share of its edges than the leader's avatar
+// under the same clip, and no body vertex out through a garment. The
+// styles and clips listed in clothExceptions are held to their measured
+// figures instead, and every garment to the primitive generator's.
 func TestClothKiln(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skins ten avatars through every clip")
 	}
-	strict := os.Getenv("KILN_CLOTH_STRICT") == "1"
 	leader := leaderCloth(t)
+	passing := map[[3]string]bool{}
+	for k := range clothExceptions {
+		passing[k] = true
+	}
 	for _, cfg := range clothConfigs() {
 		name := fmt.Sprintf("%s/%s-%s-%s/build%.2f", cfg.Body.Type, cfg.Outfit.Top.Style, cfg.Outfit.Bottom.Style, cfg.Outfit.Footwear.Style, cfg.Body.Build)
+		style := map[string]string{"Wolf3D_Outfit_Top": cfg.Outfit.Top.Style, "Wolf3D_Outfit_Bottom": cfg.Outfit.Bottom.Style, "Wolf3D_Outfit_Footwear": cfg.Outfit.Footwear.Style}
 		t.Run(name, func(t *testing.T) {
 			s, err := avatar.Generate(cfg)
 			if err != nil {
@@ -84,11 +166,22 @@ func TestClothKiln(t *testing.T) {
 					if f.Stretched > primitiveBar[g] {
 						t.Errorf("%s %s: %.2f%% of the edges stretched past %.1fx, more than the primitive avatars' %.0f%%", clip, g, 100*f.Stretched, stretchLimit, 100*primitiveBar[g])
 					}
-					if !strict {
+					bar := clothBar(leader, clip, g)
+					key := [3]string{style[g], clip, g}
+					if ex, ok := clothExceptions[key]; ok {
+						if f.Stretched > bar || f.Poked > 0 {
+							passing[key] = false
+						}
+						if f.Stretched > bar && 100*f.Stretched > ex.stretched {
+							t.Errorf("%s %s (a listed exception): %.3f%% of the edges stretched past %.1fx, worse than the %.2f%% measured", clip, g, 100*f.Stretched, stretchLimit, ex.stretched)
+						}
+						if f.Poked > ex.poked {
+							t.Errorf("%s %s (a listed exception): %d of %d covered body vertices come out through it, worse than the %d measured", clip, g, f.Poked, f.Covered, ex.poked)
+						}
 						continue
 					}
-					if bar := clothBar(leader, clip, g); f.Stretched > bar {
-						t.Errorf("%s %s: %.2f%% of the edges stretched past %.1fx, the leader %.2f%%", clip, g, 100*f.Stretched, stretchLimit, 100*bar)
+					if f.Stretched > bar {
+						t.Errorf("%s %s: %.3f%% of the edges stretched past %.1fx, the leader %.2f%%", clip, g, 100*f.Stretched, stretchLimit, 100*bar)
 					}
 					if f.Poked > 0 {
 						t.Errorf("%s %s: %d of %d covered body vertices come out through it", clip, g, f.Poked, f.Covered)
@@ -96,5 +189,10 @@ func TestClothKiln(t *testing.T) {
 				}
 			}
 		})
+	}
+	for k, ok := range passing {
+		if ok && !t.Failed() {
+			t.Logf("%s %s on %s now meets the bar: its entry in clothExceptions can go", k[1], k[2], k[0])
+		}
 	}
 }
