@@ -56,6 +56,7 @@ var cases = []benchCase{
 	{"stacked-100k", "obj", func() []byte { return stackedOBJ(100_000) }},
 	{"stacked-10M", "obj", func() []byte { return stackedOBJ(10_000_000) }},
 	{"texref-8192", "glb", texrefGLB},
+	{"fan-1M", "obj", func() []byte { return fanOBJ(1_000_000) }},
 	{"grid-1.5M", "obj", func() []byte { return gridOBJ(866) }},
 }
 
@@ -238,6 +239,21 @@ func stackedOBJ(n int) []byte {
 		b.WriteString("f 1 2 3\n")
 	}
 	return zipped("stacked.obj", b.Bytes())
+}
+
+// fanOBJ is n triangles around one vertex (a disk whose centre has
+// valence n), zipped.
+func fanOBJ(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("v 0 0 0\n")
+	for i := 0; i <= n; i++ {
+		a := 2 * math.Pi * float64(i) / float64(n+1)
+		fmt.Fprintf(&b, "v %.6f %.6f %.6f\n", math.Cos(a), math.Sin(a), 0.01*math.Sin(7*a))
+	}
+	for i := 2; i <= n+1; i++ {
+		fmt.Fprintf(&b, "f 1 %d %d\n", i, i+1)
+	}
+	return zipped("fan.obj", b.Bytes())
 }
 
 // gridOBJ is a wavy n×n grid of quads, 2n² triangles: a normal, large
