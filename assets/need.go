@@ -18,7 +18,11 @@ import (
 // killed half way through it.
 type Need struct {
 	Triangles int64 // as the file declares them, repeats included
-	Vertices  int64
+	// Drawn counts a mesh's triangles once per node that draws it: a
+	// small file can instance one mesh many times, and the renderer
+	// poses every instance.
+	Drawn    int64
+	Vertices int64
 	Pixels    int64 // of every image, decoded
 	Bytes     int64
 }
@@ -33,6 +37,7 @@ const (
 	bytesPerTri   = 700      // read, welded, simplified twice, written
 	bytesPerVert  = 250      // streams, quadrics, maps
 	bytesPerPixel = 12       // decoded once (4) and resized (4), rendered (reduced floats)
+	bytesPerDrawn = 250      // a posed triangle and its vertices in the renderer
 )
 
 // Estimate reads what an upload of extension ext (glb, gltf or obj, or a
@@ -59,6 +64,8 @@ func Estimate(data []byte, ext string) (Need, error) {
 		return Need{}, nil
 	}
 	n.Bytes = baseBytes + 2*int64(len(main)) + n.Triangles*bytesPerTri + n.Vertices*bytesPerVert + n.Pixels*bytesPerPixel
+	// The first drawing of each triangle is in bytesPerTri.
+	n.Bytes += max(0, n.Drawn-n.Triangles) * bytesPerDrawn
 	return n, nil
 }
 
@@ -68,8 +75,8 @@ func (n Need) OverBudget(budget int64) error {
 		return nil
 	}
 	return kiln.Errorf(kiln.KindUnprocessable, "over_memory_budget",
-		"processing this model needs about %d MiB (%d triangles, %d vertices, %d image pixels), more than the %d MiB a job may use (KILN_JOB_MEMORY); reduce or split the model",
-		n.Bytes>>20, n.Triangles, n.Vertices, n.Pixels, budget>>20)
+		"processing this model needs about %d MiB (%d triangles, %d drawn, %d vertices, %d image pixels), more than the %d MiB a job may use (KILN_JOB_MEMORY); reduce or split the model",
+		n.Bytes>>20, n.Triangles, n.Drawn, n.Vertices, n.Pixels, budget>>20)
 }
 
 // objNeed counts the positions and the triangles of the faces' fans,
@@ -95,6 +102,7 @@ func objNeed(data []byte) Need {
 			n.Vertices++
 		}
 	}
+	n.Drawn = n.Triangles
 	return n
 }
 
@@ -103,6 +111,9 @@ type gltfDoc struct {
 	Accessors []struct {
 		Count int64 `json:"count"`
 	} `json:"accessors"`
+	Nodes []struct {
+		Mesh *int `json:"mesh"`
+	} `json:"nodes"`
 	Meshes []struct {
 		Primitives []struct {
 			Indices    *int             `json:"indices"`
@@ -145,7 +156,8 @@ func gltfNeed(data []byte, files func(string) ([]byte, error)) (Need, error) {
 		return max(0, doc.Accessors[i].Count)
 	}
 	var n Need
-	for _, m := range doc.Meshes {
+	meshTris := make([]int64, len(doc.Meshes))
+	for i, m := range doc.Meshes {
 		for _, p := range m.Primitives {
 			pos, ok := p.Attributes["POSITION"]
 			if !ok {
@@ -155,10 +167,16 @@ func gltfNeed(data []byte, files func(string) ([]byte, error)) (Need, error) {
 			// A morph target is another set of streams per vertex.
 			n.Vertices += v * int64(1+len(p.Targets))
 			if p.Indices != nil {
-				n.Triangles += count(*p.Indices) / 3
+				meshTris[i] += count(*p.Indices) / 3
 			} else {
-				n.Triangles += v / 3
+				meshTris[i] += v / 3
 			}
+		}
+		n.Triangles += meshTris[i]
+	}
+	for _, node := range doc.Nodes {
+		if node.Mesh != nil && *node.Mesh >= 0 && *node.Mesh < len(meshTris) {
+			n.Drawn += meshTris[*node.Mesh]
 		}
 	}
 	buffer := func(b int) []byte {

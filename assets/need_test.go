@@ -44,6 +44,26 @@ func texturedGLB(t *testing.T, w, h, n int) []byte {
 	return glb
 }
 
+// instancedGLB is a cube drawn by n nodes.
+func instancedGLB(t *testing.T, n int) []byte {
+	t.Helper()
+	s, err := Read(fixture.CubeGLB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := 0
+	s.Nodes, s.Scenes = nil, []*gltf.Scene{{}}
+	for i := range n {
+		s.Nodes = append(s.Nodes, &gltf.Node{Mesh: &zero, Translation: [3]float64{float64(i), 0, 0}})
+		s.Scenes[0].Nodes = append(s.Scenes[0].Nodes, i)
+	}
+	glb, err := scene.Write(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return glb
+}
+
 func TestEstimate(t *testing.T) {
 	stacked := "v 0 0 0\nv 1 0 0\nv 0 1 0\n" + strings.Repeat("f 1 2 3\n", 100000)
 	tests := []struct {
@@ -52,12 +72,14 @@ func TestEstimate(t *testing.T) {
 		ext        string
 		tris, vert int64
 		pixels     int64
+		drawn      int64
 	}{
-		{"stacked OBJ", []byte(stacked), "obj", 100000, 3, 0},
-		{"stacked OBJ zipped", zipOf(t, map[string][]byte{"m.obj": []byte(stacked)}), "obj", 100000, 3, 0},
-		{"quads and a pentagon", []byte("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 2 0\n  f 1 2 3 4\nf 1 2 3 4 5\n# f 1 2 3\n"), "obj", 5, 5, 0},
-		{"cube GLB", fixture.CubeGLB(), "glb", 12, 24, 0},
-		{"one image, many textures", texturedGLB(t, 300, 200, 5), "glb", 10, 20, 300 * 200},
+		{"stacked OBJ", []byte(stacked), "obj", 100000, 3, 0, 100000},
+		{"stacked OBJ zipped", zipOf(t, map[string][]byte{"m.obj": []byte(stacked)}), "obj", 100000, 3, 0, 100000},
+		{"quads and a pentagon", []byte("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 2 0\n  f 1 2 3 4\nf 1 2 3 4 5\n# f 1 2 3\n"), "obj", 5, 5, 0, 5},
+		{"cube GLB", fixture.CubeGLB(), "glb", 12, 24, 0, 12},
+		{"one image, many textures", texturedGLB(t, 300, 200, 5), "glb", 10, 20, 300 * 200, 10},
+		{"a cube drawn by 10,000 nodes", instancedGLB(t, 10000), "glb", 12, 24, 0, 120000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,10 +87,10 @@ func TestEstimate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n.Triangles != tc.tris || n.Vertices != tc.vert || n.Pixels != tc.pixels {
-				t.Fatalf("need %+v, want %d triangles, %d vertices, %d pixels", n, tc.tris, tc.vert, tc.pixels)
+			if n.Triangles != tc.tris || n.Vertices != tc.vert || n.Pixels != tc.pixels || n.Drawn != tc.drawn {
+				t.Fatalf("need %+v, want %d triangles, %d vertices, %d pixels, %d drawn", n, tc.tris, tc.vert, tc.pixels, tc.drawn)
 			}
-			if n.Bytes < baseBytes+tc.tris*bytesPerTri {
+			if n.Bytes < baseBytes+tc.tris*bytesPerTri+(tc.drawn-tc.tris)*bytesPerDrawn {
 				t.Fatalf("need %d bytes, less than its triangles alone", n.Bytes)
 			}
 			if err := n.OverBudget(n.Bytes); err != nil {
