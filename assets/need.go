@@ -23,8 +23,8 @@ type Need struct {
 	// poses every instance.
 	Drawn    int64
 	Vertices int64
-	Pixels    int64 // of every image, decoded
-	Bytes     int64
+	Pixels   int64 // of every image, decoded
+	Bytes    int64
 }
 
 // What the pipeline holds per unit, from bench/hostile's peak RSS of the
