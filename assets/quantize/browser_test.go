@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/kilnhq/kiln/assets/quantize"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
+	"github.com/kilnhq/kiln/internal/testenv"
 )
 
 // page loads /model.glb with three.js and its MeshoptDecoder, frames it,
@@ -85,33 +84,9 @@ try {
 // with every triangle, covers the picture as an avatar does, and the clip
 // moves it.
 func TestBrowserPlaysCompressedAvatar(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	script := filepath.Join(root, "tools", "browser-test", "meshopt.mjs")
-	three := filepath.Join(root, "tools", "browser-test", "node_modules", "three")
-	missing := func(what string) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing; .ci/run installs it", what)
-		}
-		t.Skipf("%s is missing (bash .ci/run installs it)", what)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node")
-	}
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	for what, path := range map[string]string{
-		"chromium": chromium,
-		"playwright-core (npm ci in tools/browser-test)": filepath.Join(root, "tools", "browser-test", "node_modules", "playwright-core"),
-		"three (npm ci in tools/browser-test)":           three,
-	} {
-		if _, err := os.Stat(path); err != nil {
-			missing(what)
-		}
-	}
+	node, dir := testenv.BrowserTools(t)
+	script := filepath.Join(dir, "meshopt.mjs")
+	three := filepath.Join(dir, "node_modules", "three")
 
 	s, err := avatar.Generate(avatar.Default(avatar.Masculine))
 	if err != nil {

@@ -6,42 +6,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/internal/testenv"
 )
 
-// browserTool finds node, chromium and tools/browser-test's packages; it
-// skips the test when one is missing, except in CI, where .ci/run installs
-// them all and a missing one is a failure.
+// browserTool finds node and the viewer page's script (testenv.BrowserTools
+// skips or fails when a tool is missing); the other scripts stand beside it.
 func browserTool(t *testing.T) (node, script string) {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "tools", "browser-test")
-	missing := func(what string) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing; .ci/run installs it", what)
-		}
-		t.Skipf("%s is missing (bash .ci/run installs it)", what)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node")
-	}
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	if _, err := os.Stat(chromium); err != nil {
-		missing("chromium")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core")); err != nil {
-		missing("playwright-core (npm ci in tools/browser-test)")
-	}
+	node, dir := testenv.BrowserTools(t)
 	return node, filepath.Join(dir, "viewer.mjs")
 }
 

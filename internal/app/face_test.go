@@ -155,12 +155,6 @@ type faceFigures struct {
 func TestFaceMorphTargetsInBrowser(t *testing.T) {
 	node, viewer := browserTool(t)
 	script := filepath.Join(filepath.Dir(viewer), "face.mjs")
-	if _, err := os.Stat(filepath.Join(filepath.Dir(viewer), "node_modules", "three")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("three is missing; .ci/run installs it")
-		}
-		t.Skip("three is missing (npm ci in tools/browser-test)")
-	}
 	r := start(t)
 	for i, query := range []string{
 		"?morphTargets=ARKit,Oculus%20Visemes",
