@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -106,7 +105,7 @@ func (p *part) smoothWeights() {
 		for j, w := range acc {
 			m[j] = float32(w)
 		}
-		out[v] = topFour(m)
+		out[v] = human.TopFour(m)
 	}
 	for i := range p.inf {
 		p.inf[i] = out[weld[i]]
@@ -180,35 +179,6 @@ func (h *distHeap) Pop() any {
 	it := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return it
-}
-
-// topFour keeps the four heaviest joints, normalised; ties go to the
-// lower joint index so the result does not depend on map order.
-func topFour(m map[uint8]float32) human.Influence {
-	type jw struct {
-		j uint8
-		w float32
-	}
-	list := make([]jw, 0, len(m))
-	for j, w := range m {
-		list = append(list, jw{j, w})
-	}
-	sort.Slice(list, func(a, b int) bool {
-		if list[a].w != list[b].w {
-			return list[a].w > list[b].w
-		}
-		return list[a].j < list[b].j
-	})
-	list = list[:min(4, len(list))]
-	var total float32
-	for _, e := range list {
-		total += e.w
-	}
-	var inf human.Influence
-	for k, e := range list {
-		inf.Joint[k], inf.Weight[k] = e.j, e.w/total
-	}
-	return inf
 }
 
 // weldByPosition numbers vertices by their position: vertices split at

@@ -218,14 +218,15 @@ func (f *Fitted) Weights() []Influence {
 				}
 			}
 		}
-		out[i] = topFour(sum)
+		out[i] = TopFour(sum)
 	}
 	return out
 }
 
-// topFour keeps the four heaviest joints, normalised; ties go to the
-// lower joint index so the result does not depend on map order.
-func topFour(sum map[uint8]float32) Influence {
+// TopFour keeps the four heaviest joints of a weight sum, normalised;
+// ties go to the lower joint index so the result does not depend on map
+// order. The generator sums weights the same way when it blends them.
+func TopFour(sum map[uint8]float32) Influence {
 	type jw struct {
 		j uint8
 		w float32
