@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -21,50 +19,11 @@ import (
 	"github.com/kilnhq/kiln/internal/testenv"
 )
 
-// ownRedis starts a redis-server of the test's own on a free loopback
-// port, so that the test can stop it; it skips without redis-server,
-// except in CI. stop kills it and waits.
+// ownRedis starts a redis-server the test can stop (testenv.RedisServer).
 func ownRedis(t *testing.T) (url string, stop func()) {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but redis-server is not installed: .ci/run installs it")
-		}
-		t.Skip("redis-server is not installed")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	stop = func() {
-		if !stopped {
-			stopped = true
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}
-	t.Cleanup(stop)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return "redis://" + addr + "/0", stop
+	port, stop := testenv.RedisServer(t)
+	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop
 }
 
 // leaks are what an answer must never carry: driver messages, operation

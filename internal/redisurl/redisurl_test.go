@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/redisurl"
+	"github.com/kilnhq/kiln/internal/testenv"
 	"github.com/kilnhq/kiln/storage/redis"
 )
 
@@ -54,51 +53,12 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// redisServer starts redis-server with args on a free port and returns
-// the port; it skips without redis-server, except in CI.
+// redisServer starts a redis-server of the test's own (testenv.RedisServer)
+// and returns its port.
 func redisServer(t *testing.T, args ...string) int {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but redis-server is not installed: .ci/run installs it")
-		}
-		t.Skip("redis-server is not installed")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	dir := t.TempDir()
-	if len(args) > 0 && strings.HasSuffix(args[0], ".conf") {
-		// Sentinel rewrites its config file; it must be its own.
-		args[0] = filepath.Join(dir, filepath.Base(args[0]))
-		if err := os.WriteFile(args[0], []byte(fmt.Sprintf("port %d\nbind 127.0.0.1\n", port)), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(bin, append(args, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "")...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	waitPort(t, port)
+	port, _ := testenv.RedisServer(t, args...)
 	return port
-}
-
-func waitPort(t *testing.T, port int) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing listens on %d", port)
-		}
-	}
 }
 
 // exercise uses url as Kiln does: the metadata store writes and reads an
