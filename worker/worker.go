@@ -119,17 +119,24 @@ func lastAttempt(ctx context.Context) bool {
 type Config struct {
 	Concurrency     int
 	ShutdownTimeout time.Duration
+	// Poll is how often an idle worker looks for new tasks and for
+	// retries that are due; zero keeps asynq's defaults (1 s and 5 s). A
+	// cold avatar download waits on jobs in turn, each up to a poll
+	// late; every poll is a Redis call.
+	Poll time.Duration
 }
 
 // NewServer makes the Asynq server over all of Kiln's queues.
 func NewServer(opt asynq.RedisConnOpt, cfg Config, log *slog.Logger) *asynq.Server {
 	return asynq.NewServer(opt, asynq.Config{
-		Concurrency:     cfg.Concurrency,
-		Queues:          jobs.QueuePriorities,
-		ShutdownTimeout: cfg.ShutdownTimeout,
-		Logger:          asynqLogger{log.With("component", "asynq")},
-		LogLevel:        asynq.WarnLevel,
-		RetryDelayFunc:  jobs.RetryDelay,
+		Concurrency:              cfg.Concurrency,
+		Queues:                   jobs.QueuePriorities,
+		ShutdownTimeout:          cfg.ShutdownTimeout,
+		TaskCheckInterval:        cfg.Poll,
+		DelayedTaskCheckInterval: cfg.Poll,
+		Logger:                   asynqLogger{log.With("component", "asynq")},
+		LogLevel:                 asynq.WarnLevel,
+		RetryDelayFunc:           jobs.RetryDelay,
 		IsFailure: func(err error) bool {
 			// A busy task waits its turn: that is no failure.
 			return !errors.Is(err, context.Canceled) && !errors.Is(err, jobs.ErrBusy)

@@ -251,12 +251,24 @@ func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 		w.Mail = m
 		a.Log.Info("mail after upload enabled", "smtp", m.Addr())
 	}
-	srv := worker.NewServer(a.RedisOpt, worker.Config{
+	cfg := worker.Config{
 		Concurrency:     a.Config.Concurrency,
 		ShutdownTimeout: a.Config.ShutdownTimeout,
-	}, a.Log)
+		// 20 polls a second: a cold avatar download (two jobs in turn)
+		// in about 1.2 s instead of 2.1 s (bench/avatar).
+		Poll: workerPoll,
+	}
+	if a.embedded != nil {
+		// The embedded Redis logs every script call to its write-ahead
+		// log, an idle poll included: asynq's pace keeps the log small.
+		cfg.Poll = 0
+	}
+	srv := worker.NewServer(a.RedisOpt, cfg, a.Log)
 	return srv, w.Mux()
 }
+
+// workerPoll is how often an idle worker on a real Redis looks for tasks.
+const workerPoll = 50 * time.Millisecond
 
 // Listen opens an HTTP server for h on addr and reports the bound address
 // (addr may ask for port 0). Its listener answers the requests net/http
