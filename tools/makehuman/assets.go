@@ -203,7 +203,7 @@ func fittedAsset(base *obj, dir string, want part, weights weightsFunc) (hmdata.
 		}
 	}
 	if want == upper || want == lower {
-		downPoly := splitOutfit(o, c, weights)
+		downPoly := splitOutfit(o, c, weights, fittedY(base, c))
 		wantDown := want == lower
 		down := make([]bool, len(o.pos))
 		for i, p := range o.polys {
@@ -260,8 +260,11 @@ func nearestPart(base *obj, c *mhclo, down []bool, wantDown bool) []int32 {
 // share both vertex and UV): MakeHuman models a shirt and its trousers
 // as one connected mesh at times, but they are separate pieces of cloth
 // in the texture. An island goes down when the skin it is bound to
-// follows the hips and legs more than the torso.
-func splitOutfit(o *obj, c *mhclo, weights weightsFunc) []bool {
+// follows the hips and legs more than the torso, and reaches below the
+// top's hem (y is each vertex's height): a piece that hangs no lower
+// than the top is the top's, though bound to the hips (the pockets of
+// male_casualsuit05's jacket, which would stick out of the jeans' waist).
+func splitOutfit(o *obj, c *mhclo, weights weightsFunc, y []float32) []bool {
 	parent := make([]int, len(o.polys))
 	for i := range parent {
 		parent[i] = i
@@ -302,6 +305,24 @@ func splitOutfit(o *obj, c *mhclo, weights weightsFunc) []bool {
 	for pi := range out {
 		r := find(pi)
 		out[pi] = score[r]/float32(count[r]) > 0.5
+	}
+	hem := float32(math.Inf(1))
+	lowest := map[int]float32{}
+	for pi, p := range o.polys {
+		r := find(pi)
+		for _, v := range p.v {
+			if l, ok := lowest[r]; !ok || y[v] < l {
+				lowest[r] = y[v]
+			}
+			if !out[pi] {
+				hem = min(hem, y[v])
+			}
+		}
+	}
+	for pi := range out {
+		if out[pi] && lowest[find(pi)] > hem {
+			out[pi] = false
+		}
 	}
 	return out
 }

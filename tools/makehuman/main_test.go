@@ -210,3 +210,61 @@ func TestOutfitSplit(t *testing.T) {
 		t.Errorf("blouse at %.2f dm, skirt at %.2f dm", mean(top), mean(bottom))
 	}
 }
+
+// Every piece (UV island) of a bottom reaches below the hem of the top
+// from the same outfit: pieces bound to the hips that hang no lower than
+// the top's hem are the top's (a jacket's pockets stuck out of the jeans'
+// waistband while they were the bottom's).
+func TestBottomPiecesReachBelowTop(t *testing.T) {
+	d := converted(t)
+	height := func(a hmdata.Asset, v int32) float32 { return d.Positions[3*a.Ref[3*a.Mesh.Src[v]]+1] }
+	hem := map[string]float32{}
+	for _, a := range d.Assets {
+		if !strings.HasPrefix(a.ID, "top/") {
+			continue
+		}
+		lo := float32(1e9)
+		for v := range a.Mesh.Src {
+			lo = min(lo, height(a, int32(v)))
+		}
+		hem[a.Source] = lo
+	}
+	checked := 0
+	for _, a := range d.Assets {
+		h, ok := hem[a.Source]
+		if !strings.HasPrefix(a.ID, "bottom/") || !ok {
+			continue
+		}
+		checked++
+		parent := make([]int32, len(a.Mesh.Src))
+		for i := range parent {
+			parent[i] = int32(i)
+		}
+		find := func(i int32) int32 {
+			for parent[i] != i {
+				i = parent[i]
+			}
+			return i
+		}
+		for i := 0; i < len(a.Mesh.Tri); i += 3 {
+			for k := 1; k < 3; k++ {
+				parent[find(a.Mesh.Tri[i+k])] = find(a.Mesh.Tri[i])
+			}
+		}
+		lowest := map[int32]float32{}
+		for v := range a.Mesh.Src {
+			r := find(int32(v))
+			if l, ok := lowest[r]; !ok || height(a, int32(v)) < l {
+				lowest[r] = height(a, int32(v))
+			}
+		}
+		for _, l := range lowest {
+			if l > h {
+				t.Errorf("%s: a piece whose lowest point (%.2f dm) is above the top's hem (%.2f dm)", a.ID, l, h)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no bottom shares an outfit with a top")
+	}
+}

@@ -6,7 +6,7 @@ import "math"
 const (
 	Knit    = "knit"    // jersey stitches: T-shirts, tanks, hoodies
 	Weave   = "weave"   // plain weave: shirts, blouses, trousers, skirts
-	Twill   = "twill"   // diagonal twill with a white weft: denim
+	Twill   = "twill"   // fine diagonal twill, heathered by a white weft: denim
 	Leather = "leather" // grain and creases: shoes and boots
 	Canvas  = "canvas"  // coarse plain weave: sneakers
 )
@@ -48,14 +48,8 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					h *= 1 - math.Pow(2*a, 6)
 					tint, rough = 0.95+0.06*h, 0.85
 				case Twill:
-					over := ((iu+iv)%4+4)%4 < 2
-					if over {
-						h = math.Sin(math.Pi * fu)
-					} else {
-						h = math.Sin(math.Pi * fv)
-						c = c.mix(rgb{0.78, 0.78, 0.8}, 0.12)
-					}
-					tint, rough = 0.94+0.07*h, 0.8
+					h, c = twill(x, y, t, c, seed)
+					tint, rough = 1, 0.8
 				case Leather:
 					g := noise3([3]float64{u * 3, v * 3, 0}, seed)
 					h = g
@@ -108,4 +102,28 @@ func metresPerUV(s Surface) float64 {
 		return 1
 	}
 	return math.Sqrt(a3 / a2)
+}
+
+// weft is the undyed colour of denim's weft, which shows between the
+// indigo warp threads.
+var weft = rgb{0.72, 0.72, 0.74}
+
+// twill is denim at texel x, y: real twill lines are under a millimetre
+// apart, finer than a texel on a whole pair of trousers, so the diagonal
+// is the finest a texture holds (a period of four texels, in relief more
+// than in colour, so that it reads as texture up close and vanishes into
+// the mipmaps from across a room). What does show from afar is the
+// heather: the white weft peeking through, texel by texel, and slubs,
+// thicker stretches of warp that run down the leg as faint streaks.
+func twill(x, y int, t texel, c rgb, seed uint64) (float64, rgb) {
+	d := float64((x+y)%4) / 4
+	h := 0.5 + 0.5*math.Cos(2*math.Pi*d)
+	speck := hash3(x, y, 0, seed+3)
+	w := 0.03 + 0.05*speck*speck
+	if t.ok {
+		p := t.pos
+		slub := noise3([3]float64{p[0] * 300, p[1] * 25, p[2] * 300}, seed+4)
+		w += 0.04 * smooth(0.55, 0.9, slub)
+	}
+	return h, c.mix(weft, w).scale(0.98 + 0.04*h)
 }
