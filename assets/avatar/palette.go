@@ -11,9 +11,14 @@ import (
 // name is). Names keep configurations short and readable, and let the
 // random avatars stay within plausible colours.
 var (
+	// skinTones are albedos, as a texture holds them: lit, they read
+	// lighter. Red over green runs from 1.2 (porcelain) to 1.6 (the
+	// browns) and blue over green stays near 0.75-0.9, warm and pink
+	// as the leader's light skin (about 1.46 and 0.89 on its head
+	// texture); yellower tones rendered pale and greenish.
 	skinTones = map[string]string{
-		"porcelain": "#f6dccb", "light": "#eac2a4", "fair": "#dfae8c", "medium": "#c68c67",
-		"olive": "#b07f55", "tan": "#a06c47", "brown": "#7d4f33", "dark": "#5c3822", "deep": "#3f2616",
+		"porcelain": "#eec4b6", "light": "#dea08c", "fair": "#d0927a", "medium": "#be7e62",
+		"olive": "#a67456", "tan": "#9c6448", "brown": "#7c4c38", "dark": "#5c3a2b", "deep": "#40281e",
 	}
 	hairColors = map[string]string{
 		"black": "#1c1714", "dark-brown": "#3b2619", "brown": "#5e3c23", "light-brown": "#8a6240",

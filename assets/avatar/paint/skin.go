@@ -26,7 +26,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 // skinTexel paints texel i of the skin.
 func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	if !t.ok {
-		l.base[i], l.rough[i] = base, 0.55
+		l.base[i], l.rough[i] = base, 0.64
 		return
 	}
 	p := t.pos
@@ -40,7 +40,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	l.base[i] = c
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
-	l.rough[i] = 0.58 + 0.08*(fine-0.5) - 0.2*a
+	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.24*a
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
