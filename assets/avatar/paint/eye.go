@@ -6,7 +6,11 @@ import "math"
 // centre and radius are taken from it) facing +Z as the avatar does: a
 // black pupil, an iris of the given colour with radial fibres, a lighter
 // ring around the pupil and a dark limbal ring, then the white with a
-// blush toward the back. The cornea is glossy.
+// blush toward the back. The cornea is glossy, but a sphere's true
+// reflection of a light is a point that the lids often hide and an even
+// sky gives none; so, as the leader's textures do, catchlights are
+// painted in: a window's soft reflection up and to the viewer's left of
+// the pupil and a small point across from it, the same on both eyes.
 func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 	var c [3]float64
 	for _, p := range s.Pos {
@@ -17,7 +21,7 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
 	ir := rgb(iris)
-	white := rgb{0.80, 0.78, 0.74}
+	white := rgb{0.66, 0.62, 0.59}
 	const pupil, limbus = 0.20, 0.50 // angles from the front, radians
 	for i, t := range m {
 		l.rough[i] = 0.08
@@ -46,8 +50,23 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 			l.height[i] = -0.5 * fib
 		default:
 			v := fbm3(t.pos, 400, 2, seed+5)
-			l.base[i] = white.scale(0.95+0.08*v).mix(rgb{0.75, 0.45, 0.4}, 0.35*smooth(1.2, 2.2, theta))
+			l.base[i] = white.scale(0.95+0.08*v).mix(rgb{0.62, 0.36, 0.32}, 0.4*smooth(1.0, 2.0, theta))
+		}
+		// The catchlights: angular distances on the eye from their centres.
+		if theta < limbus {
+			q := glint(theta, phi, 0.24, 3*math.Pi/4)
+			r := glint(theta, phi, 0.27, -math.Pi/4)
+			a := math.Max(1-smooth(0.06, 0.09, q), 0.9*(1-smooth(0.025, 0.04, r)))
+			l.base[i] = l.base[i].mix(rgb{0.92, 0.92, 0.95}, a)
 		}
 	}
 	return l.maps(0.3)
+}
+
+// glint is the angle between the eye's point at (theta, phi) and the one
+// at (t0, p0), theta from the front and phi around it: small angles, so
+// the flat distance in polar coordinates will do.
+func glint(theta, phi, t0, p0 float64) float64 {
+	x, y := theta*math.Cos(phi)-t0*math.Cos(p0), theta*math.Sin(phi)-t0*math.Sin(p0)
+	return math.Hypot(x, y)
 }

@@ -259,3 +259,31 @@ func TestTwillFine(t *testing.T) {
 		t.Errorf("texels vary by %.1f%%, want 2..8%%: a heather, not stripes", 100*c)
 	}
 }
+
+// The iris catches the light: a near-white catchlight up and to the
+// viewer's left of the pupil (the viewer faces the eye, so that is -X,
+// +Y: u < 0.5, v < 0.5 on the test sphere), the same on every eye.
+func TestEyeCatchlight(t *testing.T) {
+	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
+	img := decode(t, Eye(eye, RGB{0.2, 0.08, 0.02}, 1, 128).Base)
+	best, bx, by := 0, 0, 0
+	for y := 0; y < 128; y++ {
+		for x := 0; x < 128; x++ {
+			// Within 0.5 rad of the front: the iris and pupil.
+			du, dv := (float64(x)/128-0.5)*2*math.Pi, (float64(y)/128-0.5)*math.Pi
+			if math.Hypot(du, dv) > 0.45 {
+				continue
+			}
+			c := img.NRGBAAt(x, y)
+			if s := int(c.R) + int(c.G) + int(c.B); s > best {
+				best, bx, by = s, x, y
+			}
+		}
+	}
+	if best < 3*220 {
+		t.Errorf("brightest iris texel sums %d, want a near-white catchlight", best)
+	}
+	if bx >= 64 || by >= 64 {
+		t.Errorf("catchlight at texel %d,%d, want up and to the viewer's left of the pupil (below 64,64)", bx, by)
+	}
+}
