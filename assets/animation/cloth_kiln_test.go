@@ -56,81 +56,57 @@ type clothException struct {
 	poked     int     // covered body vertices out through the garment
 }
 
-// clothExceptions are the failures left when strict became the default
-// (figures of TestClothKiln -v). Causes, as far as measured:
-//   - Tops: skin just inside a hem keeps its own weights, because the
-//     generator takes skin as under a garment only when the nearest
-//     garment vertex is not on the hem (assets/avatar followGarments),
-//     while the cloth, its weights spread over 16 cm, moves partly with
-//     the spine. Long sleeves (shirt, hoodie) reach over the thumb in the
-//     rest pose, so thumb and hand vertices are under the cuff and come
-//     out when the hand turns (shirt: up to 108 of 135 under
-//     gesture_shrug); under the T-shirt's short sleeves it is upper-arm
-//     skin (8 to 16 vertices, up to 1 cm out, in every clip); the tank,
-//     one vertex at the neckline.
-//   - Tops under gesture_nod, gesture_thumbsup and locomotion_idle, where
-//     the leader's avatars tear no edge at all: a few armpit edges still
-//     pass 1.5x (at most 0.13%, 3 edges), as the clips turn the arms some
-//     35 degrees from the rest pose.
+// clothExceptions are the failures left (figures of TestClothKiln -v,
+// the worst of both body types). Causes, as far as measured:
+//   - Tops, 1 to 6 body vertices: inner upper-arm skin at the armpit lies
+//     under cloth triangles that span sleeve and torso; when the arm
+//     moves, the triangle turns and the skin is on its outer side. The
+//     blouse's wide cuffs still cover the base of the palm after the
+//     sleeves end at the wrist (12 vertices under gesture_shrug).
+//   - Long sleeves under gesture_shrug (0.69 to 1.00% of the edges, the
+//     leader 0.21%): the cuff turns with the hand as the palms turn up,
+//     the sleeve above it with the forearm, and the twist gathers in the
+//     rows just above the cuff.
+//   - The blouse and the hoodie under gesture_nod and locomotion_idle,
+//     where the leader's avatars tear no edge at all: 1 to 3 armpit edges
+//     pass 1.5x.
 //   - Skirt: the cloth between the legs stretches when they part under
 //     locomotion_run (5.26%, the leader's trousers 3.54%) and
 //     locomotion_walk (1.04%, 0.69%).
-//   - Shorts, jeans, shoes, sneakers: skin at the hem or the shoe collar
-//     (the knee, the ankle) comes out when the knee or ankle bends.
+//   - Shorts and shoes: skin at the hem or the shoe collar (the knee, the
+//     ankle) comes out when the knee or ankle bends.
 var clothExceptions = map[[3]string]clothException{
-	{"blouse", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 7},
-	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.08},
-	{"blouse", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 1},
-	{"blouse", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 23},
-	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 4},
-	{"blouse", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.08},
-	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 2},
-	{"blouse", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 1},
-	{"hoodie", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 14},
-	{"hoodie", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.12, poked: 2},
-	{"hoodie", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 19},
-	{"hoodie", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 24},
-	{"hoodie", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:       {stretched: 0.14, poked: 24},
-	{"hoodie", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 18},
-	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.12, poked: 16},
-	{"hoodie", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 18},
-	{"hoodie", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 13},
-	{"shirt", "gesture_clap", "Wolf3D_Outfit_Top"}:            {poked: 57},
-	{"shirt", "gesture_nod", "Wolf3D_Outfit_Top"}:             {stretched: 0.06, poked: 2},
-	{"shirt", "gesture_point", "Wolf3D_Outfit_Top"}:           {poked: 47},
-	{"shirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:           {poked: 108},
-	{"shirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:        {poked: 79},
-	{"shirt", "gesture_wave", "Wolf3D_Outfit_Top"}:            {poked: 77},
-	{"shirt", "locomotion_idle", "Wolf3D_Outfit_Top"}:         {stretched: 0.06, poked: 2},
-	{"shirt", "locomotion_run", "Wolf3D_Outfit_Top"}:          {poked: 5},
-	{"shirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:         {poked: 2},
-	{"tank", "gesture_clap", "Wolf3D_Outfit_Top"}:             {poked: 1},
-	{"tank", "gesture_nod", "Wolf3D_Outfit_Top"}:              {poked: 1},
-	{"tank", "gesture_point", "Wolf3D_Outfit_Top"}:            {poked: 4},
-	{"tank", "gesture_shrug", "Wolf3D_Outfit_Top"}:            {poked: 2},
-	{"tank", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:         {poked: 2},
-	{"tank", "gesture_wave", "Wolf3D_Outfit_Top"}:             {poked: 3},
-	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:          {poked: 2},
-	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:           {poked: 4},
-	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:          {poked: 4},
-	{"tshirt", "gesture_clap", "Wolf3D_Outfit_Top"}:           {poked: 13},
-	{"tshirt", "gesture_nod", "Wolf3D_Outfit_Top"}:            {poked: 12},
-	{"tshirt", "gesture_point", "Wolf3D_Outfit_Top"}:          {poked: 12},
-	{"tshirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {poked: 15},
-	{"tshirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:       {poked: 12},
-	{"tshirt", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 12},
-	{"tshirt", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {poked: 12},
-	{"tshirt", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 16},
-	{"tshirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:        {poked: 16},
-	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:      {poked: 4},
-	{"shorts", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:     {poked: 5},
-	{"jeans", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 1},
-	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {stretched: 5.27},
-	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:      {stretched: 1.05},
-	{"sneakers", "locomotion_run", "Wolf3D_Outfit_Footwear"}:  {poked: 1},
-	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 1},
-	{"shoes", "locomotion_run", "Wolf3D_Outfit_Footwear"}:     {poked: 7},
-	{"shoes", "locomotion_walk", "Wolf3D_Outfit_Footwear"}:    {poked: 9},
+	{"blouse", "gesture_clap", "Wolf3D_Outfit_Top"}:        {poked: 3},
+	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:         {stretched: 0.08, poked: 1},
+	{"blouse", "gesture_point", "Wolf3D_Outfit_Top"}:       {poked: 3},
+	{"blouse", "gesture_shrug", "Wolf3D_Outfit_Top"}:       {stretched: 1.00, poked: 12},
+	{"blouse", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:    {poked: 3},
+	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:        {poked: 2},
+	{"blouse", "locomotion_idle", "Wolf3D_Outfit_Top"}:     {stretched: 0.08, poked: 1},
+	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}:      {poked: 5},
+	{"blouse", "locomotion_walk", "Wolf3D_Outfit_Top"}:     {poked: 4},
+	{"hoodie", "gesture_nod", "Wolf3D_Outfit_Top"}:         {stretched: 0.05},
+	{"hoodie", "gesture_shrug", "Wolf3D_Outfit_Top"}:       {stretched: 0.69, poked: 6},
+	{"hoodie", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:    {poked: 1},
+	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:     {stretched: 0.07},
+	{"shirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:        {stretched: 0.76},
+	{"shoes", "locomotion_run", "Wolf3D_Outfit_Footwear"}:  {poked: 8},
+	{"shoes", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 9},
+	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:   {poked: 3},
+	{"shorts", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:  {poked: 3},
+	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:    {stretched: 5.27},
+	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:   {stretched: 1.05},
+	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:       {poked: 1},
+	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:        {poked: 2},
+	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:       {poked: 3},
+	{"tshirt", "gesture_clap", "Wolf3D_Outfit_Top"}:        {poked: 5},
+	{"tshirt", "gesture_nod", "Wolf3D_Outfit_Top"}:         {poked: 1},
+	{"tshirt", "gesture_point", "Wolf3D_Outfit_Top"}:       {poked: 4},
+	{"tshirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:       {poked: 1},
+	{"tshirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:    {poked: 1},
+	{"tshirt", "gesture_wave", "Wolf3D_Outfit_Top"}:        {poked: 6},
+	{"tshirt", "locomotion_run", "Wolf3D_Outfit_Top"}:      {poked: 6},
+	{"tshirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:     {poked: 4},
 }
 
 // TestClothKiln measures Kiln's avatars (every garment style on both body

@@ -89,10 +89,16 @@ func Generate(cfg Config) (*scene.Scene, error) {
 		}
 		parts["hair"] = fittedPart(f)
 	}
+	endSleeves(parts["top"], body.Joints())
 	budget(parts)
 	var worn []*part
 	for _, k := range order {
-		parts[k].smoothWeights()
+		fade := 0.0
+		if k == "top" {
+			fade = hemFade
+		}
+		parts[k].smoothWeights(fade)
+		followHands([]*part{bodyPart}, parts[k])
 		worn = append(worn, parts[k])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -32,7 +33,7 @@ const smoothRadius = 0.16
 // smoothWeights gives each vertex the mean of the influences around it
 // within smoothRadius along the cloth (vertices welded by position, so
 // UV seams do not split it), keeping the four largest.
-func (p *part) smoothWeights() {
+func (p *part) smoothWeights(fade float64) {
 	weld, n := weldByPosition(p.pos)
 	// Neighbours as sorted lists: sums in a fixed order give the same
 	// weights, to the bit, on every build.
@@ -62,6 +63,7 @@ func (p *part) smoothWeights() {
 	for v, q := range rep {
 		grid[cell(q)] = append(grid[cell(q)], v)
 	}
+	sewn := make([]bool, n)
 	for v, q := range rep {
 		c := cell(q)
 		for dx := -1; dx <= 1; dx++ {
@@ -69,6 +71,9 @@ func (p *part) smoothWeights() {
 				for dz := -1; dz <= 1; dz++ {
 					for _, u := range grid[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
 						if d := sub3(rep[u], q); u != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
+							if !slices.Contains(nb[v], u) {
+								sewn[v] = true
+							}
 							nb[v] = append(nb[v], u)
 						}
 					}
@@ -107,9 +112,78 @@ func (p *part) smoothWeights() {
 		}
 		out[v] = human.TopFour(m)
 	}
+	hem := hemDistance(p.tris, weld, n, sewn, nb, rep, fade)
+	for v := range out {
+		if t := hem[v] / fade; t < 1 {
+			out[v] = blend(orig[v], out[v], t*t*(3-2*t))
+		}
+	}
 	for i := range p.inf {
 		p.inf[i] = out[weld[i]]
 	}
+}
+
+// hemFade is how far from a hem, a cuff or a collar the cloth takes the
+// smoothed weights in full. At the opening itself it keeps the weights of
+// the body under it, so that the skin just inside the opening and the
+// cloth over it move alike: with the smoothed weights there (a collar
+// turning with the shoulders, a cuff with the forearm) the skin that
+// follows its own joints came out through them.
+const hemFade = 0.06
+
+// hemDistance is, per welded vertex, the distance along the cloth to the
+// nearest open border: edges of one triangle that are not sewn to another
+// piece of the garment (sewn vertices have a partner a few millimetres
+// away that is no neighbour along an edge).
+func hemDistance(tris [][3]uint32, weld []int, n int, sewn []bool, nb [][]int, rep [][3]float32, fade float64) []float64 {
+	count := map[[2]int]int{}
+	for _, t := range tris {
+		for k := 0; k < 3; k++ {
+			a, b := weld[t[k]], weld[t[(k+1)%3]]
+			if a > b {
+				a, b = b, a
+			}
+			count[[2]int{a, b}]++
+		}
+	}
+	dist := make([]float64, n)
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	h := &distHeap{}
+	for e, c := range count {
+		for _, v := range e {
+			if c == 1 && !sewn[v] && dist[v] != 0 {
+				dist[v] = 0
+				heap.Push(h, distItem{v: v})
+			}
+		}
+	}
+	for h.Len() > 0 {
+		it := heap.Pop(h).(distItem)
+		if it.d > dist[it.v] || it.d >= fade {
+			continue
+		}
+		for _, u := range nb[it.v] {
+			d := sub3(rep[u], rep[it.v])
+			if nd := it.d + math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2]); nd < dist[u] {
+				dist[u] = nd
+				heap.Push(h, distItem{v: u, d: nd})
+			}
+		}
+	}
+	return dist
+}
+
+// blend mixes two sets of influences, t of b and 1-t of a, keeping the
+// four largest.
+func blend(a, b human.Influence, t float64) human.Influence {
+	m := map[uint8]float32{}
+	for k := 0; k < 4; k++ {
+		m[a.Joint[k]] += float32(1-t) * a.Weight[k]
+		m[b.Joint[k]] += float32(t) * b.Weight[k]
+	}
+	return human.TopFour(m)
 }
 
 // geodesicBall walks the cloth from a vertex outward, nearest first, up
@@ -201,71 +275,206 @@ func weldByPosition(pos [][3]float32) ([]int, int) {
 // take its weights: garments sit 1 to 3 cm off the skin.
 const underRadius = 0.05
 
+// skinFade is how far from a garment's opening (a hem, a cuff, a collar)
+// the skin blends from the garment's weights back to its own. Skin under
+// the garment moves as the cloth over it; at the opening, seen skin and
+// the skin just inside it move alike, so neither a step in the skin nor a
+// gap under the hem opens when the garment's smoothed weights and the
+// body's part ways.
+const skinFade = 0.05
+
 // followGarments gives the skin vertices under a garment the weights of
-// the nearest garment vertex, for the skin parts (body, head) and the
-// garments in order (the first that covers a vertex wins). A vertex is
-// under a garment when the nearest garment vertex is within underRadius,
-// is not on the garment's open border (a hem, a collar: the skin there is
-// seen and follows its own joints), and the vertex is on the inner side
-// of its normal; or when the garment crosses the vertex's outward
-// normal within underRadius. It reports, per skin part and vertex, whether a garment
+// the cloth right over them, for the skin parts (body, head) and the
+// garments in order (the first that covers a vertex wins), and blends the
+// skin near a garment's opening towards them. A vertex is under a garment
+// when its nearest point on the garment, within underRadius, is inside
+// the cloth's surface and not on its opening, or when the garment crosses
+// its outward normal within underRadius (an ankle in a shoe's collar).
+// Hands keep their own weights (followHands moves the cloth over them
+// instead). It reports, per skin part and vertex, whether a garment
 // covers it.
 func followGarments(skin []*part, garments []*part) [][]bool {
 	covered := make([][]bool, len(skin))
+	took := make([][]float64, len(skin))
+	own := make([][]human.Influence, len(skin))
 	for i, s := range skin {
 		covered[i] = make([]bool, len(s.pos))
+		took[i] = make([]float64, len(s.pos))
+		own[i] = slices.Clone(s.inf)
 	}
 	for _, g := range garments {
 		rim := paint.Border(g.pos, g.tris)
-		grid := map[[3]int][]int{}
 		key := func(p [3]float32) [3]int {
 			return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-		}
-		for i, p := range g.pos {
-			k := key(p)
-			grid[k] = append(grid[k], i)
 		}
 		tris := newTriCells(g, key)
 		for si, s := range skin {
 			for v, p := range s.pos {
-				if covered[si][v] {
+				if covered[si][v] || handJoint[s.inf[v].Joint[0]] {
 					continue
 				}
-				k := key(p)
-				best, bd := -1, underRadius*underRadius
-				for dx := -1; dx <= 1; dx++ {
-					for dy := -1; dy <= 1; dy++ {
-						for dz := -1; dz <= 1; dz++ {
-							for _, i := range grid[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
-								d := sub3(p, g.pos[i])
-								if dd := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]; dd < bd {
-									best, bd = i, dd
-								}
-							}
-						}
-					}
-				}
-				if best >= 0 && rim[best] == 0 {
-					d := sub3(p, g.pos[best])
-					n := g.nrm[best]
-					if d[0]*float64(n[0])+d[1]*float64(n[1])+d[2]*float64(n[2]) < 0 {
-						s.inf[v] = g.inf[best]
-						covered[si][v] = true
-						continue
-					}
-				}
-				// Skin whose nearest garment vertex is a hem can still be
-				// under the garment: the ankle inside a shoe's collar, the
-				// wrist inside a cuff. It is when the garment lies across
-				// its outward normal, within underRadius.
-				if hit := tris.cast(p, s.nrm[v], g); hit >= 0 {
-					s.inf[v] = g.inf[hit]
-					covered[si][v] = true
+				t, inf := tris.over(p, s.nrm[v], g, rim)
+				switch {
+				case t == 1:
+					s.inf[v], covered[si][v], took[si][v] = inf, true, 1
+				case t > took[si][v]:
+					s.inf[v], took[si][v] = blend(own[si][v], inf, t), t
 				}
 			}
 		}
 	}
 	return covered
+}
+
+// over tells how much of the garment's weights the skin vertex at p with
+// outward normal n takes (1 under the cloth, less near its opening, 0
+// away from it) and the weights of the cloth there.
+func (c *triCells) over(p, n [3]float32, g *part, rim []float32) (float64, human.Influence) {
+	tri, q, bary := c.nearest(p, g)
+	if tri < 0 {
+		if hit, hb := c.cast(p, n, g); hit >= 0 {
+			return 1, g.weightsAt(hit, hb)
+		}
+		return 0, human.Influence{}
+	}
+	corners := g.tris[tri]
+	var gn [3]float64
+	onRim := true
+	for k, v := range corners {
+		for a := 0; a < 3; a++ {
+			gn[a] += bary[k] * float64(g.nrm[v][a])
+		}
+		if bary[k] > 1e-6 && rim[v] == 0 {
+			onRim = false
+		}
+	}
+	d := sub3(p, [3]float32{float32(q[0]), float32(q[1]), float32(q[2])})
+	inf := g.weightsAt(tri, bary)
+	if !onRim && d[0]*gn[0]+d[1]*gn[1]+d[2]*gn[2] < 0 {
+		return 1, inf
+	}
+	if hit, hb := c.cast(p, n, g); hit >= 0 {
+		return 1, g.weightsAt(hit, hb)
+	}
+	if !onRim {
+		return 0, inf
+	}
+	dist := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	return math.Max(0, 1-dist/skinFade), inf
+}
+
+// weightsAt is the cloth's weights at a point of a triangle, its corners'
+// mixed by the point's barycentric coordinates.
+func (g *part) weightsAt(tri int, bary [3]float64) human.Influence {
+	m := map[uint8]float32{}
+	for k, v := range g.tris[tri] {
+		for j := 0; j < 4; j++ {
+			m[g.inf[v].Joint[j]] += float32(bary[k]) * g.inf[v].Weight[j]
+		}
+	}
+	return human.TopFour(m)
+}
+
+// handJoint marks the joints of the hands and fingers, by index.
+var handJoint = func() [256]bool {
+	var h [256]bool
+	for i, n := range JointNames() {
+		h[i] = strings.HasPrefix(n, "LeftHand") || strings.HasPrefix(n, "RightHand")
+	}
+	return h
+}()
+
+// Hands keep their own weights under a garment: a finger or thumb that
+// took a sleeve's weights would stop bending. Where a cuff reaches over
+// the hand (long sleeves over the thumb in the rest pose), the cloth
+// takes the weights of the hand under it instead, so it moves with the
+// wrist and the thumb as a real cuff pushed by them does; over
+// handReach..2*handReach it blends back to its own.
+const handReach = 0.02
+
+// followHands gives garment vertices over a hand the hand's weights.
+func followHands(skin []*part, g *part) {
+	key := func(p [3]float32) [3]int {
+		return [3]int{int(math.Floor(float64(p[0]) / (2 * handReach))), int(math.Floor(float64(p[1]) / (2 * handReach))), int(math.Floor(float64(p[2]) / (2 * handReach)))}
+	}
+	type ref struct{ part, v int }
+	grid := map[[3]int][]ref{}
+	for si, s := range skin {
+		for v, p := range s.pos {
+			if handJoint[s.inf[v].Joint[0]] {
+				grid[key(p)] = append(grid[key(p)], ref{si, v})
+			}
+		}
+	}
+	if len(grid) == 0 {
+		return
+	}
+	for i, p := range g.pos {
+		k := key(p)
+		best, bd := ref{-1, -1}, 4*handReach*handReach
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dz := -1; dz <= 1; dz++ {
+					for _, r := range grid[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
+						d := sub3(p, skin[r.part].pos[r.v])
+						if dd := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]; dd < bd {
+							best, bd = r, dd
+						}
+					}
+				}
+			}
+		}
+		if best.part < 0 {
+			continue
+		}
+		t := math.Min(1, 2-math.Sqrt(bd)/handReach)
+		g.inf[i] = blend(g.inf[i], skin[best.part].inf[best.v], t)
+	}
+}
+
+// cuffAt is where a sleeve ends, along the forearm from the wrist joint
+// (negative: before it). MakeHuman's long sleeves reach over the thumb
+// in the rest pose, and a thumb or a turning hand under a cuff comes out
+// through it.
+const cuffAt = -0.02
+
+// endSleeves cuts a top's sleeves at the wrists: the cloth past cuffAt
+// along each forearm goes, and the corners of the triangles that cross
+// the cut move back onto it, which leaves a level cuff.
+func endSleeves(g *part, joints map[string][3]float32) {
+	past := make([]float64, len(g.pos))
+	axis := make([][3]float64, len(g.pos))
+	for _, side := range []string{"Left", "Right"} {
+		e, w := joints[side+"ForeArm"], joints[side+"Hand"]
+		u := sub3(w, e)
+		l := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+		for k := range u {
+			u[k] /= l
+		}
+		for i, p := range g.pos {
+			pe := sub3(p, e)
+			along := pe[0]*u[0] + pe[1]*u[1] + pe[2]*u[2]
+			r := [3]float64{pe[0] - along*u[0], pe[1] - along*u[1], pe[2] - along*u[2]}
+			// Within a forearm's reach of its axis, past the elbow.
+			if along > 0 && r[0]*r[0]+r[1]*r[1]+r[2]*r[2] < 0.1*0.1 {
+				if s := along - l - cuffAt; s > 0 {
+					past[i], axis[i] = s, u
+				}
+			}
+		}
+	}
+	var idx []uint32
+	for _, t := range g.tris {
+		if past[t[0]] == 0 || past[t[1]] == 0 || past[t[2]] == 0 {
+			idx = append(idx, t[0], t[1], t[2])
+		}
+	}
+	for i, s := range past {
+		for k := 0; k < 3; k++ {
+			g.pos[i][k] -= float32(s * axis[i][k])
+		}
+	}
+	g.keep(idx)
 }
 
 // triCells buckets a garment's triangles by the cells their corners
@@ -292,57 +501,123 @@ func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
 }
 
 // cast follows the ray from p along n for underRadius and returns the
-// garment vertex nearest where it first crosses the garment (the hit
-// triangle's corner with the largest barycentric weight), or -1.
-func (c *triCells) cast(p [3]float32, n [3]float32, g *part) int {
-	k := c.key(p)
+// triangle where it first crosses the garment and the barycentric
+// coordinates of the crossing, or -1.
+func (c *triCells) cast(p [3]float32, n [3]float32, g *part) (int, [3]float64) {
 	best, bt := -1, underRadius
-	seen := map[int]bool{}
+	var bary [3]float64
 	o := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
 	d := [3]float64{float64(n[0]), float64(n[1]), float64(n[2])}
+	c.around(p, func(t int) {
+		tri := g.tris[t]
+		// Möller and Trumbore.
+		a := g.pos[tri[0]]
+		e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
+		h := cross3(d, e2)
+		det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
+		if math.Abs(det) < 1e-12 {
+			return
+		}
+		sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
+		u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
+		if u < 0 || u > 1 {
+			return
+		}
+		q := cross3(sv, e1)
+		w := (d[0]*q[0] + d[1]*q[1] + d[2]*q[2]) / det
+		if w < 0 || u+w > 1 {
+			return
+		}
+		if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < bt {
+			best, bt, bary = t, dist, [3]float64{1 - u - w, u, w}
+		}
+	})
+	return best, bary
+}
+
+// nearest is the garment triangle nearest to p within underRadius, the
+// nearest point on it and that point's barycentric coordinates, or -1.
+func (c *triCells) nearest(p [3]float32, g *part) (int, [3]float64, [3]float64) {
+	best, bd := -1, underRadius
+	var bq, bb [3]float64
+	pp := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+	c.around(p, func(t int) {
+		tri := g.tris[t]
+		var v [3][3]float64
+		for k := range v {
+			v[k] = [3]float64{float64(g.pos[tri[k]][0]), float64(g.pos[tri[k]][1]), float64(g.pos[tri[k]][2])}
+		}
+		q, b := closestOnTriangle(pp, v[0], v[1], v[2])
+		if d := math.Sqrt((pp[0]-q[0])*(pp[0]-q[0]) + (pp[1]-q[1])*(pp[1]-q[1]) + (pp[2]-q[2])*(pp[2]-q[2])); d < bd {
+			best, bd, bq, bb = t, d, q, b
+		}
+	})
+	return best, bq, bb
+}
+
+// around calls f once for every triangle with a corner in p's cell or a
+// neighbouring one, in a fixed order.
+func (c *triCells) around(p [3]float32, f func(t int)) {
+	k := c.key(p)
+	seen := map[int]bool{}
 	for dx := -1; dx <= 1; dx++ {
 		for dy := -1; dy <= 1; dy++ {
 			for dz := -1; dz <= 1; dz++ {
 				for _, t := range c.cells[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
-					if seen[t] {
-						continue
-					}
-					seen[t] = true
-					tri := g.tris[t]
-					// Möller and Trumbore.
-					a := g.pos[tri[0]]
-					e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
-					h := cross3(d, e2)
-					det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
-					if math.Abs(det) < 1e-12 {
-						continue
-					}
-					sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
-					u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
-					if u < 0 || u > 1 {
-						continue
-					}
-					q := cross3(sv, e1)
-					w := (d[0]*q[0] + d[1]*q[1] + d[2]*q[2]) / det
-					if w < 0 || u+w > 1 {
-						continue
-					}
-					if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < bt {
-						bt = dist
-						corner := tri[0]
-						switch {
-						case u >= w && u >= 1-u-w:
-							corner = tri[1]
-						case w >= u && w >= 1-u-w:
-							corner = tri[2]
-						}
-						best = int(corner)
+					if !seen[t] {
+						seen[t] = true
+						f(t)
 					}
 				}
 			}
 		}
 	}
-	return best
+}
+
+// closestOnTriangle is the point of triangle abc nearest to p and its
+// barycentric coordinates (the Voronoi regions of the corners, the edges
+// and the face, in turn).
+func closestOnTriangle(p, a, b, c [3]float64) ([3]float64, [3]float64) {
+	sub := func(x, y [3]float64) [3]float64 { return [3]float64{x[0] - y[0], x[1] - y[1], x[2] - y[2]} }
+	dot := func(x, y [3]float64) float64 { return x[0]*y[0] + x[1]*y[1] + x[2]*y[2] }
+	at := func(u, v, w float64) ([3]float64, [3]float64) {
+		var q [3]float64
+		for i := range q {
+			q[i] = u*a[i] + v*b[i] + w*c[i]
+		}
+		return q, [3]float64{u, v, w}
+	}
+	ab, ac, ap := sub(b, a), sub(c, a), sub(p, a)
+	d1, d2 := dot(ab, ap), dot(ac, ap)
+	if d1 <= 0 && d2 <= 0 {
+		return at(1, 0, 0)
+	}
+	bp := sub(p, b)
+	d3, d4 := dot(ab, bp), dot(ac, bp)
+	if d3 >= 0 && d4 <= d3 {
+		return at(0, 1, 0)
+	}
+	if vc := d1*d4 - d3*d2; vc <= 0 && d1 >= 0 && d3 <= 0 {
+		v := d1 / (d1 - d3)
+		return at(1-v, v, 0)
+	}
+	cp := sub(p, c)
+	d5, d6 := dot(ab, cp), dot(ac, cp)
+	if d6 >= 0 && d5 <= d6 {
+		return at(0, 0, 1)
+	}
+	if vb := d5*d2 - d1*d6; vb <= 0 && d2 >= 0 && d6 <= 0 {
+		w := d2 / (d2 - d6)
+		return at(1-w, 0, w)
+	}
+	if va := d3*d6 - d5*d4; va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		w := (d4 - d3) / ((d4 - d3) + (d5 - d6))
+		return at(0, 1-w, w)
+	}
+	va, vb, vc := d3*d6-d5*d4, d5*d2-d1*d6, d1*d4-d3*d2
+	den := 1 / (va + vb + vc)
+	v, w := vb*den, vc*den
+	return at(1-v-w, v, w)
 }
 
 // hide drops the triangles whose three corners are covered (skin under
