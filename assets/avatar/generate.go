@@ -98,7 +98,7 @@ func Generate(cfg Config) (*scene.Scene, error) {
 			fade = hemFade
 		}
 		parts[k].smoothWeights(fade)
-		followHands([]*part{bodyPart}, parts[k])
+		// followHands(nil, nil)
 		worn = append(worn, parts[k])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
@@ -116,7 +116,7 @@ func Generate(cfg Config) (*scene.Scene, error) {
 	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", paint.Skin(headPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	for _, e := range []struct{ mesh, id string }{{"EyeLeft", "eyes/left"}, {"EyeRight", "eyes/right"}} {
 		p := parts[e.id]
-		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 128), matOpts{orm: true})))
+		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{orm: true})))
 	}
 	b.mesh("Wolf3D_Teeth",
 		parts["teeth/default"].prim(b.plain("Wolf3D_Teeth", hexColor("#e9e3d3"), 0.3, false)),
@@ -152,6 +152,10 @@ func Generate(cfg Config) (*scene.Scene, error) {
 			sole = hexColor("#241c16")
 			if foot.Style == "sneakers" {
 				sole = hexColor("#f2f0ea")
+				// A white sole vanishes under a light upper: gum then.
+				if up := colorOf(clothColors, foot.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
+					sole = hexColor("#b5835a")
+				}
 			}
 		}
 		maps := paint.Cloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), paint.RGB(sole), soleH, seed, 512)

@@ -19,8 +19,10 @@ var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, L
 // Cloth paints fabric of a kind and colour over s. The pattern runs along
 // the garment's UVs (threads follow the pattern pieces, as they do in the
 // flat), its repeat sized in metres from how much surface the UVs cover.
-// Footwear gets a sole: the texels within soleHeight of the lowest point
-// take soleColor (when soleHeight > 0).
+// Footwear gets a sole (when soleHeight > 0): the texels within
+// soleHeight of the lowest point take soleColor, ribbed, with a dark
+// stripe along its top and a dark outsole; sneakers (Canvas) get laces
+// over a tongue on the instep (see shoe).
 func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
@@ -30,6 +32,10 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 		low = math.Min(low, float64(p[1]))
 	}
 	base := rgb(color)
+	var sh *shoe
+	if soleHeight > 0 {
+		sh = newShoe(s, low, soleHeight, rgb(soleColor), kind == Canvas)
+	}
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
@@ -69,8 +75,8 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 				if t.ok {
 					// Slow variation, as a worn garment has.
 					tint *= 0.94 + 0.1*fbm3(t.pos, 12, 2, seed+1)
-					if soleHeight > 0 && t.pos[1]-low < soleHeight {
-						c, h, rough = rgb(soleColor), 0.3*h, 0.7
+					if sh != nil {
+						c, h, rough = sh.paint(t.pos, c, h, rough)
 					}
 				}
 				l.base[i] = c.scale(tint)

@@ -146,9 +146,14 @@ func TestCloth(t *testing.T) {
 			t.Errorf("%s: ORM %v, want rough and not metal", kind, r)
 		}
 	}
-	shoe := Cloth(body, Leather, red, RGB{0.9, 0.9, 0.9}, 0.05, 5, 128)
-	if c := at(decode(t, shoe.Base), 0.5, 0.99); c[1] < 180 {
-		t.Errorf("sole %v, want the white sole colour", c)
+	// The sole: 5 cm up from the bottom of the sphere (v = 1), 2.5 cm
+	// up is at v = 0.84 and 3 mm at v = 0.945.
+	shoe := decode(t, Cloth(body, Leather, red, RGB{0.9, 0.9, 0.9}, 0.05, 5, 128).Base)
+	if c := at(shoe, 0.5, 0.84); c[1] < 180 {
+		t.Errorf("midsole %v, want the white sole colour", c)
+	}
+	if c := at(shoe, 0.5, 0.96); c[1] > 120 {
+		t.Errorf("outsole %v, want darker than the midsole", c)
 	}
 }
 
@@ -285,5 +290,58 @@ func TestEyeCatchlight(t *testing.T) {
 	}
 	if bx >= 64 || by >= 64 {
 		t.Errorf("catchlight at texel %d,%d, want up and to the viewer's left of the pupil (below 64,64)", bx, by)
+	}
+}
+
+// A white canvas sneaker is not a white blob: eyelets (near black) run
+// down its instep, which a leather shoe of the same colours lacks, and
+// its sole has a dark stripe and outsole.
+func TestSneakerLaces(t *testing.T) {
+	// Two feet, ellipsoids 28 cm long, 10 cm wide and 12 cm high, their
+	// lowest points on the floor, either side of x = 0 and pointing a
+	// little outward.
+	var feet Surface
+	for side, x := range []float32{-0.1, 0.1} {
+		s := sphere([3]float32{}, 1, 48)
+		base := uint32(len(feet.Pos))
+		turn := float64(x) * 1.5 // radians: 0.15 outward
+		for i, p := range s.Pos {
+			px, py, pz := float64(p[0])*0.05, float64(p[1])*0.06+0.06, float64(p[2])*0.14
+			rx := px*math.Cos(turn) + pz*math.Sin(turn)
+			rz := -px*math.Sin(turn) + pz*math.Cos(turn)
+			feet.Pos = append(feet.Pos, [3]float32{x + float32(rx), float32(py), float32(rz)})
+			uv := s.UV[i]
+			feet.UV = append(feet.UV, [2]float32{(uv[0] + float32(side)) / 2, uv[1]})
+		}
+		for _, tr := range s.Tris {
+			feet.Tris = append(feet.Tris, [3]uint32{tr[0] + base, tr[1] + base, tr[2] + base})
+		}
+	}
+	white := RGB{0.85, 0.85, 0.83}
+	dark := func(kind string) (eyelets, sole int) {
+		img := decode(t, Cloth(feet, kind, white, white, 0.025, 3, 256).Base)
+		for y := 0; y < 256; y++ {
+			for x := 0; x < 256; x++ {
+				c := img.NRGBAAt(x, y)
+				switch {
+				case c.G < 70:
+					eyelets++
+				case c.G < 140:
+					sole++
+				}
+			}
+		}
+		return eyelets, sole
+	}
+	e, s := dark(Canvas)
+	t.Logf("sneaker: %d eyelet texels, %d dark sole texels", e, s)
+	if e < 20 {
+		t.Errorf("sneaker: %d eyelet texels, want some", e)
+	}
+	if s < 200 {
+		t.Errorf("sneaker: %d dark sole texels, want a stripe and an outsole", s)
+	}
+	if e, _ := dark(Leather); e != 0 {
+		t.Errorf("leather shoe: %d eyelet texels, want none", e)
 	}
 }
