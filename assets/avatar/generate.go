@@ -98,7 +98,7 @@ func Generate(cfg Config) (*scene.Scene, error) {
 			fade = hemFade
 		}
 		parts[k].smoothWeights(fade)
-		// followHands(nil, nil)
+		followHands([]*part{bodyPart}, parts[k])
 		worn = append(worn, parts[k])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
