@@ -25,27 +25,28 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 				}
 				across := float64(x)*f[1] - float64(y)*f[0]
 				along := float64(x)*f[0] + float64(y)*f[1]
-				strand := noise3([3]float64{across * 0.9, along * 0.04, 0}, seed)
+				strand := noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
 				v := 0.35*strand + 0.65*clump
 				l.base[i] = base.scale(0.6 + 0.8*v)
 				l.height[i] = 1.5 * strand
-				l.rough[i] = 0.5 - 0.1*v
+				l.rough[i] = 0.78 - 0.1*v
 				switch {
 				case !t.ok:
 					l.alpha[i] = 0
 				case t.mask < 0.05:
 					l.alpha[i] = 1
 				default:
-					// Toward a border only the denser strands remain.
-					if v > 0.3+0.3*t.mask {
+					// Toward a border only the denser strands remain:
+					// thin locks along the flow, not blotches.
+					if 0.6*strand+0.4*v > 0.3+0.35*t.mask {
 						l.alpha[i] = 1
 					}
 				}
 			}
 		}
 	})
-	return l.maps(1)
+	return l.maps(0.6)
 }
 
 // Border marks the vertices of a mesh's open edges (edges of one

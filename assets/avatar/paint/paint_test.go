@@ -213,6 +213,18 @@ func TestHairAlpha(t *testing.T) {
 	if du < 2*dv {
 		t.Errorf("change across strands %.0f, along %.0f: strands do not run down the card", du, dv)
 	}
+	// Hair is matte, as the leader's (0.84): a glossy card's per-strand
+	// normals glitter in grains (it was 0.45).
+	orm := decode(t, mp.ORM)
+	var rough float64
+	for y := 0; y < 128; y++ {
+		for x := 0; x < 128; x++ {
+			rough += float64(orm.NRGBAAt(x, y).G) / 255 / (128 * 128)
+		}
+	}
+	if rough < 0.6 || rough > 0.9 {
+		t.Errorf("hair roughness %.2f, want 0.6..0.9", rough)
+	}
 }
 
 func BenchmarkSkin512(b *testing.B) {
