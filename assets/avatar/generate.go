@@ -98,7 +98,6 @@ func Generate(cfg Config) (*scene.Scene, error) {
 			fade = hemFade
 		}
 		parts[k].smoothWeights(fade)
-		followHands([]*part{bodyPart}, parts[k])
 		worn = append(worn, parts[k])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
