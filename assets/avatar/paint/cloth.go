@@ -26,7 +26,14 @@ var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, L
 func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
-	per := math.Max(3, threadPeriod[kind]/metresPerUV(s)*float64(n))
+	want := threadPeriod[kind] / metresPerUV(s) * float64(n)
+	per := math.Max(3, want)
+	// Where the texture is too coarse for the real threads (a repeat
+	// under three texels), the pattern is drawn larger than the cloth's
+	// and its full relief reads as quilting: relief and contrast fade
+	// with the square of how much larger (a blouse's weave, drawn at
+	// twice its size, keeps a quarter).
+	fine := math.Min(1, math.Max(0.15, want*want/9))
 	low := math.Inf(1)
 	for _, p := range s.Pos {
 		low = math.Min(low, float64(p[1]))
@@ -71,6 +78,10 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					if kind == Canvas {
 						rough = 0.9
 					}
+				}
+				if kind == Knit || kind == Weave || kind == Canvas {
+					h *= fine
+					tint = 1 + (tint-1)*fine
 				}
 				if t.ok {
 					// Slow variation, as a worn garment has.

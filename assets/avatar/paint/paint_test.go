@@ -357,3 +357,26 @@ func TestSneakerLaces(t *testing.T) {
 		t.Errorf("leather shoe: %d eyelet texels, want none", e)
 	}
 }
+
+// A weave drawn coarser than its threads (a whole blouse on one texture:
+// a repeat of three texels spans twice the real one) keeps only a faint
+// relief, where it read as quilting; a garment small enough on its
+// texture to show the real threads keeps the full relief.
+func TestWeaveReliefFades(t *testing.T) {
+	tilt := func(r float32) float64 {
+		img := decode(t, Cloth(sphere([3]float32{0, 1.2, 0}, r, 32), Weave, RGB{0.8, 0.8, 0.8}, RGB{}, 0, 5, 256).Normal)
+		var sum float64
+		for y := 64; y < 192; y++ {
+			for x := 32; x < 224; x++ {
+				c := img.NRGBAAt(x, y)
+				sum += math.Hypot(float64(c.R)/127.5-1, float64(c.G)/127.5-1)
+			}
+		}
+		return sum / (128 * 192)
+	}
+	big, small := tilt(0.2), tilt(0.04)
+	t.Logf("mean normal tilt: blouse-sized %.3f, small %.3f", big, small)
+	if big > 0.4*small {
+		t.Errorf("blouse-sized weave tilts normals by %.3f, the small one by %.3f: the coarse weave should be far flatter", big, small)
+	}
+}
