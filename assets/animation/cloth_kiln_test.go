@@ -57,10 +57,12 @@ type clothException struct {
 }
 
 // clothExceptions are the failures left (figures of TestClothKiln -v,
-// the worst of both body types). Causes, as far as measured:
-//   - Tops, 1 to 6 body vertices: inner upper-arm skin at the armpit lies
-//     under cloth triangles that span sleeve and torso; when the arm
-//     moves, the triangle turns and the skin is on its outer side.
+// the worst of both body types). The leader's casual avatar has its own
+// (TestClothLeader): up to 9 body vertices out through its top under
+// locomotion_walk and locomotion_run, 4 through its shoes. Causes, as
+// far as measured:
+//   - The blouse and the tank, 1 to 4 body vertices at the armpit and
+//     the neckline, where the cloth is a few millimetres off the skin.
 //   - Long sleeves under gesture_shrug (0.30 to 0.32% of the edges, the
 //     leader 0.21%): the palms turn up, and the twist between wrist and
 //     elbow gathers in the rows just above the cuff.
@@ -91,14 +93,6 @@ var clothExceptions = map[[3]string]clothException{
 	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:       {poked: 1},
 	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:        {poked: 2},
 	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:       {poked: 3},
-	{"tshirt", "gesture_clap", "Wolf3D_Outfit_Top"}:        {poked: 5},
-	{"tshirt", "gesture_nod", "Wolf3D_Outfit_Top"}:         {poked: 1},
-	{"tshirt", "gesture_point", "Wolf3D_Outfit_Top"}:       {poked: 4},
-	{"tshirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:       {poked: 1},
-	{"tshirt", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:    {poked: 1},
-	{"tshirt", "gesture_wave", "Wolf3D_Outfit_Top"}:        {poked: 6},
-	{"tshirt", "locomotion_run", "Wolf3D_Outfit_Top"}:      {poked: 6},
-	{"tshirt", "locomotion_walk", "Wolf3D_Outfit_Top"}:     {poked: 4},
 }
 
 // TestClothKiln measures Kiln's avatars (every garment style on both body

@@ -205,10 +205,10 @@ func closest(p, a, b, c vec) (vec, [3]float64) {
 }
 
 // side is where p lies against the garment near it: the signed distance
-// along the nearest candidate triangle's outward normal, and whether the
-// nearest point is on the garment's open border (a hem or a cuff, past
-// which the body is simply uncovered).
-func (c *cloth) side(p vec, pos []vec, cands []int) (float64, bool) {
+// along the nearest candidate triangle's outward normal, the distance to
+// that triangle, and whether the nearest point is on the garment's open
+// border (a hem or a cuff, past which the body is simply uncovered).
+func (c *cloth) side(p vec, pos []vec, cands []int) (float64, float64, bool) {
 	best, bd := -1, math.Inf(1)
 	var bq vec
 	var bw [3]float64
@@ -234,7 +234,7 @@ func (c *cloth) side(p vec, pos []vec, cands []int) (float64, bool) {
 			onBorder = true
 		}
 	}
-	return p.sub(bq).dot(n), onBorder
+	return p.sub(bq).dot(n), bd, onBorder
 }
 
 // coverRadius is how far a body vertex may be from a garment at rest and
@@ -285,8 +285,11 @@ func measureCloth(t *testing.T, s *scene.Scene, gender string) map[string]map[st
 			if len(cands) == 0 {
 				continue
 			}
-			d, border := w.c.side(p, w.rest, cands)
-			if d < 0 && d > -coverRadius && !border {
+			// Under the garment: inside it and near it. The normal's
+			// component alone would count skin a hand's width beside a
+			// sleeve, level with its surface, as under it.
+			d, dist, border := w.c.side(p, w.rest, cands)
+			if d < 0 && dist < coverRadius && !border {
 				w.covered = append(w.covered, v)
 				w.cands = append(w.cands, cands)
 			}
@@ -315,7 +318,7 @@ func measureCloth(t *testing.T, s *scene.Scene, gender string) map[string]map[st
 				}
 				bp := flatten(skinned(s, mats, body))
 				for i, v := range w.covered {
-					if d, border := w.c.side(bp[v], pos, w.cands[i]); d > pokeTolerance && !border {
+					if d, _, border := w.c.side(bp[v], pos, w.cands[i]); d > pokeTolerance && !border {
 						poked[i] = true
 					}
 				}

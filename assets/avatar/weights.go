@@ -440,9 +440,10 @@ func endSleeves(g *part, joints map[string][3]float32) {
 	g.keep(idx)
 }
 
-// triCells buckets a garment's triangles by the cells their corners
-// fall in (cells of underRadius, so a ray of that length from a point
-// stays within the point's cell and its neighbours).
+// triCells buckets a garment's triangles by the cells their bounding
+// boxes touch (cells of underRadius, so everything within that distance
+// of a point is in the point's cell or its neighbours, a large triangle
+// whose corners are all farther included).
 type triCells struct {
 	key   func([3]float32) [3]int
 	cells map[[3]int][]int
@@ -451,12 +452,18 @@ type triCells struct {
 func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
 	c := &triCells{key: key, cells: map[[3]int][]int{}}
 	for t, tri := range g.tris {
-		seen := map[[3]int]bool{}
-		for _, v := range tri {
+		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
+		for _, v := range tri[1:] {
 			k := key(g.pos[v])
-			if !seen[k] {
-				seen[k] = true
-				c.cells[k] = append(c.cells[k], t)
+			for a := range k {
+				lo[a], hi[a] = min(lo[a], k[a]), max(hi[a], k[a])
+			}
+		}
+		for x := lo[0]; x <= hi[0]; x++ {
+			for y := lo[1]; y <= hi[1]; y++ {
+				for z := lo[2]; z <= hi[2]; z++ {
+					c.cells[[3]int{x, y, z}] = append(c.cells[[3]int{x, y, z}], t)
+				}
 			}
 		}
 	}
