@@ -303,48 +303,71 @@ const skinFade = 0.05
 // Hands keep their own weights. It reports, per skin part and vertex, whether a garment
 // covers it.
 func followGarments(skin []*part, garments []*part) [][]bool {
-	covered := make([][]bool, len(skin))
-	took := make([][]float64, len(skin))
-	own := make([][]human.Influence, len(skin))
-	for i, s := range skin {
-		covered[i] = make([]bool, len(s.pos))
-		took[i] = make([]float64, len(s.pos))
-		own[i] = slices.Clone(s.inf)
+	key := func(p [3]float32) [3]int {
+		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
 	}
-	for _, g := range garments {
-		rim := paint.Border(g.pos, g.tris)
-		key := func(p [3]float32) [3]int {
-			return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-		}
-		tris := newTriCells(g, key)
-		for si, s := range skin {
-			for v, p := range s.pos {
-				if covered[si][v] || handJoint[s.inf[v].Joint[0]] {
-					continue
+	rims := make([][]float32, len(garments))
+	cells := make([]*triCells, len(garments))
+	for i, g := range garments {
+		rims[i], cells[i] = paint.Border(g.pos, g.tris), newTriCells(g, key)
+	}
+	covered := make([][]bool, len(skin))
+	for si, s := range skin {
+		covered[si] = make([]bool, len(s.pos))
+		for v, p := range s.pos {
+			if handJoint[s.inf[v].Joint[0]] {
+				continue
+			}
+			// Under several garments (a waist under a top and a skirt),
+			// the skin moves with the nearest, the one it could come out
+			// through.
+			best := cover{dist: math.Inf(1)}
+			for i, g := range garments {
+				c := cells[i].over(p, s.nrm[v], g, rims[i])
+				if c.share > best.share || c.share == 1 && c.dist < best.dist {
+					best = c
 				}
-				t, inf := tris.over(p, s.nrm[v], g, rim)
-				switch {
-				case t == 1:
-					s.inf[v], covered[si][v], took[si][v] = inf, true, 1
-				case t > took[si][v]:
-					s.inf[v], took[si][v] = blend(own[si][v], inf, t), t
+			}
+			switch {
+			case best.share == 1:
+				s.inf[v], covered[si][v] = best.inf, true
+				for k := range best.push {
+					s.pos[v][k] += float32(best.push[k])
 				}
+			case best.share > 0:
+				s.inf[v] = blend(s.inf[v], best.inf, best.share)
 			}
 		}
 	}
 	return covered
 }
 
-// over tells how much of the garment's weights the skin vertex at p with
-// outward normal n takes (1 under the cloth, less near its opening, 0
-// away from it) and the weights of the cloth there.
-func (c *triCells) over(p, n [3]float32, g *part, rim []float32) (float64, human.Influence) {
+// cover is how a skin vertex lies under a garment: the share of the
+// garment's weights it takes (1 under the cloth, less near an opening, 0
+// away from it), the weights of the cloth there, the distance to the
+// cloth, and how far to move the vertex to keep clearance under it.
+type cover struct {
+	share float64
+	inf   human.Influence
+	dist  float64
+	push  [3]float64
+}
+
+// clearance is the least depth of skin under cloth. Skin and cloth a few
+// millimetres apart do not keep that gap through a clip even with the
+// same weights, as neighbouring corners differ: skin closer than this is
+// pushed in along the cloth's normal.
+const clearance = 0.008
+
+// over tells how the skin vertex at p with outward normal n lies under
+// the garment.
+func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
 	tri, q, bary := c.nearest(p, g)
 	if tri < 0 {
 		if hit, hb := c.cast(p, n, g); hit >= 0 {
-			return 1, g.weightsAt(hit, hb)
+			return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius}
 		}
-		return 0, human.Influence{}
+		return cover{}
 	}
 	corners := g.tris[tri]
 	var gn [3]float64
@@ -358,18 +381,26 @@ func (c *triCells) over(p, n [3]float32, g *part, rim []float32) (float64, human
 		}
 	}
 	d := sub3(p, [3]float32{float32(q[0]), float32(q[1]), float32(q[2])})
+	dist := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 	inf := g.weightsAt(tri, bary)
-	if !onRim && d[0]*gn[0]+d[1]*gn[1]+d[2]*gn[2] < 0 {
-		return 1, inf
+	// Inside: under the cloth, or at an opening but clearly on its inner
+	// side (under a waistband, where the nearest cloth is its edge).
+	if depth := d[0]*gn[0] + d[1]*gn[1] + d[2]*gn[2]; depth < 0 && (!onRim || depth < -0.5*dist) {
+		cv := cover{share: 1, inf: inf, dist: dist}
+		if l := math.Sqrt(gn[0]*gn[0] + gn[1]*gn[1] + gn[2]*gn[2]); l > 0 && depth/l > -clearance {
+			for k := range cv.push {
+				cv.push[k] = (-clearance - depth/l) * gn[k] / l
+			}
+		}
+		return cv
 	}
 	if hit, hb := c.cast(p, n, g); hit >= 0 {
-		return 1, g.weightsAt(hit, hb)
+		return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius}
 	}
 	if !onRim {
-		return 0, inf
+		return cover{}
 	}
-	dist := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-	return math.Max(0, 1-dist/skinFade), inf
+	return cover{share: math.Max(0, 1-dist/skinFade), inf: inf, dist: dist}
 }
 
 // weightsAt is the cloth's weights at a point of a triangle, its corners'
