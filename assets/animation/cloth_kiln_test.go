@@ -57,21 +57,19 @@ type clothException struct {
 }
 
 // clothExceptions are the failures left (figures of TestClothKiln -v,
-// the worst of both body types). The leader's casual avatar has its own
-// (TestClothLeader): up to 9 body vertices out through its top under
-// locomotion_walk and locomotion_run, 4 through its shoes. Causes, as
-// far as measured:
-//   - The tank and the blouse, 1 to 3 body vertices at the armpit and
-//     the neckline.
+// the worst of both body types). The leader's avatars have their own
+// (TestClothLeader): up to 6 body vertices out through the casual
+// avatar's top and 4 through its shoes, 5 through the office avatar's
+// top. Causes, as far as measured:
+//   - The tank, the blouse, the sneakers: 1 or 2 body vertices at the
+//     armpit, the neckline or the instep, by a millimetre or two; the
+//     skirt, 2 at the waistband, under the blouse.
 //   - Long sleeves under gesture_shrug (0.30 to 0.32% of the edges, the
 //     leader 0.21%): the palms turn up, and the twist between wrist and
 //     elbow gathers in the rows just above the cuff.
 //   - The blouse and the hoodie under gesture_nod and locomotion_idle,
 //     where the leader's avatars tear no edge at all: 1 to 3 armpit edges
 //     pass 1.5x.
-//   - Shoes and sneakers: skin at the instep, by the shoe's opening,
-//     comes out by up to 8 mm as the ankle bends (2 to 7 vertices); the
-//     skirt: 2 vertices at the waistband, under the blouse.
 var clothExceptions = map[[3]string]clothException{
 	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.08},
 	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 1},
@@ -80,15 +78,11 @@ var clothExceptions = map[[3]string]clothException{
 	{"hoodie", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {stretched: 0.31},
 	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.07},
 	{"shirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:           {stretched: 0.33},
-	{"shoes", "locomotion_run", "Wolf3D_Outfit_Footwear"}:     {poked: 7},
-	{"shoes", "locomotion_walk", "Wolf3D_Outfit_Footwear"}:    {poked: 7},
 	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 2},
 	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:      {poked: 2},
-	{"sneakers", "locomotion_run", "Wolf3D_Outfit_Footwear"}:  {poked: 2},
-	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 2},
-	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:          {poked: 1},
+	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 1},
 	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:           {poked: 2},
-	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:          {poked: 3},
+	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:          {poked: 1},
 }
 
 // TestClothKiln measures Kiln's avatars (every garment style on both body

@@ -204,11 +204,16 @@ func closest(p, a, b, c vec) (vec, [3]float64) {
 	return a.add(ab.scale(v)).add(ac.scale(w)), [3]float64{1 - v - w, v, w}
 }
 
-// side is where p lies against the garment near it: the signed distance
-// along the nearest candidate triangle's outward normal, the distance to
-// that triangle, and whether the nearest point is on the garment's open
-// border (a hem or a cuff, past which the body is simply uncovered).
-func (c *cloth) side(p vec, pos []vec, cands []int) (float64, float64, bool) {
+// clothContact is where a point lies against the garment near it.
+type clothContact struct {
+	tri    int     // the nearest candidate triangle
+	signed float64 // along its outward normal
+	dist   float64 // to it
+	border bool    // the nearest point is on the garment's open border (a hem or a cuff, past which the body is simply uncovered)
+}
+
+// side is where p lies against the candidate triangles of the garment.
+func (c *cloth) side(p vec, pos []vec, cands []int) clothContact {
 	best, bd := -1, math.Inf(1)
 	var bq vec
 	var bw [3]float64
@@ -220,11 +225,6 @@ func (c *cloth) side(p vec, pos []vec, cands []int) (float64, float64, bool) {
 		}
 	}
 	tri := c.tris[best]
-	a, b, cc := pos[tri[0]], pos[tri[1]], pos[tri[2]]
-	n := b.sub(a).cross(cc.sub(a)).unit()
-	if c.flip[best] {
-		n = n.scale(-1)
-	}
 	onBorder := false
 	for k := 0; k < 3; k++ {
 		if bw[k] == 0 && c.boundary[edgeKey(tri[(k+1)%3], tri[(k+2)%3])] {
@@ -234,7 +234,18 @@ func (c *cloth) side(p vec, pos []vec, cands []int) (float64, float64, bool) {
 			onBorder = true
 		}
 	}
-	return p.sub(bq).dot(n), bd, onBorder
+	return clothContact{tri: best, signed: p.sub(bq).dot(c.normal(best, pos)), dist: bd, border: onBorder}
+}
+
+// normal is triangle t's outward normal.
+func (c *cloth) normal(t int, pos []vec) vec {
+	tri := c.tris[t]
+	a, b, cc := pos[tri[0]], pos[tri[1]], pos[tri[2]]
+	n := b.sub(a).cross(cc.sub(a)).unit()
+	if c.flip[t] {
+		n = n.scale(-1)
+	}
+	return n
 }
 
 // coverRadius is how far a body vertex may be from a garment at rest and
@@ -288,10 +299,10 @@ func measureCloth(t *testing.T, s *scene.Scene, gender string) map[string]map[st
 			// Under the garment: inside it and near it. The normal's
 			// component alone would count skin a hand's width beside a
 			// sleeve, level with its surface, as under it.
-			d, dist, border := w.c.side(p, w.rest, cands)
-			if d < 0 && dist < coverRadius && !border {
+			at := w.c.side(p, w.rest, cands)
+			if at.signed < 0 && at.dist < coverRadius && !at.border {
 				w.covered = append(w.covered, v)
-				w.cands = append(w.cands, cands)
+				w.cands = append(w.cands, w.c.layer(at.tri, w.rest, cands))
 			}
 		}
 		ws = append(ws, w)
@@ -318,7 +329,7 @@ func measureCloth(t *testing.T, s *scene.Scene, gender string) map[string]map[st
 				}
 				bp := flatten(skinned(s, mats, body))
 				for i, v := range w.covered {
-					if d, _, border := w.c.side(bp[v], pos, w.cands[i]); d > pokeTolerance && !border {
+					if at := w.c.side(bp[v], pos, w.cands[i]); at.signed > pokeTolerance && !at.border {
 						poked[i] = true
 					}
 				}
@@ -327,6 +338,21 @@ func measureCloth(t *testing.T, s *scene.Scene, gender string) map[string]map[st
 			fig.Stretched = float64(count(torn)) / float64(max(1, len(torn)))
 			fig.Poked = count(poked)
 			out[a.Name][w.name] = fig
+		}
+	}
+	return out
+}
+
+// layer keeps the candidates that face the way the covering triangle
+// does at rest: the cloth a body vertex is under, not the inside of a
+// shoe's collar or the far side of a sleeve, which face the body and
+// which a vertex inside the garment is always outside of.
+func (c *cloth) layer(cover int, rest []vec, cands []int) []int {
+	n := c.normal(cover, rest)
+	var out []int
+	for _, t := range cands {
+		if c.normal(t, rest).dot(n) > 0 {
+			out = append(out, t)
 		}
 	}
 	return out
