@@ -64,20 +64,16 @@ type clothException struct {
 //   - The tank, the blouse, the sneakers: 1 or 2 body vertices at the
 //     armpit, the neckline or the instep, by a millimetre or two; the
 //     skirt, 2 at the waistband, under the blouse.
-//   - Long sleeves under gesture_shrug (0.30 to 0.32% of the edges, the
-//     leader 0.21%): the palms turn up, and the twist between wrist and
-//     elbow gathers in the rows just above the cuff.
 //   - The blouse and the hoodie under gesture_nod and locomotion_idle,
-//     where the leader's avatars tear no edge at all: 1 to 3 armpit edges
-//     pass 1.5x.
+//     where the leader's avatars tear no edge at all: 2 to 5 short edges
+//     (3 to 11 mm) at the collar pass 1.5x, where the cloth blends to the
+//     neck's weights.
 var clothExceptions = map[[3]string]clothException{
 	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.08},
 	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 1},
 	{"blouse", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.08},
 	{"hoodie", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.05},
-	{"hoodie", "gesture_shrug", "Wolf3D_Outfit_Top"}:          {stretched: 0.31},
-	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.07},
-	{"shirt", "gesture_shrug", "Wolf3D_Outfit_Top"}:           {stretched: 0.33},
+	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.05},
 	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 2},
 	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:      {poked: 2},
 	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 1},

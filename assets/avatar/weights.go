@@ -432,12 +432,12 @@ var handJoint = func() [256]bool {
 // through it.
 const cuffAt = -0.035
 
-// endSleeves cuts a top's sleeves at the wrists: the cloth past cuffAt
-// along each forearm goes, and the corners of the triangles that cross
-// the cut move back onto it, which leaves a level cuff.
+// endSleeves cuts a top's sleeves at the wrists: the triangles with a
+// corner past cuffAt along a forearm go. (Moving such corners back onto
+// the cut would level the cuff but leave edges a fraction of a
+// millimetre long, which tear at the slightest motion.)
 func endSleeves(g *part, joints map[string][3]float32) {
-	past := make([]float64, len(g.pos))
-	axis := make([][3]float64, len(g.pos))
+	past := make([]bool, len(g.pos))
 	for _, side := range []string{"Left", "Right"} {
 		e, w := joints[side+"ForeArm"], joints[side+"Hand"]
 		u := sub3(w, e)
@@ -451,21 +451,16 @@ func endSleeves(g *part, joints map[string][3]float32) {
 			r := [3]float64{pe[0] - along*u[0], pe[1] - along*u[1], pe[2] - along*u[2]}
 			// Within a forearm's reach of its axis, past the elbow.
 			if along > 0 && r[0]*r[0]+r[1]*r[1]+r[2]*r[2] < 0.1*0.1 {
-				if s := along - l - cuffAt; s > 0 {
-					past[i], axis[i] = s, u
+				if along-l > cuffAt {
+					past[i] = true
 				}
 			}
 		}
 	}
 	var idx []uint32
 	for _, t := range g.tris {
-		if past[t[0]] == 0 || past[t[1]] == 0 || past[t[2]] == 0 {
+		if !past[t[0]] && !past[t[1]] && !past[t[2]] {
 			idx = append(idx, t[0], t[1], t[2])
-		}
-	}
-	for i, s := range past {
-		for k := 0; k < 3; k++ {
-			g.pos[i][k] -= float32(s * axis[i][k])
 		}
 	}
 	g.keep(idx)
