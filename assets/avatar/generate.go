@@ -115,7 +115,7 @@ func Generate(cfg Config) (*scene.Scene, error) {
 	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", paint.Skin(headPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	for _, e := range []struct{ mesh, id string }{{"EyeLeft", "eyes/left"}, {"EyeRight", "eyes/right"}} {
 		p := parts[e.id]
-		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{orm: true})))
+		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{})))
 	}
 	b.mesh("Wolf3D_Teeth",
 		parts["teeth/default"].prim(b.plain("Wolf3D_Teeth", hexColor("#e9e3d3"), 0.3, false)),

@@ -21,45 +21,12 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
 	ir := rgb(iris)
-	white := rgb{0.66, 0.62, 0.59}
-	const pupil, limbus = 0.20, 0.50 // angles from the front, radians
-	for i, t := range m {
-		l.rough[i] = 0.08
-		if !t.ok {
-			l.base[i] = white
-			continue
+	parallel(len(m), func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			l.rough[i] = 0.08
+			l.base[i], l.height[i] = eyeTexel(m[i], c, ir, seed)
 		}
-		d := [3]float64{t.pos[0] - c[0], t.pos[1] - c[1], t.pos[2] - c[2]}
-		r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-		if r == 0 {
-			l.base[i] = white
-			continue
-		}
-		theta := math.Acos(math.Max(-1, math.Min(1, d[2]/r)))
-		phi := math.Atan2(d[1], d[0])
-		switch {
-		case theta < pupil:
-			l.base[i] = rgb{0.01, 0.01, 0.012}
-		case theta < limbus:
-			q := (theta - pupil) / (limbus - pupil)
-			fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
-			col := ir.scale(0.55 + 0.7*fib)
-			col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
-			col = col.mix(ir.scale(0.2), smooth(0.75, 1, q))
-			l.base[i] = col
-			l.height[i] = -0.5 * fib
-		default:
-			v := fbm3(t.pos, 400, 2, seed+5)
-			l.base[i] = white.scale(0.95+0.08*v).mix(rgb{0.62, 0.36, 0.32}, 0.4*smooth(1.0, 2.0, theta))
-		}
-		// The catchlights: angular distances on the eye from their centres.
-		if theta < limbus {
-			q := glint(theta, phi, 0.24, 3*math.Pi/4)
-			r := glint(theta, phi, 0.27, -math.Pi/4)
-			a := math.Max(1-smooth(0.06, 0.09, q), 0.9*(1-smooth(0.025, 0.04, r)))
-			l.base[i] = l.base[i].mix(rgb{0.92, 0.92, 0.95}, a)
-		}
-	}
+	})
 	return l.maps(0.3)
 }
 
@@ -69,4 +36,47 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 func glint(theta, phi, t0, p0 float64) float64 {
 	x, y := theta*math.Cos(phi)-t0*math.Cos(p0), theta*math.Sin(phi)-t0*math.Sin(p0)
 	return math.Hypot(x, y)
+}
+
+// white is the eye's sclera.
+var white = rgb{0.66, 0.62, 0.59}
+
+// eyeTexel is the colour and relief of the eye at texel t, around the
+// eyeball's centre c.
+func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
+	const pupil, limbus = 0.20, 0.50 // angles from the front, radians
+	if !t.ok {
+		return white, 0
+	}
+	d := [3]float64{t.pos[0] - c[0], t.pos[1] - c[1], t.pos[2] - c[2]}
+	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if r == 0 {
+		return white, 0
+	}
+	theta := math.Acos(math.Max(-1, math.Min(1, d[2]/r)))
+	phi := math.Atan2(d[1], d[0])
+	var col rgb
+	var h float64
+	switch {
+	case theta < pupil:
+		col = rgb{0.01, 0.01, 0.012}
+	case theta < limbus:
+		q := (theta - pupil) / (limbus - pupil)
+		fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
+		col = ir.scale(0.55 + 0.7*fib)
+		col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
+		col = col.mix(ir.scale(0.2), smooth(0.75, 1, q))
+		h = -0.5 * fib
+	default:
+		v := fbm3(t.pos, 400, 2, seed+5)
+		col = white.scale(0.95+0.08*v).mix(rgb{0.62, 0.36, 0.32}, 0.4*smooth(1.0, 2.0, theta))
+	}
+	// The catchlights: angular distances on the eye from their centres.
+	if theta < limbus {
+		q := glint(theta, phi, 0.24, 3*math.Pi/4)
+		g := glint(theta, phi, 0.27, -math.Pi/4)
+		a := math.Max(1-smooth(0.06, 0.09, q), 0.9*(1-smooth(0.025, 0.04, g)))
+		col = col.mix(rgb{0.92, 0.92, 0.95}, a)
+	}
+	return col, h
 }

@@ -380,3 +380,41 @@ func TestWeaveReliefFades(t *testing.T) {
 		t.Errorf("blouse-sized weave tilts normals by %.3f, the small one by %.3f: the coarse weave should be far flatter", big, small)
 	}
 }
+
+// Skin is shaded by the mesh's form: a hollow (a dimple pressed into a
+// head-sized sphere, as an eye socket is) is painted darker than the
+// rest, and cavity measures it positive where the sphere around is
+// convex.
+func TestSkinHollows(t *testing.T) {
+	// Edges of 2.5 to 5 mm, as the face has about the eyes.
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 128)
+	for i, p := range head.Pos {
+		// The front point is (0, 1.6, 0.1); dent within 2 cm of it, 1 cm
+		// deep.
+		d := math.Hypot(float64(p[0]), float64(p[1])-1.6)
+		if p[2] > 0 && d < 0.02 {
+			head.Pos[i][2] -= float32(0.01 * (0.5 + 0.5*math.Cos(math.Pi*d/0.02)))
+		}
+	}
+	cav := cavity(head)
+	var front, side float64
+	for i, p := range head.Pos {
+		d := math.Hypot(float64(p[0]), float64(p[1])-1.6)
+		if p[2] > 0 && d < 0.01 {
+			front = math.Max(front, cav[i])
+		}
+		if p[0] > 0.09 {
+			side = math.Min(side, cav[i])
+		}
+	}
+	t.Logf("curvature: dimple %.0f/m, side %.0f/m", front, side)
+	// The sphere's own is -1/r = -10/m.
+	if front < 30 || side > -5 || side < -15 {
+		t.Errorf("curvature %.0f/m in the dimple, %.0f/m on the side: want a hollow and the sphere's -10/m", front, side)
+	}
+	img := decode(t, Skin(head, RGB{0.6, 0.3, 0.25}, 3, 256).Base)
+	in, out := at(img, 0.5, 0.5), at(img, 0.5, 0.3)
+	if float64(in[1]) > 0.92*float64(out[1]) {
+		t.Errorf("dimple %v, around it %v: want the hollow darker", in, out)
+	}
+}

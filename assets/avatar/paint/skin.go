@@ -8,9 +8,15 @@ type RGB [3]float64
 // Skin paints skin of the given tone over s: a mottling of tone and
 // redness at a few centimetres, fine pore-scale variation, lips (s.Mask
 // is how much of the lips each vertex is) in a deeper, redder and glossier
-// tone, pores and fine lines in the normal map.
+// tone, pores and fine lines in the normal map, and the shading of the
+// mesh's hollows and ridges (cavity) in the colour and occlusion.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
-	m := surfaceMap(s, n, nil)
+	cav := cavity(s)
+	attr := make([][2]float64, len(cav))
+	for i, c := range cav {
+		attr[i][0] = c
+	}
+	m := surfaceMap(s, n, attr)
 	l := newLayer(n)
 	base := rgb(tone)
 	lip := base.mix(rgb{0.42, 0.07, 0.08}, 0.5).scale(0.85)
@@ -20,7 +26,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 			skinTexel(l, m[i], i, base, lip, red, seed)
 		}
 	})
-	return l.maps(0.9)
+	return l.maps(0.45)
 }
 
 // skinTexel paints texel i of the skin.
@@ -35,9 +41,16 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	fine := noise3(scale3(p, 600), seed+20)
 	c := base.scale(0.92+0.14*v).mix(red, 0.45*smooth(0.45, 0.8, r))
 	c = c.scale(0.97 + 0.05*fine)
+	// Hollows in warm shadow, ridges (nose, ears, knuckles) flushed:
+	// the shading the leader bakes into its skin, which a renderer's
+	// lights alone do not give at this scale.
+	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
+	c = c.mix(red, 0.35*ridge)
+	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
 	a := smooth(0.1, 0.6, t.mask)
 	c = c.mix(lip, a)
 	l.base[i] = c
+	l.ao[i] = 1 - 0.5*hollow
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
 	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.24*a
