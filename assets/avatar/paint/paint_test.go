@@ -98,6 +98,11 @@ func TestSkinLips(t *testing.T) {
 	if hi-lo < 4 {
 		t.Errorf("skin green channel spans %d..%d: no variation", lo, hi)
 	}
+	// Deep skin gets deep lips, not a lipstick red brighter than the skin.
+	deep := decode(t, Skin(head, RGB{0.05, 0.021, 0.013}, 3, 256).Base)
+	if lip, cheek := at(deep, 0.5, 0.59), at(deep, 0.3, 0.4); lip[0] > cheek[0] || lip[1] >= cheek[1] {
+		t.Errorf("deep skin: lips %v, skin %v: want the lips no brighter", lip, cheek)
+	}
 	checkNormal(t, mp.Normal)
 	if again := Skin(head, RGB{0.6, 0.4, 0.3}, 3, 256); !bytes.Equal(Encode(again.Base), Encode(mp.Base)) || !bytes.Equal(Encode(again.Normal), Encode(mp.Normal)) {
 		t.Error("the same seed gave different images")

@@ -19,7 +19,9 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, attr)
 	l := newLayer(n)
 	base := rgb(tone)
-	lip := base.mix(rgb{0.42, 0.07, 0.08}, 0.5).scale(0.85)
+	// Lips are the tone with less green and blue (more blood showing):
+	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
+	lip := rgb{base[0] * 0.8, base[1] * 0.46, base[2] * 0.5}
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
