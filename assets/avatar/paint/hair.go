@@ -9,6 +9,7 @@ import "math"
 // every UV piece into strand tips, for alpha-masked cards and hairlines.
 func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, flow(s))
+	edge := edgeDistance(m, n, tipLength)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
@@ -31,15 +32,21 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 				l.base[i] = base.scale(0.6 + 0.8*v)
 				l.height[i] = 1.5 * strand
 				l.rough[i] = 0.78 - 0.1*v
+				// How much of a strand tip the texel is: near an open
+				// border of the mesh (mask) and within tipLength texels of
+				// its piece's edge in the texture, so that a card only a
+				// few vertices wide (all of them on its border) is solid
+				// in its middle and not a comb.
+				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
 				case !t.ok:
 					l.alpha[i] = 0
-				case t.mask < 0.05:
+				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
 					// Toward a border only the denser strands remain:
 					// thin locks along the flow, not blotches.
-					if 0.6*strand+0.4*v > 0.3+0.35*t.mask {
+					if 0.6*strand+0.4*v > 0.3+0.35*tip {
 						l.alpha[i] = 1
 					}
 				}
@@ -47,6 +54,42 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 		}
 	})
 	return l.maps(0.6)
+}
+
+// tipLength is how far into a piece of hair, in texels, strand tips
+// reach from its edge.
+const tipLength = 8
+
+// edgeDistance is, per texel, how many steps (4-connected) it is from
+// the nearest uncovered texel, up to limit.
+func edgeDistance(m []texel, n, limit int) []int {
+	d := make([]int, len(m))
+	var front []int
+	for i, t := range m {
+		if t.ok {
+			d[i] = limit
+		} else {
+			front = append(front, i)
+		}
+	}
+	for step := 1; step < limit && len(front) > 0; step++ {
+		var next []int
+		for _, i := range front {
+			x, y := i%n, i/n
+			for _, o := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				xn, yn := x+o[0], y+o[1]
+				if xn < 0 || yn < 0 || xn >= n || yn >= n {
+					continue
+				}
+				if j := yn*n + xn; d[j] > step {
+					d[j] = step
+					next = append(next, j)
+				}
+			}
+		}
+		front = next
+	}
+	return d
 }
 
 // Border marks the vertices of a mesh's open edges (edges of one

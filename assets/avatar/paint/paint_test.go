@@ -423,3 +423,39 @@ func TestSkinHollows(t *testing.T) {
 		t.Errorf("dimple %v, around it %v: want the hollow darker", in, out)
 	}
 }
+
+// A card one quad wide (every vertex on its open border, as the locks of
+// a fringe are) is solid down its middle, with strand tips only at its
+// edges: it read as a comb when every texel of it counted as border.
+func TestHairNarrowCard(t *testing.T) {
+	var s Surface
+	const rows = 8
+	for j := 0; j <= rows; j++ {
+		for i := 0; i <= 1; i++ {
+			fx, fy := float32(i), float32(j)/rows
+			s.Pos = append(s.Pos, [3]float32{0.03 * fx, 1.8 - 0.2*fy, 0.04 * fy})
+			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
+		}
+	}
+	for j := 0; j < rows; j++ {
+		a := uint32(2 * j)
+		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
+	}
+	s.Mask = Border(s.Pos, s.Tris)
+	img := decode(t, Hair(s, RGB{0.3, 0.15, 0.05}, 9, 128).Base)
+	solid, edge := 0, 0
+	for y := 20; y < 108; y++ {
+		if img.NRGBAAt(64, y).A == 255 {
+			solid++
+		}
+		if img.NRGBAAt(39, y).A == 255 {
+			edge++
+		}
+	}
+	if solid < 86 {
+		t.Errorf("%d of 88 texels down the card's middle opaque, want all but a couple", solid)
+	}
+	if edge == 0 || edge == 88 {
+		t.Errorf("%d of 88 texels at the card's edge opaque, want strand tips", edge)
+	}
+}
