@@ -18,6 +18,11 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 			for x := 0; x < n; x++ {
 				i := y*n + x
 				t := m[i]
+				if !t.ok {
+					// Clear, and flat so the PNG spends nothing on it.
+					l.base[i], l.rough[i] = base, 0.7
+					continue
+				}
 				f := t.flow
 				if fl := math.Hypot(f[0], f[1]); fl > 1e-9 {
 					f = [2]float64{f[0] / fl, f[1] / fl}
@@ -39,8 +44,6 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 				// in its middle and not a comb.
 				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
-				case !t.ok:
-					l.alpha[i] = 0
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
