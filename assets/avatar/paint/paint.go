@@ -58,6 +58,15 @@ type texel struct {
 // the background.
 func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 	m := make([]texel, n*n)
+	// Bands of rows are rasterized side by side, each going through
+	// every triangle in order, so "the first wins" holds as in one pass.
+	parallel(n, func(r0, r1 int) { rasterize(m, s, n, flow, r0, r1) })
+	grow(m, n, 2)
+	return m
+}
+
+// rasterize fills rows r0..r1 of the surface map m.
+func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 	for _, t := range s.Tris {
 		var px, py [3]float64
 		for k, v := range t {
@@ -70,8 +79,8 @@ func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 		}
 		x0 := max(0, int(math.Floor(min(px[0], px[1], px[2]))))
 		x1 := min(n-1, int(math.Ceil(max(px[0], px[1], px[2]))))
-		y0 := max(0, int(math.Floor(min(py[0], py[1], py[2]))))
-		y1 := min(n-1, int(math.Ceil(max(py[0], py[1], py[2]))))
+		y0 := max(r0, int(math.Floor(min(py[0], py[1], py[2]))))
+		y1 := min(r1-1, int(math.Ceil(max(py[0], py[1], py[2]))))
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				fx, fy := float64(x), float64(y)
@@ -111,31 +120,36 @@ func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 			}
 		}
 	}
-	grow(m, n, 2)
-	return m
 }
 
 // grow copies covered texels into their uncovered neighbours, r times.
+// Rows are done side by side: a step writes only texels that were
+// uncovered and reads only ones that were covered.
 func grow(m []texel, n, r int) {
+	prev := make([]bool, len(m))
 	for ; r > 0; r-- {
-		prev := make([]bool, len(m))
 		for i := range m {
 			prev[i] = m[i].ok
 		}
-		for y := 0; y < n; y++ {
-			for x := 0; x < n; x++ {
-				i := y*n + x
-				if prev[i] {
+		parallel(n, func(y0, y1 int) { growRows(m, prev, n, y0, y1) })
+	}
+}
+
+// growRows is one step of grow over rows y0..y1.
+func growRows(m []texel, prev []bool, n, y0, y1 int) {
+	for y := y0; y < y1; y++ {
+		for x := 0; x < n; x++ {
+			i := y*n + x
+			if prev[i] {
+				continue
+			}
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				xn, yn := x+d[0], y+d[1]
+				if xn < 0 || yn < 0 || xn >= n || yn >= n || !prev[yn*n+xn] {
 					continue
 				}
-				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-					xn, yn := x+d[0], y+d[1]
-					if xn < 0 || yn < 0 || xn >= n || yn >= n || !prev[yn*n+xn] {
-						continue
-					}
-					m[i] = m[yn*n+xn]
-					break
-				}
+				m[i] = m[yn*n+xn]
+				break
 			}
 		}
 	}
