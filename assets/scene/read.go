@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -53,6 +54,15 @@ func invalid(format string, args ...any) error {
 // input makes it panic or allocate more than the input and the limits
 // justify.
 func Read(data []byte, opts ReadOptions) (*Scene, error) {
+	return ReadContext(context.Background(), data, opts)
+}
+
+// ReadContext is Read that stops when ctx ends: it looks at ctx before
+// each buffer view, image, mesh primitive, accessor, skin and animation,
+// so that a job past its deadline does not decode a large file to the
+// end. The error then wraps ctx.Err() and is not of kind Unprocessable:
+// the file is not at fault.
+func ReadContext(ctx context.Context, data []byte, opts ReadOptions) (*Scene, error) {
 	if opts.MaxVertices <= 0 {
 		opts.MaxVertices = DefaultMaxVertices
 	}
@@ -71,6 +81,7 @@ func Read(data []byte, opts ReadOptions) (*Scene, error) {
 		return nil, err
 	}
 	r := &reader{
+		ctx:   ctx,
 		doc:   doc,
 		opts:  opts,
 		uses:  make(map[int]int),
@@ -90,6 +101,9 @@ func Read(data []byte, opts ReadOptions) (*Scene, error) {
 	r.budget = 64<<20 + 32*(r.input+r.external) - r.inflated
 	s, err := r.scene()
 	if err != nil {
+		return nil, err
+	}
+	if err := r.stopped("checking the scene"); err != nil {
 		return nil, err
 	}
 	if err := s.check(); err != nil {
@@ -185,6 +199,7 @@ var undecodable = map[string]string{
 }
 
 type reader struct {
+	ctx      context.Context
 	doc      *gltf.Document
 	opts     ReadOptions
 	bufs     [][]byte
@@ -207,6 +222,15 @@ func (r *reader) checkExtensions() error {
 		if what, ok := undecodable[name]; ok {
 			return invalid("the model requires %s (%s), which Kiln cannot decode; export it without that compression", name, what)
 		}
+	}
+	return nil
+}
+
+// stopped reports, as an error wrapping ctx.Err(), that the reading was
+// stopped before what.
+func (r *reader) stopped(what string) error {
+	if err := r.ctx.Err(); err != nil {
+		return fmt.Errorf("scene.Read: stopped before %s: %w", what, err)
 	}
 	return nil
 }
@@ -271,6 +295,9 @@ func (r *reader) loadBuffers(bin []byte, isGLB bool) error {
 	r.bufs = make([][]byte, len(r.doc.Buffers))
 	for i, b := range r.doc.Buffers {
 		what := fmt.Sprintf("buffer %d", i)
+		if err := r.stopped(what); err != nil {
+			return err
+		}
 		var data []byte
 		switch {
 		case b.URI == "" && isGLB && i == 0:
@@ -306,6 +333,9 @@ func (r *reader) loadBuffers(bin []byte, isGLB bool) error {
 		r.bufs[i] = data[:b.ByteLength]
 	}
 	for i, v := range r.doc.BufferViews {
+		if err := r.stopped(fmt.Sprintf("buffer view %d", i)); err != nil {
+			return err
+		}
 		if v.Buffer < 0 || v.Buffer >= len(r.bufs) {
 			return invalid("buffer view %d refers to buffer %d, which does not exist", i, v.Buffer)
 		}
@@ -479,6 +509,9 @@ func (r *reader) floats(i int, what string, types ...gltf.AccessorType) ([]float
 	if out, ok := r.flt[i]; ok {
 		return out, acc, nil
 	}
+	if err := r.stopped(located(i, what)); err != nil {
+		return nil, nil, err
+	}
 	if err := r.checkCount(i, acc, what); err != nil {
 		return nil, nil, err
 	}
@@ -519,6 +552,9 @@ func (r *reader) uints(i int, what string, types ...gltf.AccessorType) ([]uint32
 	}
 	if out, ok := r.ints[i]; ok {
 		return out, acc, nil
+	}
+	if err := r.stopped(located(i, what)); err != nil {
+		return nil, nil, err
 	}
 	if err := r.checkCount(i, acc, what); err != nil {
 		return nil, nil, err
@@ -670,6 +706,9 @@ func (r *reader) image(i int, img *gltf.Image) (*Image, error) {
 		return nil, invalid("image %d is null", i)
 	}
 	what := fmt.Sprintf("image %d", i)
+	if err := r.stopped(what); err != nil {
+		return nil, err
+	}
 	im := &Image{Name: img.Name, MimeType: img.MimeType, Extras: img.Extras, Extensions: img.Extensions}
 	switch {
 	case img.BufferView != nil:
@@ -746,6 +785,9 @@ func (r *reader) mesh(mi int, m *gltf.Mesh) (*Mesh, error) {
 	for pi, p := range m.Primitives {
 		if p == nil {
 			return nil, invalid("mesh %d primitive %d is null", mi, pi)
+		}
+		if err := r.stopped(fmt.Sprintf("mesh %d primitive %d", mi, pi)); err != nil {
+			return nil, err
 		}
 		prim, err := r.primitive(mi, pi, p)
 		if err != nil {
@@ -1165,6 +1207,9 @@ func (r *reader) skin(i int, sk *gltf.Skin) (*Skin, error) {
 	if sk == nil {
 		return nil, invalid("skin %d is null", i)
 	}
+	if err := r.stopped(fmt.Sprintf("skin %d", i)); err != nil {
+		return nil, err
+	}
 	skin := &Skin{Name: sk.Name, Joints: sk.Joints, Skeleton: sk.Skeleton, Extras: sk.Extras, Extensions: sk.Extensions}
 	if sk.InverseBindMatrices != nil {
 		what := fmt.Sprintf("inverse bind matrices of skin %d", i)
@@ -1189,6 +1234,9 @@ func (r *reader) skin(i int, sk *gltf.Skin) (*Skin, error) {
 func (r *reader) animation(i int, a *gltf.Animation) (*Animation, error) {
 	if a == nil {
 		return nil, invalid("animation %d is null", i)
+	}
+	if err := r.stopped(fmt.Sprintf("animation %d", i)); err != nil {
+		return nil, err
 	}
 	anim := &Animation{Name: a.Name, Extras: a.Extras, Extensions: a.Extensions}
 	for si, sm := range a.Samplers {
