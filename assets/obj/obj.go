@@ -5,6 +5,8 @@ package obj
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -35,6 +37,7 @@ type group struct {
 }
 
 type parser struct {
+	ctx       context.Context
 	files     func(string) ([]byte, error)
 	positions [][3]float32
 	colors    [][3]float32 // parallel to positions when any vertex has a colour
@@ -56,10 +59,19 @@ type parser struct {
 // and textures the OBJ names (nil: none were uploaded); a missing one is
 // an error, as a silently grey model would be.
 func Read(data []byte, files func(name string) ([]byte, error)) (*scene.Scene, error) {
+	return ReadContext(context.Background(), data, files)
+}
+
+// ReadContext is Read that stops when ctx ends: it looks at ctx every
+// checkLines lines and while indexing the faces, so that a job past
+// its deadline does not parse a large file to the end. The error then
+// wraps ctx.Err() and is not of kind Unprocessable: the file is not at
+// fault.
+func ReadContext(ctx context.Context, data []byte, files func(name string) ([]byte, error)) (*scene.Scene, error) {
 	if len(data) == 0 {
 		return nil, invalid("the OBJ file is empty")
 	}
-	p := &parser{files: files, byName: map[string]*group{}}
+	p := &parser{ctx: ctx, files: files, byName: map[string]*group{}}
 	if err := p.parse(data); err != nil {
 		return nil, err
 	}
@@ -117,8 +129,27 @@ func floats(fields []string, n int, line int) ([]float32, error) {
 
 func clamp(v float32) float32 { return min(max(v, 0), 1) }
 
+// checkLines is how often the parser looks at its context: a few
+// thousand lines take well under a millisecond, and ctx.Err() takes a
+// lock.
+const checkLines = 4096
+
+// stopped reports, as an error wrapping ctx.Err(), that the reading was
+// stopped before what.
+func (p *parser) stopped(what string) error {
+	if err := p.ctx.Err(); err != nil {
+		return fmt.Errorf("obj.Read: stopped before %s: %w", what, err)
+	}
+	return nil
+}
+
 func (p *parser) parse(data []byte) error {
 	return lines(data, func(n int, line string) error {
+		if n%checkLines == 0 {
+			if err := p.stopped(fmt.Sprintf("line %d", n)); err != nil {
+				return err
+			}
+		}
 		fields := strings.Fields(line)
 		if len(fields) == 0 {
 			return nil
@@ -320,7 +351,13 @@ func (p *parser) primitive(pt *part, mats *library, smooth *[][3]float32) (*scen
 	var uvs [][2]float32
 	var colors [][4]float32
 	seen := make(map[corner]uint32)
-	for _, c := range pt.corners {
+	for k, c := range pt.corners {
+		// A part of millions of faces takes seconds to index.
+		if k%(checkLines*16) == 0 {
+			if err := p.stopped(fmt.Sprintf("corner %d of material %q", k, pt.material)); err != nil {
+				return nil, err
+			}
+		}
 		if i, ok := seen[c]; ok {
 			prim.Indices = append(prim.Indices, i)
 			continue
