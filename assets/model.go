@@ -33,6 +33,11 @@ type Model struct {
 // Read parses a GLB, or a .gltf whose buffers and images are embedded.
 func Read(data []byte) (*scene.Scene, error) { return ReadUpload(data, "glb") }
 
+// ReadContext is Read that stops when ctx ends (see ReadUploadContext).
+func ReadContext(ctx context.Context, data []byte) (*scene.Scene, error) {
+	return ReadUploadContext(ctx, data, "glb")
+}
+
 // Levels writes the model as one self-contained GLB per level of detail,
 // from lod 0 (the source, cleaned) to maxLevel. The clean-up drops
 // duplicate and unused data, which never changes what renders. From lod 1

@@ -3,6 +3,8 @@ package assets
 import (
 	"archive/zip"
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"path"
 	"strings"
@@ -23,6 +25,12 @@ const maxZipFiles = 1000
 // with its .mtl and textures) is uploaded as one ZIP archive holding them
 // with their relative paths; the model is the one file of extension ext.
 func ReadUpload(data []byte, ext string) (*scene.Scene, error) {
+	return ReadUploadContext(context.Background(), data, ext)
+}
+
+// ReadUploadContext is ReadUpload that stops when ctx ends, with an error
+// wrapping ctx.Err() rather than one that blames the file.
+func ReadUploadContext(ctx context.Context, data []byte, ext string) (*scene.Scene, error) {
 	main, files := data, noFiles
 	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		var err error
@@ -35,7 +43,7 @@ func ReadUpload(data []byte, ext string) (*scene.Scene, error) {
 		if len(main) > MaxModelBytes {
 			return nil, tooLarge(len(main))
 		}
-		return obj.Read(main, files)
+		return obj.ReadContext(ctx, main, files)
 	case "glb", "gltf":
 		if len(main) == 0 {
 			return nil, unprocessable("not a valid GLB or glTF file: the file is empty")
@@ -43,7 +51,10 @@ func ReadUpload(data []byte, ext string) (*scene.Scene, error) {
 		if len(main) > MaxModelBytes {
 			return nil, tooLarge(len(main))
 		}
-		s, err := scene.Read(main, scene.ReadOptions{Files: files})
+		s, err := scene.ReadContext(ctx, main, scene.ReadOptions{Files: files})
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
 		if err != nil {
 			_, msg := kiln.CodeOf(err)
 			return nil, unprocessable("not a valid GLB or glTF file: %s", msg)

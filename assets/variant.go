@@ -66,6 +66,11 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		}
 		m.Atlas = &r
 	}
+	// Merge, quantization and writing take no context: the job's
+	// deadline is looked at before each.
+	if err := ctx.Err(); err != nil {
+		return Model{}, err
+	}
 	if v.Merge {
 		r, err := merge.Meshes(s)
 		if err != nil {
@@ -89,6 +94,9 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	}
 	m.Textures = r.Images
 	s.Prune()
+	if err := ctx.Err(); err != nil {
+		return Model{}, err
+	}
 	if v.Meshopt {
 		// Quantization is the lossy step; welding the vertices it made
 		// identical, ordering and compression keep every value.
