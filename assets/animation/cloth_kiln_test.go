@@ -63,7 +63,7 @@ type clothException struct {
 // top. Causes, as far as measured:
 //   - The tank, the blouse, the sneakers: 1 or 2 body vertices at the
 //     armpit, the neckline or the instep, by a millimetre or two; the
-//     skirt, 2 at the waistband, under the blouse.
+//     skirt, 2 or 3 at the waistband, under the blouse.
 //   - The blouse and the hoodie under gesture_nod and locomotion_idle,
 //     where the leader's avatars tear no edge at all: 2 to 5 short edges
 //     (3 to 11 mm) at the collar pass 1.5x, where the cloth blends to the
@@ -72,9 +72,10 @@ var clothExceptions = map[[3]string]clothException{
 	{"blouse", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.08},
 	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:           {poked: 1},
 	{"blouse", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.08},
+	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}:         {poked: 1},
 	{"hoodie", "gesture_nod", "Wolf3D_Outfit_Top"}:            {stretched: 0.05},
 	{"hoodie", "locomotion_idle", "Wolf3D_Outfit_Top"}:        {stretched: 0.05},
-	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 2},
+	{"skirt", "locomotion_run", "Wolf3D_Outfit_Bottom"}:       {poked: 3},
 	{"skirt", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:      {poked: 2},
 	{"sneakers", "locomotion_walk", "Wolf3D_Outfit_Footwear"}: {poked: 1},
 	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:           {poked: 2},

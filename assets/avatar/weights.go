@@ -330,7 +330,7 @@ func followGarments(skin []*part, garments []*part) [][]bool {
 			}
 			switch {
 			case best.share == 1:
-				s.inf[v], covered[si][v] = best.inf, true
+				s.inf[v], covered[si][v] = best.inf, best.under
 				for k := range best.push {
 					s.pos[v][k] += float32(best.push[k])
 				}
@@ -343,7 +343,7 @@ func followGarments(skin []*part, garments []*part) [][]bool {
 }
 
 // cover is how a skin vertex lies under a garment: the share of the
-// garment's weights it takes (1 under the cloth, less near an opening, 0
+// garment's weights it takes (1 inside the cloth, less near an opening, 0
 // away from it), the weights of the cloth there, the distance to the
 // cloth, and how far to move the vertex to keep clearance under it.
 type cover struct {
@@ -351,6 +351,7 @@ type cover struct {
 	inf   human.Influence
 	dist  float64
 	push  [3]float64
+	under bool // under the cloth, not at an opening: hidden if its triangle is
 }
 
 // clearance is the least depth of skin under cloth. Skin and cloth a few
@@ -365,7 +366,7 @@ func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
 	tri, q, bary := c.nearest(p, g)
 	if tri < 0 {
 		if hit, hb := c.cast(p, n, g); hit >= 0 {
-			return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius}
+			return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius, under: true}
 		}
 		return cover{}
 	}
@@ -384,10 +385,12 @@ func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
 	dist := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 	inf := g.weightsAt(tri, bary)
 	// Inside: under the cloth, or at an opening but clearly on its inner
-	// side (under a waistband, where the nearest cloth is its edge).
+	// side (under a waistband, where the nearest cloth is its edge). Skin
+	// at an opening may be seen through it (a V-neck): it moves with the
+	// cloth but stays where it is and is not hidden.
 	if depth := d[0]*gn[0] + d[1]*gn[1] + d[2]*gn[2]; depth < 0 && (!onRim || depth < -0.5*dist) {
-		cv := cover{share: 1, inf: inf, dist: dist}
-		if l := math.Sqrt(gn[0]*gn[0] + gn[1]*gn[1] + gn[2]*gn[2]); l > 0 && depth/l > -clearance {
+		cv := cover{share: 1, inf: inf, dist: dist, under: !onRim}
+		if l := math.Sqrt(gn[0]*gn[0] + gn[1]*gn[1] + gn[2]*gn[2]); cv.under && l > 0 && depth/l > -clearance {
 			for k := range cv.push {
 				cv.push[k] = (-clearance - depth/l) * gn[k] / l
 			}
@@ -395,7 +398,7 @@ func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
 		return cv
 	}
 	if hit, hb := c.cast(p, n, g); hit >= 0 {
-		return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius}
+		return cover{share: 1, inf: g.weightsAt(hit, hb), dist: underRadius, under: true}
 	}
 	if !onRim {
 		return cover{}
