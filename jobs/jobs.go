@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -176,7 +177,8 @@ func (c *Client) Failure(ctx context.Context, queue, id string) (string, error) 
 			// asynq's own words name a lease, which tells a client nothing.
 			return "the worker building it died on its last attempts (the model may need more memory or time than a worker has)", nil
 		}
-		return info.LastErr, nil
+		// Permanent's mark is asynq's wording, not part of the reason.
+		return strings.TrimSuffix(info.LastErr, ": "+asynq.SkipRetry.Error()), nil
 	}
 	return "", nil
 }

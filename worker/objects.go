@@ -108,7 +108,7 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 			return err
 		}
 	}
-	s, err := assets.ReadUpload(data, o.Extension)
+	s, err := assets.ReadUploadContext(ctx, data, o.Extension)
 	if err != nil {
 		return kiln.E(op, err)
 	}

@@ -68,7 +68,7 @@ func (w *Worker) renderTo(ctx context.Context, buf *bytes.Buffer, s *scene.Scene
 func (w *Worker) previewModel(ctx context.Context, id string) (*scene.Scene, error) {
 	data, err := w.readModel(ctx, kiln.AvatarModelKey(id))
 	if err == nil {
-		return assets.Read(data)
+		return assets.ReadContext(ctx, data)
 	}
 	if kiln.KindOf(err) != kiln.KindNotFound {
 		return nil, err

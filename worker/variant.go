@@ -62,12 +62,35 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return kiln.E(op, err)
 	}
-	s, err := assets.Read(data)
+	if err := w.withinBudget(data); err != nil {
+		return err
+	}
+	s, err := assets.ReadContext(ctx, data)
 	if err == nil {
 		err = w.storeVariant(ctx, s, p.Variant, key)
 	}
 	if err != nil {
 		return kiln.E(op, err)
+	}
+	return nil
+}
+
+// withinBudget refuses, for good, to build a variant of a model whose
+// estimate is over the job's memory budget (KILN_JOB_MEMORY), as object
+// processing does: the variant's stages hold the model read, simplified
+// and its images decoded, which is what the estimate counts. The
+// error's message is the client's whole reason: without an op in front,
+// what jobs.Failure reads of the archived task is the message alone.
+func (w *Worker) withinBudget(glb []byte) error {
+	if w.JobMemory <= 0 {
+		return nil
+	}
+	need, err := assets.Estimate(glb, "glb")
+	if err != nil {
+		return kiln.E("worker.BuildVariant", err)
+	}
+	if err := need.OverBudget(w.JobMemory); err != nil {
+		return jobs.Permanent(err)
 	}
 	return nil
 }
@@ -160,7 +183,7 @@ func (w *Worker) avatarModel(ctx context.Context, id string, cfg avatar.Config) 
 	const op = "worker.avatarModel"
 	data, err := w.readModel(ctx, kiln.AvatarModelKey(id))
 	if err == nil {
-		return assets.Read(data)
+		return assets.ReadContext(ctx, data)
 	}
 	if kiln.KindOf(err) != kiln.KindNotFound {
 		return nil, kiln.E(op, err)
