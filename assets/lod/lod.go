@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/qmuntal/gltf"
 
@@ -100,9 +101,10 @@ const borderError = 0.02
 
 // reduce brings the scene's triangles from what it has to about target
 // and reports the largest error, in three steps: every primitive is
-// simplified by the same ratio; the primitives that ratio would ruin
-// (a 12-triangle box halved is no longer a box) are spared and the
-// others take their share; the results are applied.
+// planned (planParts: simplified by one ratio, its small parts kept); the
+// primitives that ratio would ruin (a 12-triangle box halved is no longer
+// a box) are spared and the others take their share; the plans are
+// applied.
 func reduce(ctx context.Context, s *scene.Scene, target float64) (float64, error) {
 	prims, err := primitives(s)
 	if err != nil {
@@ -112,14 +114,18 @@ func reduce(ctx context.Context, s *scene.Scene, target float64) (float64, error
 	if have == 0 || have <= target {
 		return 0, nil
 	}
-	ratio := target / have
-	plans := make([]plan, len(prims))
+	works := make([]*work, len(prims))
 	for i, p := range prims {
-		if plans[i], err = simplifyPrimitive(ctx, p, ratio); err != nil {
-			return 0, err
+		m := mesh(p)
+		ps := findParts(m)
+		w := &work{p: p, m: m, parts: ps, keep: make([]bool, len(ps.size))}
+		for k, n := range ps.size {
+			w.keep[k] = n <= minPart
 		}
+		works[i] = w
 	}
-	if err := spareRuined(ctx, prims, plans, have, target, ratio); err != nil {
+	plans, err := planParts(ctx, works, have, target)
+	if err != nil {
 		return 0, err
 	}
 	var worst float64
@@ -136,6 +142,135 @@ func reduce(ctx context.Context, s *scene.Scene, target float64) (float64, error
 		worst = max(worst, plans[i].error)
 	}
 	return worst, nil
+}
+
+// work is one primitive being planned: its mesh as the simplifier sees
+// it, its connected parts, the parts kept whole and their triangles.
+type work struct {
+	p      *scene.Primitive
+	m      simplify.Mesh
+	parts  parts
+	keep   []bool
+	locked int
+}
+
+// partRounds bounds how often planParts plans the level again after
+// keeping more parts whole or fewer; the last round keeps none.
+const partRounds = 5
+
+// planParts plans every primitive so that the scene lands on target while
+// no connected part ends with fewer than minPart triangles (or fewer than
+// its own): the small parts are kept whole from the start; a larger part
+// that a plan takes below minPart is kept whole too and the level planned
+// again, the rest of the model giving up what those parts keep. The
+// level's ratio comes first: the kept parts may hold at most what leaves
+// the rest half the level's ratio, and when the rest cannot get there
+// around them (locked parts lock their neighbours' corners too), that
+// budget halves until it can, down to keeping nothing.
+func planParts(ctx context.Context, works []*work, have, target float64) ([]plan, error) {
+	// With k triangles kept, the rest keeps (target-k)/(have-k) of its
+	// own; that is at least r/2 while k <= (target - have*r/2)/(1 - r/2).
+	half := target / have / 2
+	budget := (target - have*half) / (1 - half)
+	var fit []plan // the last plan that landed on target
+	for round := 0; ; round++ {
+		if round == partRounds {
+			if fit != nil {
+				return fit, nil
+			}
+			budget = 0
+		}
+		trimKept(works, budget)
+		plans, err := planLevel(ctx, works, have, target)
+		if err != nil || budget == 0 {
+			return plans, err
+		}
+		if planned(works, plans, have) > target*overshoot {
+			budget /= 2
+			continue
+		}
+		fit = plans
+		grew := false
+		for i, w := range works {
+			if plans[i].indices == nil {
+				continue
+			}
+			for k, n := range w.parts.count(plans[i].indices) {
+				if !w.keep[k] && n < min(w.parts.size[k], minPart) {
+					w.keep[k], grew = true, true
+				}
+			}
+		}
+		if !grew {
+			return plans, nil
+		}
+	}
+}
+
+// overshoot is how far past its target a level may land before planParts
+// keeps fewer parts: the bands allow 10 % (55 % for a target of 50 %).
+const overshoot = 1.08
+
+// planned is the scene's triangle count once plans are applied.
+func planned(works []*work, plans []plan, have float64) float64 {
+	for i, w := range works {
+		if plans[i].indices != nil {
+			have -= float64(w.p.Triangles() - len(plans[i].indices)/3)
+		}
+	}
+	return have
+}
+
+// planLevel locks the kept parts and plans every primitive at the ratio
+// the rest of the scene must then reach.
+func planLevel(ctx context.Context, works []*work, have, target float64) ([]plan, error) {
+	var kept float64
+	for _, w := range works {
+		w.m.Locked, w.locked = nil, 0
+		if slices.Contains(w.keep, true) {
+			w.m.Locked = make([]bool, w.p.VertexCount())
+			w.locked = w.parts.lock(w.m.Locked, w.keep)
+		}
+		kept += float64(w.locked)
+	}
+	rest, left := have-kept, target-kept
+	ratio := left / rest
+	plans := make([]plan, len(works))
+	for i, w := range works {
+		var err error
+		if plans[i], err = simplifyPrimitive(ctx, w, ratio); err != nil {
+			return nil, err
+		}
+	}
+	if err := spareRuined(ctx, works, plans, rest, left, ratio); err != nil {
+		return nil, err
+	}
+	return plans, nil
+}
+
+// trimKept lets go of the largest kept parts until the others hold at
+// most budget triangles: the smallest parts, the ones a simplifier
+// removes first, are the cheapest to keep.
+func trimKept(works []*work, budget float64) {
+	type ref struct{ w, k, size int }
+	var kept []ref
+	var total int
+	for i, w := range works {
+		for k, on := range w.keep {
+			if on {
+				kept = append(kept, ref{i, k, w.parts.size[k]})
+				total += w.parts.size[k]
+			}
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b ref) int { return b.size - a.size })
+	for _, r := range kept {
+		if float64(total) <= budget {
+			return
+		}
+		works[r.w].keep[r.k] = false
+		total -= r.size
+	}
 }
 
 // primitives indexes every primitive and returns those worth simplifying.
@@ -163,17 +298,20 @@ type plan struct {
 
 // ruinError is the error, relative to a primitive's size, past which its
 // share of the level would destroy its shape rather than lighten it.
+// ruinError is the error, relative to a primitive's size, past which its
+// share of the level would destroy its shape rather than lighten it.
 const ruinError = 0.25
 
 // spareRuined keeps the primitives whose plan passes ruinError as they
 // are, when the others can make up for them without giving up more than
 // twice their ratio: a box or a wedge among curved parts (CAD sets, game
-// props) stays a box, and the level still lands on its target.
-func spareRuined(ctx context.Context, prims []*scene.Primitive, plans []plan, have, target, ratio float64) error {
+// props) stays a box, and the level still lands on its target. have and
+// target count the triangles outside kept parts, and so does ratio.
+func spareRuined(ctx context.Context, works []*work, plans []plan, have, target, ratio float64) error {
 	var kept float64
-	for i, p := range prims {
+	for i, w := range works {
 		if plans[i].error > ruinError {
-			kept += float64(p.Triangles())
+			kept += float64(w.p.Triangles() - w.locked)
 		}
 	}
 	rest := have - kept
@@ -184,21 +322,24 @@ func spareRuined(ctx context.Context, prims []*scene.Primitive, plans []plan, ha
 	if spared < ratio/2 {
 		return nil
 	}
-	for i, p := range prims {
+	for i, w := range works {
 		var err error
 		if plans[i].error > ruinError {
 			plans[i] = plan{}
-		} else if plans[i], err = simplifyPrimitive(ctx, p, spared); err != nil {
+		} else if plans[i], err = simplifyPrimitive(ctx, w, spared); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// simplifyPrimitive plans p at ratio of its triangles.
-func simplifyPrimitive(ctx context.Context, p *scene.Primitive, ratio float64) (plan, error) {
-	m := mesh(p)
-	want := float64(p.Triangles()) * ratio
+// simplifyPrimitive plans w's primitive keeping its locked parts and
+// ratio of its other triangles.
+func simplifyPrimitive(ctx context.Context, w *work, ratio float64) (plan, error) {
+	m := w.m
+	tris := float64(w.p.Triangles())
+	ratio = (float64(w.locked) + ratio*(tris-float64(w.locked))) / tris
+	want := tris * ratio
 	// Each attempt gives up a little more: locked borders within a small
 	// error, then free borders at any error, then the permissive stages
 	// (seams, clustering) that always reach the target. Borders stay
