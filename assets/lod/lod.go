@@ -155,56 +155,87 @@ type work struct {
 }
 
 // partRounds bounds how often planParts plans the level again after
-// keeping more parts whole or fewer; the last round keeps none.
-const partRounds = 5
+// keeping more parts whole or fewer.
+const partRounds = 6
 
 // planParts plans every primitive so that the scene lands on target while
 // no connected part ends with fewer than minPart triangles (or fewer than
 // its own): the small parts are kept whole from the start; a larger part
 // that a plan takes below minPart is kept whole too and the level planned
 // again, the rest of the model giving up what those parts keep. The
-// level's ratio comes first: the kept parts may hold at most what leaves
-// the rest half the level's ratio, and when the rest cannot get there
-// around them (locked parts lock their neighbours' corners too), that
-// budget halves until it can, down to keeping nothing.
+// level's ratio and its error come first: the kept parts may hold at
+// most what leaves the rest half the level's ratio, and when the rest
+// cannot get there around them (locked parts lock their neighbours'
+// corners too) or only at more than worseError times the error of
+// keeping nothing, that budget halves, down to keeping nothing.
 func planParts(ctx context.Context, works []*work, have, target float64) ([]plan, error) {
+	keep := make([][]bool, len(works))
+	for i, w := range works {
+		keep[i] = slices.Clone(w.keep)
+		clear(w.keep)
+	}
+	base, err := planLevel(ctx, works, have, target)
+	if err != nil {
+		return nil, err
+	}
+	limit := worseError * worst(base)
+	for i, w := range works {
+		w.keep = keep[i]
+	}
+	grow(works, base)
 	// With k triangles kept, the rest keeps (target-k)/(have-k) of its
 	// own; that is at least r/2 while k <= (target - have*r/2)/(1 - r/2).
 	half := target / have / 2
 	budget := (target - have*half) / (1 - half)
-	var fit []plan // the last plan that landed on target
-	for round := 0; ; round++ {
-		if round == partRounds {
-			if fit != nil {
-				return fit, nil
-			}
-			budget = 0
+	fit := base // the last plan that landed on target within limit
+	for range partRounds {
+		if !trimKept(works, budget) {
+			break
 		}
-		trimKept(works, budget)
 		plans, err := planLevel(ctx, works, have, target)
-		if err != nil || budget == 0 {
-			return plans, err
+		if err != nil {
+			return nil, err
 		}
-		if planned(works, plans, have) > target*overshoot {
+		if planned(works, plans, have) > target*overshoot || worst(plans) > limit {
 			budget /= 2
 			continue
 		}
 		fit = plans
-		grew := false
-		for i, w := range works {
-			if plans[i].indices == nil {
-				continue
-			}
-			for k, n := range w.parts.count(plans[i].indices) {
-				if !w.keep[k] && n < min(w.parts.size[k], minPart) {
-					w.keep[k], grew = true, true
-				}
-			}
-		}
-		if !grew {
-			return plans, nil
+		if !grow(works, plans) {
+			break
 		}
 	}
+	return fit, nil
+}
+
+// grow keeps whole the parts that plans take below minPart triangles (or
+// below their own count) and reports whether there were any.
+func grow(works []*work, plans []plan) bool {
+	grew := false
+	for i, w := range works {
+		if plans[i].indices == nil {
+			continue
+		}
+		for k, n := range w.parts.count(plans[i].indices) {
+			if !w.keep[k] && n < min(w.parts.size[k], minPart) {
+				w.keep[k], grew = true, true
+			}
+		}
+	}
+	return grew
+}
+
+// worseError is how many times the error of keeping no part a level may
+// reach by keeping parts: a kept eye is not worth a melted helmet.
+const worseError = 1.5
+
+// worst is the largest error of the plans.
+func worst(plans []plan) float64 {
+	var e float64
+	for _, p := range plans {
+		e = max(e, p.error)
+	}
+	return e
 }
 
 // overshoot is how far past its target a level may land before planParts
@@ -250,8 +281,9 @@ func planLevel(ctx context.Context, works []*work, have, target float64) ([]plan
 
 // trimKept lets go of the largest kept parts until the others hold at
 // most budget triangles: the smallest parts, the ones a simplifier
-// removes first, are the cheapest to keep.
-func trimKept(works []*work, budget float64) {
+// removes first, are the cheapest to keep. It reports whether any part
+// is still kept.
+func trimKept(works []*work, budget float64) bool {
 	type ref struct{ w, k, size int }
 	var kept []ref
 	var total int
@@ -266,11 +298,12 @@ func trimKept(works []*work, budget float64) {
 	slices.SortStableFunc(kept, func(a, b ref) int { return b.size - a.size })
 	for _, r := range kept {
 		if float64(total) <= budget {
-			return
+			break
 		}
 		works[r.w].keep[r.k] = false
 		total -= r.size
 	}
+	return total > 0
 }
 
 // primitives indexes every primitive and returns those worth simplifying.
