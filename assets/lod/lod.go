@@ -178,7 +178,9 @@ func planParts(ctx context.Context, works []*work, have, target float64) ([]plan
 	if err != nil {
 		return nil, err
 	}
-	limit := worseError * worst(base)
+	// A level that keeping nothing leaves nearly exact (a flat panel) may
+	// still spend the error a locked border may cost to keep its parts.
+	limit := max(worseError*worst(base), borderError)
 	for i, w := range works {
 		w.keep = keep[i]
 	}
