@@ -197,6 +197,12 @@ func (p *part) deltas(shape map[int32][3]float32) [][3]float32 {
 	}
 	for _, d := range out {
 		if d[0]*d[0]+d[1]*d[1]+d[2]*d[2] > 1e-8 {
+			if p.solid {
+				if p.piece == nil {
+					p.piece, p.npieces = pieces(p.pos, p.tris)
+				}
+				out = rigidOffsets(p.pos, out, p.piece, p.npieces)
+			}
 			return out
 		}
 	}

@@ -29,6 +29,11 @@ type part struct {
 	morph, allShapes bool
 	// mask is a per-vertex weight for the painter (the lips on the head).
 	mask []float32
+	// solid parts move their pieces as solids under the face shapes (the
+	// teeth, see rigidOffsets); piece numbers them, once found.
+	solid   bool
+	piece   []int
+	npieces int
 	// minKeep is the share of triangles budget may not go below.
 	minKeep float64
 }
@@ -114,6 +119,7 @@ func fittedPart(f *human.Fitted) *part {
 		p.morph = true
 	}
 	if f.ID == "teeth/default" {
+		p.solid = true
 		// MakeHuman's teeth are finely modelled; the leader's take a
 		// hundred triangles. Mostly hidden behind the lips, they are
 		// simplified hard whatever the budget.
@@ -182,7 +188,7 @@ func (p *part) reduce(ratio float64) {
 // part's triangles, dropping the vertices they do not use.
 func (p *part) keep(indices []uint32) {
 	idx, old := simplify.Compact(indices, len(p.pos))
-	q := &part{morph: p.morph, allShapes: p.allShapes, fit: p.fit, minKeep: p.minKeep}
+	q := &part{morph: p.morph, allShapes: p.allShapes, fit: p.fit, minKeep: p.minKeep, solid: p.solid}
 	for _, o := range old {
 		q.pos = append(q.pos, p.pos[o])
 		q.nrm = append(q.nrm, p.nrm[o])
