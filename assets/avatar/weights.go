@@ -97,33 +97,12 @@ func (p *part) smoothWeights(fade float64) {
 	for i, inf := range p.inf {
 		orig[weld[i]] = inf
 	}
-	out := make([]human.Influence, n)
-	ball := newGeodesicBall(n)
-	for v := range out {
-		// Each vertex takes the kernel-weighted mean of the influences
-		// within smoothRadius along the cloth, so that the weights change
-		// by at most about 1/smoothRadius per metre wherever the mesh is
-		// dense: short edges then cannot take a large step of weight.
-		acc := map[uint8]float64{}
-		ball.visit(v, nb, rep, radius, func(u int, d float64) {
-			k := 1 - (d/radius)*(d/radius)
-			k *= k
-			for j := 0; j < 4; j++ {
-				if w := orig[u].Weight[j]; w > 0 {
-					acc[orig[u].Joint[j]] += k * float64(w)
-				}
-			}
-		})
-		m := make(map[uint8]float32, len(acc))
-		for j, w := range acc {
-			m[j] = float32(w)
-		}
-		out[v] = human.TopFour(m)
-	}
+	out := smoothed(orig, nb, rep, radius)
+	near := smoothed(orig, nb, rep, hemSmooth)
 	hem := hemDistance(p.tris, weld, n, sewn, nb, rep, fade)
 	for v := range out {
 		if t := hem[v] / fade; t < 1 {
-			out[v] = blend(orig[v], out[v], t*t*(3-2*t))
+			out[v] = blend(near[v], out[v], t*t*(3-2*t))
 		}
 	}
 	for i := range p.inf {
@@ -186,10 +165,62 @@ func hemDistance(tris [][3]uint32, weld []int, n int, sewn []bool, nb [][]int, r
 // blend mixes two sets of influences, t of b and 1-t of a, keeping the
 // four largest.
 func blend(a, b human.Influence, t float64) human.Influence {
-	m := map[uint8]float32{}
+	m := map[uint8]float64{}
 	for k := 0; k < 4; k++ {
-		m[a.Joint[k]] += float32(1-t) * a.Weight[k]
-		m[b.Joint[k]] += float32(t) * b.Weight[k]
+		m[a.Joint[k]] += (1 - t) * float64(a.Weight[k])
+		m[b.Joint[k]] += t * float64(b.Weight[k])
+	}
+	return continuousTopFour(m)
+}
+
+// smoothed gives each vertex the kernel-weighted mean of the influences
+// within radius along the cloth, so that the weights change by at most
+// about 1/radius per metre wherever the mesh is dense: short edges then
+// cannot take a large step of weight.
+func smoothed(orig []human.Influence, nb [][]int, rep [][3]float32, radius float64) []human.Influence {
+	out := make([]human.Influence, len(orig))
+	ball := newGeodesicBall(len(orig))
+	for v := range out {
+		acc := map[uint8]float64{}
+		ball.visit(v, nb, rep, radius, func(u int, d float64) {
+			k := 1 - (d/radius)*(d/radius)
+			k *= k
+			for j := 0; j < 4; j++ {
+				if w := orig[u].Weight[j]; w > 0 {
+					acc[orig[u].Joint[j]] += k * float64(w)
+				}
+			}
+		})
+		out[v] = continuousTopFour(acc)
+	}
+	return out
+}
+
+// hemSmooth is the smoothing the cloth keeps at an opening: the body's
+// weights there spread over a few centimetres, so that the short edges
+// of a collar do not take a step between neck, chest and arm.
+const hemSmooth = 0.03
+
+// continuousTopFour keeps the four largest influences less the fifth
+// largest, so that where two joints trade fourth and fifth place between
+// neighbouring vertices both weigh nothing there: cutting the fifth
+// alone and renormalising made a step of its weight across a single
+// edge, which a short edge at a collar took as a tear.
+func continuousTopFour(acc map[uint8]float64) human.Influence {
+	ws := make([]float64, 0, len(acc))
+	for _, w := range acc {
+		ws = append(ws, w)
+	}
+	slices.Sort(ws)
+	fifth := 0.0
+	if len(ws) > 4 {
+		fifth = ws[len(ws)-5]
+	}
+	m := make(map[uint8]float32, len(acc))
+	for j, w := range acc {
+		if w > fifth {
+			m[j] = float32(w - fifth)
+		}
 	}
 	return human.TopFour(m)
 }
