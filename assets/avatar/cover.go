@@ -87,6 +87,12 @@ type cover struct {
 // pushed in along the cloth's normal.
 const clearance = 0.008
 
+// pierce is how far skin may come out through a garment at rest and
+// still count as under it (and be pushed back in): fitted cloth and
+// shaped body cross by a millimetre or two here and there, as at a
+// collar hugging the neck.
+const pierce = 0.003
+
 // over tells how the skin vertex at p with outward normal n lies under
 // the garment.
 func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
@@ -115,7 +121,7 @@ func (c *triCells) over(p, n [3]float32, g *part, rim []float32) cover {
 	// side (under a waistband, where the nearest cloth is its edge). Skin
 	// at an opening may be seen through it (a V-neck): it moves with the
 	// cloth but stays where it is and is not hidden.
-	if depth := d[0]*gn[0] + d[1]*gn[1] + d[2]*gn[2]; depth < 0 && (!onRim || depth < -0.5*dist) {
+	if depth := d[0]*gn[0] + d[1]*gn[1] + d[2]*gn[2]; depth < 0 && (!onRim || depth < -0.5*dist) || !onRim && depth < pierce*math.Sqrt(gn[0]*gn[0]+gn[1]*gn[1]+gn[2]*gn[2]) {
 		cv := cover{share: 1, inf: inf, dist: dist, under: !onRim}
 		if l := math.Sqrt(gn[0]*gn[0] + gn[1]*gn[1] + gn[2]*gn[2]); cv.under && l > 0 && depth/l > -clearance {
 			for k := range cv.push {
