@@ -36,7 +36,8 @@ var wideSmooth = map[string]float64{"bottom/skirt": 0.3}
 
 // smoothWeights gives each vertex the mean of the influences around it
 // within smoothRadius along the cloth (vertices welded by position, so
-// UV seams do not split it), keeping the four largest.
+// UV seams do not split it), keeping the four largest; within fade of an
+// opening (0: none) it blends back to the body's (see hemFade).
 func (p *part) smoothWeights(fade float64) {
 	radius := smoothRadius
 	if r, ok := wideSmooth[p.fit.ID]; ok {
@@ -98,11 +99,13 @@ func (p *part) smoothWeights(fade float64) {
 		orig[weld[i]] = inf
 	}
 	out := smoothed(orig, nb, rep, radius)
-	near := smoothed(orig, nb, rep, hemSmooth)
-	hem := hemDistance(p.tris, weld, n, sewn, nb, rep, fade)
-	for v := range out {
-		if t := hem[v] / fade; t < 1 {
-			out[v] = blend(near[v], out[v], t*t*(3-2*t))
+	if fade > 0 {
+		near := smoothed(orig, nb, rep, hemSmooth)
+		hem := hemDistance(p.tris, weld, n, sewn, nb, rep, fade)
+		for v := range out {
+			if t := hem[v] / fade; t < 1 {
+				out[v] = blend(near[v], out[v], t*t*(3-2*t))
+			}
 		}
 	}
 	for i := range p.inf {
