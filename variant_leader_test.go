@@ -60,19 +60,8 @@ func TestParseLeaderParameters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			q, _ := url.ParseQuery(tt.query)
-			v, named, err := kiln.ParseVariant(q)
-			code := ""
-			if err != nil {
-				code, _ = kiln.CodeOf(err)
-			}
-			if code != tt.code {
-				t.Fatalf("code %q (%v), want %q", code, err, tt.code)
-			}
-			if tt.code != "" {
-				if kiln.KindOf(err) != kiln.KindInvalid {
-					t.Errorf("kind %v, want invalid", kiln.KindOf(err))
-				}
+			v, named, ok := parseVariant(t, tt.query, tt.code)
+			if !ok {
 				return
 			}
 			if !named {

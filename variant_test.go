@@ -7,6 +7,29 @@ import (
 	"github.com/kilnhq/kiln"
 )
 
+// parseVariant parses query as a download's and checks that the error
+// code it gives is code ("" for none) and that a refusal is invalid
+// input. It reports whether the query parsed, with what it gave.
+func parseVariant(t *testing.T, query, code string) (v kiln.Variant, named, ok bool) {
+	t.Helper()
+	q, _ := url.ParseQuery(query)
+	v, named, err := kiln.ParseVariant(q)
+	got := ""
+	if err != nil {
+		got, _ = kiln.CodeOf(err)
+	}
+	if got != code {
+		t.Fatalf("code %q (%v), want %q", got, err, code)
+	}
+	if code != "" {
+		if kiln.KindOf(err) != kiln.KindInvalid {
+			t.Errorf("kind %v, want invalid", kiln.KindOf(err))
+		}
+		return v, named, false
+	}
+	return v, named, true
+}
+
 func TestParseVariant(t *testing.T) {
 	tests := []struct {
 		query string
@@ -32,19 +55,8 @@ func TestParseVariant(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			q, _ := url.ParseQuery(tt.query)
-			v, named, err := kiln.ParseVariant(q)
-			code := ""
-			if err != nil {
-				code, _ = kiln.CodeOf(err)
-			}
-			if code != tt.code {
-				t.Fatalf("code %q (%v), want %q", code, err, tt.code)
-			}
-			if tt.code != "" {
-				if kiln.KindOf(err) != kiln.KindInvalid {
-					t.Errorf("kind %v, want invalid", kiln.KindOf(err))
-				}
+			v, named, ok := parseVariant(t, tt.query, tt.code)
+			if !ok {
 				return
 			}
 			if named != tt.named || v.Key() != tt.want.Key() {
