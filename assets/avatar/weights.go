@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // Garments take the body's weights through their bindings, which keeps
@@ -101,7 +102,7 @@ func (p *part) smoothWeights(fade float64) {
 	out := smoothed(orig, nb, rep, radius)
 	if fade > 0 {
 		near := smoothed(orig, nb, rep, hemSmooth)
-		hem := hemDistance(p.tris, weld, n, sewn, nb, rep, fade)
+		hem := hemDistance(p.pos, p.tris, weld, n, sewn, nb, rep, fade)
 		for v := range out {
 			if t := hem[v] / fade; t < 1 {
 				out[v] = blend(near[v], out[v], t*t*(3-2*t))
@@ -122,31 +123,19 @@ func (p *part) smoothWeights(fade float64) {
 const hemFade = 0.06
 
 // hemDistance is, per welded vertex, the distance along the cloth to the
-// nearest open border: edges of one triangle that are not sewn to another
-// piece of the garment (sewn vertices have a partner a few millimetres
-// away that is no neighbour along an edge).
-func hemDistance(tris [][3]uint32, weld []int, n int, sewn []bool, nb [][]int, rep [][3]float32, fade float64) []float64 {
-	count := map[[2]int]int{}
-	for _, t := range tris {
-		for k := 0; k < 3; k++ {
-			a, b := weld[t[k]], weld[t[(k+1)%3]]
-			if a > b {
-				a, b = b, a
-			}
-			count[[2]int{a, b}]++
-		}
-	}
+// nearest open border (paint.Border) that is not sewn to another piece of
+// the garment (sewn vertices have a partner a few millimetres away that
+// is no neighbour along an edge).
+func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []bool, nb [][]int, rep [][3]float32, fade float64) []float64 {
 	dist := make([]float64, n)
 	for i := range dist {
 		dist[i] = math.Inf(1)
 	}
 	h := &distHeap{}
-	for e, c := range count {
-		for _, v := range e {
-			if c == 1 && !sewn[v] && dist[v] != 0 {
-				dist[v] = 0
-				heap.Push(h, distItem{v: v})
-			}
+	for i, b := range paint.Border(pos, tris) {
+		if v := weld[i]; b != 0 && !sewn[v] && dist[v] != 0 {
+			dist[v] = 0
+			heap.Push(h, distItem{v: v})
 		}
 	}
 	for h.Len() > 0 {
