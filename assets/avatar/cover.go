@@ -169,10 +169,15 @@ var handJoint = func() [256]bool {
 type triCells struct {
 	key   func([3]float32) [3]int
 	cells map[[3]int][]int
+	// seen[t] == visit marks the triangles a call of around has passed
+	// (a triangle lies in several cells), without a set per call: around
+	// runs for every skin vertex against every garment.
+	seen  []int
+	visit int
 }
 
 func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
-	c := &triCells{key: key, cells: map[[3]int][]int{}}
+	c := &triCells{key: key, cells: map[[3]int][]int{}, seen: make([]int, len(g.tris))}
 	for t, tri := range g.tris {
 		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
 		for _, v := range tri[1:] {
@@ -251,13 +256,13 @@ func (c *triCells) nearest(p [3]float32, g *part) (int, [3]float64, [3]float64) 
 // neighbouring one, in a fixed order.
 func (c *triCells) around(p [3]float32, f func(t int)) {
 	k := c.key(p)
-	seen := map[int]bool{}
+	c.visit++
 	for dx := -1; dx <= 1; dx++ {
 		for dy := -1; dy <= 1; dy++ {
 			for dz := -1; dz <= 1; dz++ {
 				for _, t := range c.cells[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
-					if !seen[t] {
-						seen[t] = true
+					if c.seen[t] != c.visit {
+						c.seen[t] = c.visit
 						f(t)
 					}
 				}
