@@ -20,6 +20,11 @@ type builder struct {
 	rig   Rig
 	world []xform.Mat4
 	sc    *scene.Scene
+	// body is the standing body the parts were cut from; sliders, when
+	// set, are the morph targets every mesh gets instead of the face
+	// shapes (Basis).
+	body    *human.Body
+	sliders []*sliderShape
 }
 
 // newBuilder adds the joint nodes under an "Armature" root and the skin,
@@ -195,6 +200,13 @@ func (p *part) deltas(shape map[int32][3]float32) [][3]float32 {
 			out[i] = shape[v]
 		}
 	}
+	return p.settle(out)
+}
+
+// settle is a part's offsets as a target: nil when they move none of its
+// vertices by as much as a tenth of a millimetre, and solid pieces moved
+// as solids.
+func (p *part) settle(out [][3]float32) [][3]float32 {
 	for _, d := range out {
 		if d[0]*d[0]+d[1]*d[1]+d[2]*d[2] > 1e-8 {
 			if p.solid {
@@ -216,7 +228,20 @@ func (b *builder) mesh(name string, prims ...prim) {
 	m := &scene.Mesh{Name: name}
 	var targets [][][][3]float32 // [primitive][target]
 	var names []string
-	if prims[0].p.morph {
+	if b.sliders != nil {
+		for _, s := range b.sliders {
+			per := make([][][3]float32, len(prims))
+			moved := false
+			for pi, pr := range prims {
+				per[pi] = pr.p.sliderOffsets(b.body, s)
+				moved = moved || per[pi] != nil
+			}
+			if moved {
+				names = append(names, s.name)
+				targets = append(targets, per)
+			}
+		}
+	} else if prims[0].p.morph {
 		all := face.All()
 		for si, sh := range shapes() {
 			per := make([][][3]float32, len(prims))

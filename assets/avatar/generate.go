@@ -27,20 +27,18 @@ func Generate(cfg Config) (*scene.Scene, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	body := shapeBody(cfg)
-	// Soles are thicker than bare feet: the avatar stands on its shoes.
-	shoes, err := body.Fit("footwear/" + cfg.Outfit.Footwear.Style)
+	return generate(cfg, nil)
+}
+
+// generate builds a resolved, valid configuration; with sliders, their
+// targets replace the face shapes (Basis).
+func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
+	body, err := standingBody(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("avatar: %w", err)
-	}
-	var low float32
-	for _, p := range shoes.Pos {
-		low = min(low, p[1])
-	}
-	for i := range body.Pos {
-		body.Pos[i][1] -= low
+		return nil, err
 	}
 	b := newBuilder(rigOf(body.Joints()))
+	b.body, b.sliders = body, sliders
 	seed := cfg.Face.Seed
 	if seed == 0 {
 		seed = 1
