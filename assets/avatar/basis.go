@@ -152,7 +152,8 @@ func (s *sliderShape) fit(id string) *human.Fitted {
 // per unit of the slider around cfg (a forward difference of the body and
 // its fitted assets, one step towards the inside of the range). The
 // scene's extras hold each slider's value in cfg under "sliders", so a
-// page knows where the targets are measured from. What the page shows
+// page knows where the targets are measured from, and the resolved
+// configuration under "configuration". What the page shows
 // with influences set is then cfg's model moved to first order; the real
 // build of the new values differs by the curvature and by what is placed
 // anew per body (the rig, the glasses).
@@ -208,7 +209,7 @@ func Basis(cfg Config, sliders []string) (*scene.Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc.Scenes[0].Extras = map[string]any{"sliders": values}
+	sc.Scenes[0].Extras = map[string]any{"sliders": values, "configuration": cfg}
 	return sc, nil
 }
 

@@ -1,6 +1,7 @@
 package avatar
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -128,4 +129,14 @@ func hexColor(s string) rgb {
 		}
 	}
 	return c
+}
+
+// Palettes are the colour names a configuration takes and their sRGB
+// values, by kind ("skin", "hair", "eyes", "cloth": garments and
+// glasses), for forms that show swatches.
+func Palettes() map[string]map[string]string {
+	return map[string]map[string]string{
+		"skin": maps.Clone(skinTones), "hair": maps.Clone(hairColors),
+		"eyes": maps.Clone(eyeColors), "cloth": maps.Clone(clothColors),
+	}
 }

@@ -1,3 +1,512 @@
-// The creator's entry module (placeholder while the app is built).
+// The avatar creator: state, history and controls. A change moves the
+// view at once (sliders through morph targets, colours by tinting) and
+// asks Kiln for the real build of the configuration, which replaces the
+// view when it arrives.
+import { View } from './view.js';
+import { Frame } from './frame.js';
+import { api } from './api.js';
+import { pick, translator } from './i18n.js';
+
 const boot = JSON.parse(document.getElementById('kiln-boot').textContent || '{}');
-document.documentElement.lang = boot.lang || 'en';
+const q = new URLSearchParams(location.search);
+const flag = (name) => q.has(name) && q.get(name) !== 'false';
+const lang = pick(boot.lang, navigator.languages);
+const t = translator(lang);
+const app = boot.app || { slug: 'default' };
+const base = (boot.base || location.origin).replace(/\/$/, '');
+
+const BODY = ['body.height', 'body.build', 'body.age', 'body.muscle', 'body.weight', 'body.proportions'];
+const FEATURES = ['head', 'nose', 'mouth', 'eyes', 'ears', 'chin', 'cheeks'];
+const FACE_PRESETS = [101, 2024, 7331, 48151, 62342, 99991];
+const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], ready: false, shown: 0 };
+
+// ---- state and history ----
+let cfg = {};
+let history = [];
+let at = -1;
+let faceFeature = 'nose';
+let dials = {};
+let ranges = {};
+let palettes = { skin: {}, hair: {}, eyes: {}, cloth: {} };
+let styles = {};
+let user = null;
+let avatarId = q.get('id') || null;
+const store = flag('clearCache') ? null : window.localStorage;
+const storeKey = `kiln-creator:${app.slug}`;
+
+const clone = (o) => JSON.parse(JSON.stringify(o));
+const get = (o, path) => path.split('.').reduce((a, k) => (a == null ? undefined : a[k]), o);
+function set(o, path, v) {
+  const ks = path.split('.');
+  let a = o;
+  for (const k of ks.slice(0, -1)) a = a[k] ??= {};
+  if (v === undefined) delete a[ks.at(-1)]; else a[ks.at(-1)] = v;
+}
+
+function commit() {
+  history = history.slice(0, at + 1);
+  history.push(JSON.stringify(cfg));
+  at = history.length - 1;
+  updateHistoryButtons();
+}
+
+function restore(i) {
+  at = i;
+  cfg = JSON.parse(history[at]);
+  updateHistoryButtons();
+  syncControls();
+  scheduleBuild(0);
+}
+
+// muscleWeight is avatar.Body.MuscleWeight: what the build sets when the
+// configuration leaves them out.
+function muscleWeight(b) {
+  const weight = 0.2 + 0.7 * b;
+  const muscle = 0.5 + 0.4 * Math.exp(-(((b - 0.6) / 0.12) ** 2)) - 0.15 * Math.max(0, (0.3 - b) / 0.3);
+  return [muscle, weight];
+}
+
+// value is a slider's value: the configuration's, else what the build
+// resolved it to.
+function value(name) {
+  const b = cfg.body || {};
+  switch (name) {
+    case 'body.height': return b.height ?? view.base[name] ?? 1.75;
+    case 'body.build': return b.build ?? view.base[name] ?? 0.4;
+    case 'body.age': return b.age || view.base[name] || 25;
+    case 'body.muscle': return b.muscle ?? (b.build !== undefined ? muscleWeight(b.build)[0] : view.base[name] ?? 0.5);
+    case 'body.weight': return b.weight ?? (b.build !== undefined ? muscleWeight(b.build)[1] : view.base[name] ?? 0.5);
+    case 'body.proportions': return b.proportions ?? 0.5;
+  }
+  const [, feature, dial] = name.split('.');
+  return cfg.face?.[feature]?.[dial] ?? view.base[name] ?? 0;
+}
+
+function setValue(name, v) {
+  if (name === 'body.build') {
+    set(cfg, 'body.build', v);
+    set(cfg, 'body.muscle', undefined);
+    set(cfg, 'body.weight', undefined);
+    return;
+  }
+  if (name.startsWith('body.')) {
+    if (name === 'body.muscle' || name === 'body.weight') {
+      // The other one stays where the build put it.
+      const other = name === 'body.muscle' ? 'body.weight' : 'body.muscle';
+      set(cfg, other, value(other));
+    }
+    set(cfg, name, v);
+    return;
+  }
+  const [, feature, dial] = name.split('.');
+  set(cfg, `face.${feature}.${dial}`, v);
+}
+
+// sliderValues are what the view moves by: muscle and weight when the
+// configuration sets them, the build when it drives them.
+function sliderValues() {
+  const out = {};
+  for (const name of Object.keys(view.base)) out[name] = value(name);
+  const b = cfg.body || {};
+  if (b.muscle === undefined) out['body.muscle'] = view.base['body.muscle'];
+  if (b.weight === undefined) out['body.weight'] = view.base['body.weight'];
+  if (b.muscle !== undefined || b.weight !== undefined) out['body.build'] = view.base['body.build'];
+  return out;
+}
+
+// ---- builds ----
+let buildTimer = 0, building = false, again = false, lastShown = '';
+const status = document.getElementById('status');
+const spinner = document.getElementById('spinner');
+
+function sliderSet() { return [...BODY, ...(dials[faceFeature] || []).map((d) => `face.${faceFeature}.${d}`)]; }
+
+function scheduleBuild(delay = 300) {
+  clearTimeout(buildTimer);
+  buildTimer = setTimeout(runBuild, delay);
+}
+
+async function runBuild() {
+  if (building) { again = true; return; }
+  const key = JSON.stringify([cfg, faceFeature]);
+  if (key === lastShown) return;
+  building = true;
+  spinner.hidden = false;
+  status.textContent = t('loading');
+  const sent = JSON.stringify(cfg);
+  const t0 = performance.now();
+  try {
+    const glb = await api.build(cfg, sliderSet());
+    await view.show(glb);
+    kiln.buildMs.push(performance.now() - t0);
+    kiln.builds++;
+    lastShown = key;
+    if (JSON.stringify(cfg) === sent && view.configuration && history.length === 0) {
+      cfg = clone(view.configuration);
+      commit();
+    }
+    syncControls();
+    status.textContent = t('ready');
+    if (!kiln.ready) { kiln.ready = true; kiln.firstAvatar = performance.now(); }
+    kiln.shown++;
+  } catch (e) {
+    status.textContent = `${t('error')} (${e.message})`;
+  } finally {
+    building = false;
+    spinner.hidden = true;
+    if (again) { again = false; scheduleBuild(0); }
+  }
+}
+
+// ---- controls ----
+const panel = document.getElementById('panels');
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const k of kids.flat()) if (k != null) e.append(k);
+  return e;
+};
+const labelOf = (id) => id.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const sliders = new Map();
+const radios = new Map();
+let uid = 0;
+
+function slider(name, label) {
+  const [lo, hi] = ranges[name] || [0, 1];
+  const id = `s${uid++}`;
+  const out = el('output', { for: id });
+  const step = name === 'body.age' ? 1 : name === 'body.height' ? 0.01 : 0.01;
+  const input = el('input', { type: 'range', id, min: lo, max: hi, step, 'data-slider': name });
+  const show = () => { out.textContent = name === 'body.height' ? `${Number(input.value).toFixed(2)} m` : name === 'body.age' ? input.value : Number(input.value).toFixed(2); };
+  input.addEventListener('input', (e) => {
+    setValue(name, Number(input.value));
+    view.apply(sliderValues());
+    const now = performance.now();
+    kiln.latencies.push(now - e.timeStamp);
+    requestAnimationFrame(() => kiln.frameLatencies.push(performance.now() - e.timeStamp));
+    show();
+  });
+  input.addEventListener('change', () => { commit(); scheduleBuild(); });
+  sliders.set(name, { input, show });
+  return el('div', { class: 'slider' }, el('label', { for: id }, label), input, out);
+}
+
+// choice is a radio group: styles with thumbnails, or colour swatches.
+function choice(path, legend, options, { kind = 'text', onpick } = {}) {
+  const name = `r${uid++}`;
+  const inputs = [];
+  const items = options.map((o) => {
+    const input = el('input', { type: 'radio', name, value: o.id, 'data-path': path, 'aria-label': o.label });
+    input.addEventListener('change', () => {
+      set(cfg, path, o.id);
+      onpick?.(o);
+      commit();
+      scheduleBuild(0);
+    });
+    inputs.push(input);
+    let face;
+    if (kind === 'swatch') face = el('span', { class: 'swatch', style: `background:${o.hex}`, title: o.label });
+    else if (kind === 'thumb') {
+      const img = el('img', { src: o.thumbnailUrl, alt: '', loading: 'lazy', width: 64, height: 64 });
+      img.addEventListener('error', () => img.remove());
+      face = el('span', { class: 'thumb' }, img, el('span', {}, o.label));
+    } else face = el('span', { class: 'pill' }, o.label);
+    return el('label', { class: `opt ${kind}` }, input, face);
+  });
+  radios.set(`${path}#${name}`, { path, inputs });
+  return el('fieldset', { class: `choice ${kind}` }, el('legend', {}, legend), el('div', { class: 'opts' }, items));
+}
+
+// colour is a palette plus a free picker for any "#rrggbb".
+function colour(path, legend, palette, materials) {
+  const opts = Object.entries(palette).map(([id, hex]) => ({ id, label: labelOf(id), hex }));
+  const tintTo = (hex) => {
+    // The painted texture has the old colour in it: the tint is the
+    // ratio, so the shown colour is near the new one until the build.
+    const old = hexOf(get(cfg, path), palette);
+    if (!old || !materials) return;
+    const a = rgb(old), b = rgb(hex);
+    view.tint(materials, a.map((x, i) => Math.min(4, b[i] / Math.max(0.04, x))));
+  };
+  const group = choice(path, legend, opts, { kind: 'swatch', onpick: () => {} });
+  const id = `c${uid++}`;
+  const picker = el('input', { type: 'color', id, 'data-path': path });
+  picker.addEventListener('input', () => { tintTo(picker.value); });
+  picker.addEventListener('change', () => {
+    set(cfg, path, picker.value);
+    commit();
+    scheduleBuild(0);
+  });
+  radios.get([...radios.keys()].at(-1)).picker = picker;
+  group.append(el('div', { class: 'picker' }, el('label', { for: id }, t('anyColor')), picker));
+  return group;
+}
+const hexOf = (v, palette) => (v && v.startsWith('#') ? v : palette[v]);
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+
+function styleOptions(category, list) {
+  const fromCatalog = styles[category];
+  const type = cfg.body?.type || 'masculine';
+  if (fromCatalog?.length) return fromCatalog.map((s) => ({ id: s.id, label: s.label || labelOf(s.id), thumbnailUrl: s.thumbnailUrl }));
+  return list.map((id) => ({ id, label: id === 'none' ? t('none') : labelOf(id), thumbnailUrl: `/creator/thumbnails/${category}/${id}.png?type=${type}` }));
+}
+
+function tabs(defs) {
+  const list = el('div', { role: 'tablist', 'aria-label': t('controls'), class: 'tabs' });
+  const panes = [];
+  defs.forEach(([key, build], i) => {
+    const tab = el('button', { role: 'tab', id: `tab-${key}`, 'aria-controls': `pane-${key}`, 'aria-selected': i === 0 ? 'true' : 'false', tabindex: i === 0 ? '0' : '-1', type: 'button' }, t(key));
+    const pane = el('section', { role: 'tabpanel', id: `pane-${key}`, 'aria-labelledby': `tab-${key}`, tabindex: '0', class: 'pane' }, build());
+    pane.hidden = i !== 0;
+    tab.addEventListener('click', () => select(key));
+    list.append(tab);
+    panes.push(pane);
+  });
+  const select = (key) => {
+    for (const b of list.children) {
+      const on = b.id === `tab-${key}`;
+      b.setAttribute('aria-selected', on); b.tabIndex = on ? 0 : -1;
+      document.getElementById(b.getAttribute('aria-controls')).hidden = !on;
+    }
+  };
+  list.addEventListener('keydown', (e) => {
+    const all = [...list.children];
+    const i = all.indexOf(document.activeElement);
+    if (i < 0) return;
+    const j = e.key === 'ArrowRight' ? (i + 1) % all.length : e.key === 'ArrowLeft' ? (i + all.length - 1) % all.length : e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : -1;
+    if (j < 0) return;
+    e.preventDefault();
+    all[j].focus(); all[j].click();
+  });
+  panel.replaceChildren(list, ...panes);
+  return select;
+}
+
+function buildControls(schema, catalog) {
+  const en = (p) => get(schema, p)?.enum || get(schema, p)?.anyOf?.[0]?.enum || [];
+  const P = schema.properties;
+  const bodyPane = () => el('div', {},
+    choice('body.type', t('bodyType'), ['masculine', 'feminine'].map((id) => ({ id, label: t(id) })), {}),
+    BODY.map((n) => slider(n, t(n))));
+  const facePane = () => {
+    const sub = el('div', { class: 'dials' });
+    const showFeature = (f) => {
+      faceFeature = f;
+      sub.replaceChildren(...(dials[f] || []).map((d) => slider(`face.${f}.${d}`, labelOf(d))));
+      syncControls();
+      scheduleBuild(0);
+    };
+    const featureSel = el('select', { id: 'feature' }, FEATURES.map((f) => el('option', { value: f, selected: f === faceFeature }, t(f))));
+    featureSel.addEventListener('change', () => showFeature(featureSel.value));
+    const presets = el('div', { class: 'opts' }, FACE_PRESETS.map((seed, i) => el('button', { type: 'button', class: 'pill', onclick: () => {
+      cfg.face = { seed }; commit(); syncControls(); scheduleBuild(0);
+    } }, `${t('preset')} ${i + 1}`)));
+    setTimeout(() => sub.replaceChildren(...(dials[faceFeature] || []).map((d) => slider(`face.${faceFeature}.${d}`, labelOf(d)))), 0);
+    return el('div', {}, el('fieldset', { class: 'choice' }, el('legend', {}, t('facePreset')), presets),
+      el('div', { class: 'slider' }, el('label', { for: 'feature' }, t('feature')), featureSel), sub);
+  };
+  const skinPane = () => colour('skin.tone', t('tone'), palettes.skin, ['Wolf3D_Body', 'Wolf3D_Skin']);
+  const hairPane = () => el('div', {},
+    choice('hair.style', t('style'), styleOptions('hair', en('properties.hair.properties.style')), { kind: 'thumb' }),
+    colour('hair.color', t('color'), palettes.hair, ['Wolf3D_Hair', 'Wolf3D_Eyebrows']));
+  const eyesPane = () => colour('eyes.color', t('color'), palettes.eyes, ['Wolf3D_Eye']);
+  const outfitPane = () => el('div', {}, ['top', 'bottom', 'footwear'].map((g) => el('div', { class: 'group' },
+    el('h2', {}, t(g)),
+    choice(`outfit.${g}.style`, `${t(g)}: ${t('style')}`, styleOptions(g, en(`properties.outfit.properties.${g}.properties.style`)), { kind: 'thumb' }),
+    colour(`outfit.${g}.color`, `${t(g)}: ${t('color')}`, palettes.cloth, [`Wolf3D_Outfit_${g[0].toUpperCase()}${g.slice(1)}`]))));
+  const glassesPane = () => el('div', {},
+    choice('glasses.style', t('style'), styleOptions('glasses', en('properties.glasses.properties.style')), { kind: 'thumb' }),
+    colour('glasses.color', t('color'), palettes.cloth, ['Wolf3D_Glasses']));
+  const startPane = () => {
+    const list = (catalog?.templates || []).map((tp) => el('button', { type: 'button', class: 'template', onclick: () => {
+      cfg = clone(tp.configuration); commit(); syncControls(); scheduleBuild(0);
+    } }, tp.previewUrl ? el('img', { src: tp.previewUrl, alt: '', width: 96, height: 96, loading: 'lazy' }) : null, el('span', {}, tp.label)));
+    for (const g of ['feminine', 'masculine']) {
+      list.push(el('button', { type: 'button', class: 'template', onclick: () => {
+        cfg = { body: { type: g } }; history = []; at = -1; scheduleBuild(0);
+      } }, el('span', {}, t(g))));
+    }
+    return el('div', {}, el('h2', {}, t('templates')), el('div', { class: 'templates' }, list));
+  };
+  const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane], ['hair', hairPane], ['eyes', eyesPane], ['outfit', outfitPane], ['glasses', glassesPane]];
+  if (flag('quickStart')) defs.unshift(['start', startPane]); else defs.push(['start', startPane]);
+  void P;
+  return tabs(defs);
+}
+
+function syncControls() {
+  for (const [name, s] of sliders) {
+    if (!s.input.isConnected) { sliders.delete(name); continue; }
+    s.input.value = value(name);
+    s.show();
+  }
+  for (const r of radios.values()) {
+    const v = get(cfg, r.path) ?? get(view.configuration || {}, r.path);
+    for (const i of r.inputs) i.checked = i.value === v;
+    if (r.picker && typeof v === 'string') {
+      const hex = v.startsWith('#') ? v : null;
+      if (hex) r.picker.value = hex;
+    }
+  }
+}
+
+// ---- history buttons, shuffle, reset, camera, clips ----
+const $ = (id) => document.getElementById(id);
+function updateHistoryButtons() {
+  $('undo').disabled = at <= 0;
+  $('redo').disabled = at >= history.length - 1;
+}
+
+function shuffle(schema) {
+  const en = (p) => get(schema, p)?.enum || get(schema, p)?.anyOf?.[0]?.enum || [];
+  const r = (list) => list[Math.floor(Math.random() * list.length)];
+  const type = r(['masculine', 'feminine']);
+  const fromCat = (c, list) => (styles[c]?.length ? styles[c].map((s) => s.id) : list);
+  cfg = {
+    version: '1',
+    body: { type, height: +(type === 'feminine' ? 1.55 + Math.random() * 0.2 : 1.68 + Math.random() * 0.22).toFixed(2), build: +Math.random().toFixed(2), age: 20 + Math.floor(Math.random() * 40) },
+    skin: { tone: r(Object.keys(palettes.skin)) },
+    hair: { style: r(fromCat('hair', en('properties.hair.properties.style'))), color: r(Object.keys(palettes.hair)) },
+    eyes: { color: r(Object.keys(palettes.eyes)) },
+    outfit: Object.fromEntries(['top', 'bottom', 'footwear'].map((g) => [g, { style: r(fromCat(g, en(`properties.outfit.properties.${g}.properties.style`))), color: r(Object.keys(palettes.cloth)) }])),
+    glasses: Math.random() < 0.3 ? { style: r(['round', 'square']), color: r(['black', 'gold', 'silver', 'tortoise']) } : { style: 'none', color: 'black' },
+    face: { seed: 1 + Math.floor(Math.random() * 2 ** 40) },
+  };
+  commit(); syncControls(); scheduleBuild(0);
+}
+
+async function setupClips(gender) {
+  const box = $('clips');
+  let names = [];
+  try { names = (await api.animations())[gender] || []; } catch { return; }
+  const buttons = [el('button', { type: 'button', class: 'pill', 'aria-pressed': 'false', onclick: (e) => playClip(null, e.currentTarget) }, t('none'))];
+  for (const n of names) buttons.push(el('button', { type: 'button', class: 'pill', 'aria-pressed': 'false', 'data-clip': n, onclick: (e) => playClip(n, e.currentTarget) }, labelOf(n.replace(/_/g, ' '))));
+  box.replaceChildren(...buttons);
+  const idle = names.find((n) => /idle/.test(n));
+  if (idle) playClip(idle, box.querySelector(`[data-clip="${idle}"]`));
+  async function playClip(name, button) {
+    for (const b of box.children) b.setAttribute('aria-pressed', b === button);
+    if (!name) { view.play(null); return; }
+    try { view.play(await view.loadClip(`/animations/${gender}/${name}.glb`)); } catch { /* the avatar stays still */ }
+  }
+}
+
+// ---- users, saving, the frame API ----
+function loadUser() {
+  try { return JSON.parse(store?.getItem(storeKey) || 'null'); } catch { return null; }
+}
+function saveUser() { store?.setItem(storeKey, JSON.stringify(user)); }
+
+const allowed = app.allowedOrigins || [];
+const frame = new Frame({
+  enabled: flag('frameApi'),
+  targetOrigin: allowed.length === 1 && allowed[0] !== '*' ? allowed[0] : '*',
+  onLogout: () => { user = null; store?.removeItem(storeKey); },
+  // What happened before the parent subscribed (it subscribes after
+  // v1.frame.ready) is told again once it has.
+  onSubscribe: () => {
+    if (!user) return;
+    frame.emit('v1.user.set', { id: user.id });
+    if (user.authorized) frame.emit('v1.user.authorized', { id: user.id, url: location.href });
+  },
+});
+
+async function ensureUser() {
+  if (user) return user;
+  const u = await api.createUser(app.slug);
+  user = { id: u.userId, token: u.token };
+  saveUser();
+  frame.emit('v1.user.set', { id: user.id });
+  return user;
+}
+
+async function done() {
+  const btn = $('done');
+  btn.disabled = true;
+  status.textContent = t('saving');
+  try {
+    const u = await ensureUser();
+    const saved = avatarId ? await api.updateAvatar(avatarId, cfg, u.token) : await api.createAvatar(cfg, u.token);
+    avatarId = saved.id;
+    const url = `${base}/${saved.id}.glb`;
+    kiln.exported = { url, id: saved.id, modelUrl: saved.modelUrl };
+    status.textContent = t('saved');
+    const c = saved.configuration || cfg;
+    frame.exported({ url, avatarId: saved.id, userId: u.id, metadata: {
+      bodyType: 'fullbody', outfitGender: c.body?.type, skinTone: hexOf(c.skin?.tone, palettes.skin) || c.skin?.tone,
+      createdAt: saved.createdAt, updatedAt: saved.updatedAt, kiln: { modelUrl: saved.modelUrl } } });
+    frame.emit('v1.user.updated', { id: u.id });
+  } catch (e) {
+    status.textContent = `${t('error')} (${e.message})`;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// ---- start ----
+document.documentElement.lang = lang;
+document.title = t('title');
+for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
+for (const e of document.querySelectorAll('[data-t-label]')) e.setAttribute('aria-label', t(e.dataset.tLabel));
+const view = new View($('view'));
+kiln.view = view;
+
+async function start() {
+  const [schema, pal, catalog] = await Promise.all([
+    api.schema(), api.palettes().catch(() => palettes), api.catalog(app.slug).catch(() => null)]);
+  palettes = pal;
+  styles = catalog?.styles || {};
+  const faceProps = schema.properties.face.properties;
+  for (const f of FEATURES) {
+    dials[f] = Object.keys(faceProps[f].properties).sort();
+    for (const [d, p] of Object.entries(faceProps[f].properties)) ranges[`face.${f}.${d}`] = [p.minimum, p.maximum];
+  }
+  const bp = schema.properties.body.properties;
+  ranges['body.height'] = [bp.height.minimum, bp.height.maximum];
+  ranges['body.age'] = [bp.age?.minimum ?? 18, bp.age?.maximum ?? 90];
+  for (const n of ['body.build', 'body.muscle', 'body.weight', 'body.proportions']) ranges[n] = [0, 1];
+
+  const d = app.defaults || {};
+  cfg = clone(d.configuration || {});
+  const gender = q.get('gender') || d.gender;
+  if (gender) set(cfg, 'body.type', /^f/.test(gender) ? 'feminine' : 'masculine');
+
+  user = loadUser();
+  const token = q.get('token');
+  if (token) {
+    try {
+      const me = await api.me(token);
+      user = { id: me.userId, token, authorized: true };
+      saveUser();
+    } catch { /* an expired token: the person goes on as a guest */ }
+  }
+  if (avatarId && user) {
+    try { cfg = clone((await api.avatar(avatarId, user.token)).configuration); } catch { avatarId = null; }
+  } else avatarId = null;
+
+  const select = buildControls(schema, catalog);
+  if (flag('selectBodyType')) select('body');
+  $('undo').addEventListener('click', () => at > 0 && restore(at - 1));
+  $('redo').addEventListener('click', () => at < history.length - 1 && restore(at + 1));
+  $('shuffle').addEventListener('click', () => shuffle(schema));
+  $('reset').addEventListener('click', () => {
+    if (!history.length) return;
+    cfg = JSON.parse(history[0]); commit(); syncControls(); scheduleBuild(0);
+  });
+  $('portrait').addEventListener('click', () => view.setCamera('portrait'));
+  $('fullbody').addEventListener('click', () => view.setCamera('fullbody'));
+  $('done').addEventListener('click', done);
+  document.addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.target.matches('input[type=text]')) return;
+    if (e.key === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
+    if (e.key === 'y' || (e.key === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
+  });
+  updateHistoryButtons();
+  frame.ready();
+  await runBuild();
+  setupClips(cfg.body?.type || view.configuration?.body?.type || 'masculine');
+}
+start().catch((e) => { status.textContent = `${t('error')} (${e.message})`; });

@@ -1,0 +1,182 @@
+// The live 3D view: one avatar, lit by a room environment, turned with
+// OrbitControls. Sliders move it through the morph targets of the build
+// (one per slider, offsets per unit around the build's own values); a new
+// build replaces it whole.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+
+export class View {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.renderer.toneMapping = THREE.NeutralToneMapping;
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color('#e9ecf1');
+    const pmrem = new THREE.PMREMGenerator(this.renderer);
+    this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    this.camera = new THREE.PerspectiveCamera(30, 1, 0.05, 50);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.enablePan = false;
+    this.controls.minDistance = 0.4;
+    this.controls.maxDistance = 6;
+    this.controls.addEventListener('change', () => this.requestRender());
+    this.loader = new GLTFLoader();
+    this.clock = new THREE.Clock();
+    this.model = null;
+    this.base = {};
+    this.values = {};
+    this.meshes = [];
+    this.mixer = null;
+    this.action = null;
+    this.clip = null;
+    this.frames = 0;
+    this.dirty = true;
+    this.framing = 'fullbody';
+    new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+    this.resize();
+    this.setCamera('fullbody');
+    const loop = () => {
+      requestAnimationFrame(loop);
+      const dt = this.clock.getDelta();
+      if (this.mixer && this.action) {
+        this.mixer.update(dt);
+        this.dirty = true;
+      }
+      if (this.dirty) this.render();
+    };
+    requestAnimationFrame(loop);
+  }
+
+  resize() {
+    const el = this.canvas.parentElement;
+    const w = Math.max(1, el.clientWidth), h = Math.max(1, el.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  requestRender() { this.dirty = true; }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
+    this.frames++;
+  }
+
+  // setCamera frames the face (portrait) or the whole avatar.
+  setCamera(kind) {
+    this.framing = kind;
+    const h = this.height || 1.75;
+    if (kind === 'portrait') {
+      this.controls.target.set(0, h * 0.93, 0);
+      this.camera.position.set(0, h * 0.95, 0.9);
+    } else {
+      this.controls.target.set(0, h * 0.53, 0);
+      this.camera.position.set(0, h * 0.6, 4.1);
+    }
+    this.controls.update();
+    this.requestRender();
+  }
+
+  // show parses a build (a GLB) and puts it in place of the shown one,
+  // keeping the clip that plays and where it was.
+  async show(glb) {
+    const gltf = await this.loader.parseAsync(glb, '');
+    const root = gltf.scene;
+    const extras = root.userData || {};
+    const meshes = [];
+    root.traverse((o) => {
+      if (o.isMesh) {
+        o.frustumCulled = false;
+        if (o.morphTargetDictionary) meshes.push(o);
+      }
+    });
+    const time = this.action ? this.action.time : 0;
+    if (this.model) {
+      this.scene.remove(this.model);
+      this.model.traverse((o) => {
+        if (o.isMesh) {
+          o.geometry.dispose();
+          for (const m of [].concat(o.material)) {
+            for (const k of Object.keys(m)) if (m[k] && m[k].isTexture) m[k].dispose();
+            m.dispose();
+          }
+        }
+      });
+    }
+    this.model = root;
+    this.meshes = meshes;
+    this.base = extras.sliders || {};
+    this.configuration = extras.configuration || null;
+    this.scene.add(root);
+    const box = new THREE.Box3().setFromObject(root);
+    const h = box.max.y - box.min.y;
+    const reframe = !this.height;
+    this.height = h;
+    if (reframe) this.setCamera(this.framing);
+    this.mixer = new THREE.AnimationMixer(root);
+    if (this.clip) this.play(this.clip, time);
+    this.apply(this.values);
+    this.render();
+  }
+
+  // apply sets every slider's influence from its value: the offset from
+  // the value the build was made at. It renders at once, so the geometry
+  // is updated before the input handler returns.
+  apply(values) {
+    this.values = { ...values };
+    for (const m of this.meshes) {
+      const dict = m.morphTargetDictionary;
+      for (const [name, i] of Object.entries(dict)) {
+        const v = values[name];
+        m.morphTargetInfluences[i] = v === undefined || this.base[name] === undefined ? 0 : v - this.base[name];
+      }
+    }
+    this.render();
+  }
+
+  // tint multiplies a material's colour: the page's instant answer to a
+  // colour change, until the build with the painted colour arrives.
+  tint(materialNames, rgb) {
+    if (!this.model) return;
+    this.model.traverse((o) => {
+      if (!o.isMesh) return;
+      for (const m of [].concat(o.material)) {
+        if (materialNames.includes(m.name)) m.color.setRGB(rgb[0], rgb[1], rgb[2], THREE.SRGBColorSpace);
+      }
+    });
+    this.render();
+  }
+
+  // play runs a clip (an AnimationClip on the avatar's joint names) in a
+  // loop; null stops.
+  play(clip, time = 0) {
+    this.clip = clip;
+    if (!this.mixer) return;
+    this.mixer.stopAllAction();
+    this.action = null;
+    if (!clip) {
+      this.model?.traverse((o) => { if (o.isSkinnedMesh) o.skeleton.pose(); });
+      this.requestRender();
+      return;
+    }
+    this.action = this.mixer.clipAction(clip);
+    this.action.play();
+    this.action.time = time % clip.duration;
+  }
+
+  async loadClip(url) {
+    const gltf = await this.loader.loadAsync(url);
+    const clip = gltf.animations[0];
+    if (!clip) return null;
+    // Keep rotations only: the avatar's own rest lengths stay (clips on
+    // a same-named skeleton of another height would stretch it).
+    clip.tracks = clip.tracks.filter((t) => t.name.endsWith('.quaternion'));
+    return clip;
+  }
+}
