@@ -12,6 +12,8 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// rateLimited counts the requests a Limiter refused, by limit.
+	rateLimited *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -25,8 +27,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help:    "Time to answer an HTTP request, by listener and route.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 4, 9),
 		}, []string{"listener", "route"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kiln_rate_limited_total",
+			Help: "Requests answered 429 rate_limited, by limit.",
+		}, []string{"limit"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration, m.rateLimited)
 	return m
 }
 

@@ -79,6 +79,9 @@ type Config struct {
 	Analytics AnalyticsStore
 	// TrackingRate bounds tracking events per client address and viewer.
 	TrackingRate kiln.RateLimit
+	// Limiter keeps the token buckets of the other rate limits
+	// (Server.limit); nil limits nothing.
+	Limiter Limiter
 	// Chat keeps conversations; Assistant answers them.
 	Chat      ChatStore
 	Assistant assistant.Assistant

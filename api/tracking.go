@@ -8,10 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"regexp"
-	"strconv"
 	"sync"
 	"time"
 
@@ -170,8 +168,7 @@ func (s *Server) trackEvent(c *gin.Context) {
 		return
 	}
 	if wait > 0 {
-		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		fail(c, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
+		tooMany(c, wait, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
 			"more than %g tracking events a second from this client; retry after %v", s.TrackingRate.Rate, wait.Round(time.Millisecond)))
 		return
 	}

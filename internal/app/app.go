@@ -202,6 +202,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		TrustedProxies:   a.Config.TrustedProxies,
 		Analytics:        a.DB,
 		TrackingRate:     kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Limiter:          a.DB,
 		Chat:             a.DB,
 		Likes:            a.DB,
 		Catalog:          a.DB,

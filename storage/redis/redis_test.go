@@ -18,14 +18,7 @@ import (
 // 2, flushed), or on an in-process miniredis, the embedded default.
 func open(t *testing.T) *DB {
 	t.Helper()
-	url := os.Getenv("KILN_TEST_REDIS_URL")
-	if url != "" {
-		url = strings.TrimRight(url, "/") + "/2"
-	} else {
-		m := miniredis.RunT(t)
-		url = "redis://" + m.Addr()
-	}
-	rdb, err := Open(context.Background(), url)
+	rdb, err := Open(context.Background(), testURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +27,15 @@ func open(t *testing.T) *DB {
 		t.Fatal(err)
 	}
 	return New(rdb)
+}
+
+// testURL is the Redis open connects to.
+func testURL(t *testing.T) string {
+	t.Helper()
+	if url := os.Getenv("KILN_TEST_REDIS_URL"); url != "" {
+		return strings.TrimRight(url, "/") + "/2"
+	}
+	return "redis://" + miniredis.RunT(t).Addr()
 }
 
 func TestKeys(t *testing.T) {
