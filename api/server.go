@@ -164,6 +164,7 @@ func (s *Server) Avatar() http.Handler {
 	r := s.engine("avatar")
 	s.avatarRoutes(r)
 	s.previewRoutes(r)
+	s.leaderRoutes(r)
 	return r
 }
 

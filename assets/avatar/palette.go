@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Named colours of the configuration ("#rrggbb" is accepted wherever a
@@ -139,4 +140,17 @@ func Palettes() map[string]map[string]string {
 		"skin": maps.Clone(skinTones), "hair": maps.Clone(hairColors),
 		"eyes": maps.Clone(eyeColors), "cloth": maps.Clone(clothColors),
 	}
+}
+
+// SkinToneHex is the configuration's skin tone as "#rrggbb" (lowercase),
+// the form the leader's metadata gives it: a palette name resolves to its
+// colour, a hex tone is kept.
+func (c Config) SkinToneHex() string {
+	if v, ok := skinTones[c.Skin.Tone]; ok {
+		return v
+	}
+	if isHex(c.Skin.Tone) {
+		return strings.ToLower(c.Skin.Tone)
+	}
+	return skinTones[Default(c.Body.Type).Skin.Tone]
 }
