@@ -54,6 +54,12 @@ type Variant struct {
 	// loaders with a meshopt decoder (three.js MeshoptDecoder, Babylon,
 	// model-viewer).
 	Meshopt bool `json:"meshopt,omitempty"`
+	// Draco (useDracoMeshCompression=true, meshCompression=draco)
+	// compresses each primitive's geometry with KHR_draco_mesh_compression
+	// (assets/draco), for loaders with a Draco decoder (three.js
+	// DRACOLoader). It excludes Meshopt: a primitive is compressed one
+	// way, and a request naming both is refused rather than guessed.
+	Draco bool `json:"draco,omitempty"`
 }
 
 // Poses are the pose values; Kiln's avatars are built in A pose.
@@ -89,7 +95,7 @@ var TextureFormats = []string{"webp", "png", "compat"}
 // variantParams are the query parameters beyond lod that name a variant;
 // without any of them an object download serves a stored level as it is.
 var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh",
-	"quality", "pose", "textureSizeLimit", "textureChannels", "useHands", "useMeshOptCompression"}
+	"quality", "pose", "textureSizeLimit", "textureChannels", "useHands", "useMeshOptCompression", "useDracoMeshCompression"}
 
 // ParseVariant reads a download's query. It reports whether a parameter
 // beyond lod was given; absent ones take the spec's defaults (lod 0,
@@ -139,7 +145,8 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 }
 
 // parseLeader reads the market leader's parameters beyond the spec's:
-// pose, textureSizeLimit, textureChannels, useHands. Values are read as
+// pose, textureSizeLimit, textureChannels, useHands and the two geometry
+// compressions. Values are read as
 // the leader writes them (useHands=false as well as 0).
 func (v *Variant) parseLeader(q url.Values) error {
 	if s, ok := lookup(q, "pose"); ok {
@@ -190,6 +197,15 @@ func (v *Variant) parseLeader(q url.Values) error {
 			return Errorf(KindInvalid, "invalid_use_mesh_opt_compression", "useMeshOptCompression must be true, false, 1 or 0, got %q", s)
 		}
 	}
+	if s, ok := lookup(q, "useDracoMeshCompression"); ok {
+		switch s {
+		case "1", "true":
+			v.Draco = true
+		case "0", "false":
+		default:
+			return Errorf(KindInvalid, "invalid_use_draco_mesh_compression", "useDracoMeshCompression must be true, false, 1 or 0, got %q", s)
+		}
+	}
 	return nil
 }
 
@@ -215,6 +231,8 @@ func (v Variant) Validate() error {
 		return Errorf(KindInvalid, "invalid_pose", "pose must be A or T, got %q", v.Pose)
 	case v.TextureSizeLimit != 0 && (v.TextureSizeLimit < 256 || v.TextureSizeLimit > 1024):
 		return Errorf(KindInvalid, "invalid_texture_size_limit", "textureSizeLimit must be a whole number from 256 to 1024, got %d", v.TextureSizeLimit)
+	case v.Draco && v.Meshopt:
+		return Errorf(KindInvalid, "conflicting_mesh_compression", "useDracoMeshCompression and useMeshOptCompression cannot both be true: ask for one geometry compression")
 	}
 	for i, c := range v.DropChannels {
 		// Canonical order, no repeats: the key must not tell equal
@@ -258,6 +276,9 @@ func (v Variant) Key() string {
 	}
 	if v.Meshopt {
 		key += "-meshopt"
+	}
+	if v.Draco {
+		key += "-draco"
 	}
 	if len(v.Animations) > 0 {
 		key += "-" + AnimationsKey(v.Animations)

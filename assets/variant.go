@@ -106,7 +106,13 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		}
 		s.OptimizeOrder()
 	}
-	if m.GLB, err = scene.WriteWith(s, scene.WriteOptions{Meshopt: v.Meshopt}); err != nil {
+	if v.Draco {
+		// Draco's sequential coding predicts each vertex from the one
+		// before and each index from the last: vertices numbered by
+		// first use in cache order make both small. Lossless.
+		s.OptimizeOrder()
+	}
+	if m.GLB, err = scene.WriteWith(s, scene.WriteOptions{Meshopt: v.Meshopt, Draco: v.Draco}); err != nil {
 		return Model{}, err
 	}
 	m.Stats = s.Stats()

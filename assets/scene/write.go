@@ -40,12 +40,20 @@ type WriteOptions struct {
 	// value within one unit of its last place, the error the extension
 	// allows decoders. Quantize first (assets/quantize) for small files.
 	Meshopt bool
+	// Draco compresses each triangle primitive's indices and base
+	// attributes with KHR_draco_mesh_compression (required, no fallback),
+	// quantized at DracoBits; morph targets stay plain accessors, which
+	// the extension does not cover. It excludes Meshopt.
+	Draco bool
 }
 
 // WriteWith is Write with options.
 func WriteWith(s *Scene, opts WriteOptions) ([]byte, error) {
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("scene.Write: %w", err)
+	}
+	if opts.Draco && opts.Meshopt {
+		return nil, fmt.Errorf("scene.Write: Draco and Meshopt exclude each other")
 	}
 	w := &writer{
 		opts:      opts,
@@ -87,7 +95,11 @@ func WriteWith(s *Scene, opts WriteOptions) ([]byte, error) {
 	for _, m := range s.Meshes {
 		gm := &gltf.Mesh{Name: m.Name, Weights: m.Weights, Extras: m.Extras, Extensions: m.Extensions}
 		for _, p := range m.Primitives {
-			gm.Primitives = append(gm.Primitives, w.primitive(p))
+			gp, err := w.primitive(p)
+			if err != nil {
+				return nil, fmt.Errorf("scene.Write: mesh %q: %w", m.Name, err)
+			}
+			gm.Primitives = append(gm.Primitives, gp)
 		}
 		w.doc.Meshes = append(w.doc.Meshes, gm)
 	}
@@ -263,7 +275,7 @@ func (w *writer) floatAttr(v []float32, comps int, minmax bool) int {
 	return w.accessor(appendFloats(make([]byte, 0, 4*len(v)), v...), spec, mm)
 }
 
-func (w *writer) primitive(p *Primitive) *gltf.Primitive {
+func (w *writer) primitive(p *Primitive) (*gltf.Primitive, error) {
 	gp := &gltf.Primitive{
 		Attributes: gltf.PrimitiveAttributes{},
 		Mode:       p.Mode,
@@ -271,6 +283,51 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 		Extras:     p.Extras,
 		Extensions: p.Extensions,
 	}
+	compressed := false
+	if w.opts.Draco {
+		var err error
+		if compressed, err = w.dracoPrimitive(p, gp); err != nil {
+			return nil, err
+		}
+	}
+	if !compressed {
+		w.baseAttributes(p, gp)
+	}
+	at := gp.Attributes
+	for _, name := range sortedKeys(p.Custom) {
+		st := p.Custom[name]
+		at[name] = w.floatAttr(st.Data, st.Components, false)
+	}
+	for _, t := range p.Targets {
+		ga := gltf.PrimitiveAttributes{}
+		if t.Positions != nil {
+			ga[gltf.POSITION] = w.targetAttr(semTargetPosition, flat3(t.Positions), 3, true)
+		}
+		if t.Normals != nil {
+			ga[gltf.NORMAL] = w.targetAttr(semTargetDirection, flat3(t.Normals), 3, false)
+		}
+		if t.Tangents != nil {
+			ga[gltf.TANGENT] = w.targetAttr(semTargetDirection, flat3(t.Tangents), 3, false)
+		}
+		for _, name := range sortedKeys(t.Custom) {
+			st := t.Custom[name]
+			ga[name] = w.floatAttr(st.Data, st.Components, false)
+		}
+		gp.Targets = append(gp.Targets, ga)
+	}
+	if p.Indices != nil && !compressed {
+		mode := meshopt.ModeIndices
+		if p.Mode == gltf.PrimitiveTriangles && len(p.Indices)%3 == 0 {
+			mode = meshopt.ModeTriangles
+		}
+		gp.Indices = gltf.Index(w.indices(p.Indices, len(p.Positions), mode))
+	}
+	return gp, nil
+}
+
+// baseAttributes writes p's vertex streams other than the application
+// ones as accessors.
+func (w *writer) baseAttributes(p *Primitive, gp *gltf.Primitive) {
 	at := gp.Attributes
 	at[gltf.POSITION] = w.vertexAttr(semPosition, flat3(p.Positions), 3, true)
 	if p.Normals != nil {
@@ -307,35 +364,6 @@ func (w *writer) primitive(p *Primitive) *gltf.Primitive {
 			at[fmt.Sprintf("WEIGHTS_%d", i)] = w.vertexAttr(semWeights, flat4(wt, 4), 4, false)
 		}
 	}
-	for _, name := range sortedKeys(p.Custom) {
-		st := p.Custom[name]
-		at[name] = w.floatAttr(st.Data, st.Components, false)
-	}
-	for _, t := range p.Targets {
-		ga := gltf.PrimitiveAttributes{}
-		if t.Positions != nil {
-			ga[gltf.POSITION] = w.targetAttr(semTargetPosition, flat3(t.Positions), 3, true)
-		}
-		if t.Normals != nil {
-			ga[gltf.NORMAL] = w.targetAttr(semTargetDirection, flat3(t.Normals), 3, false)
-		}
-		if t.Tangents != nil {
-			ga[gltf.TANGENT] = w.targetAttr(semTargetDirection, flat3(t.Tangents), 3, false)
-		}
-		for _, name := range sortedKeys(t.Custom) {
-			st := t.Custom[name]
-			ga[name] = w.floatAttr(st.Data, st.Components, false)
-		}
-		gp.Targets = append(gp.Targets, ga)
-	}
-	if p.Indices != nil {
-		mode := meshopt.ModeIndices
-		if p.Mode == gltf.PrimitiveTriangles && len(p.Indices)%3 == 0 {
-			mode = meshopt.ModeTriangles
-		}
-		gp.Indices = gltf.Index(w.indices(p.Indices, len(p.Positions), mode))
-	}
-	return gp
 }
 
 func sortedKeys(m map[string]Stream) []string {
@@ -526,6 +554,9 @@ func (w *writer) extensions(s *Scene) error {
 	}
 	if w.opts.Meshopt && used[meshoptExt] {
 		req[meshoptExt] = true
+	}
+	if w.opts.Draco && used[dracoExt] {
+		req[dracoExt] = true
 	}
 	w.doc.ExtensionsUsed = sortedSet(used)
 	w.doc.ExtensionsRequired = sortedSet(req)

@@ -1,0 +1,286 @@
+// Package draco encodes triangle meshes in Google's Draco bitstream
+// (version 2.2), the payload of the glTF extension
+// KHR_draco_mesh_compression, so Kiln serves Draco downloads without a
+// native library. It is written from Draco's published bitstream
+// specification; the decoders it is checked against are Google's own (the
+// draco3d WebAssembly build in three.js's DRACOLoader and draco3dgltf).
+//
+// The mesh is coded with the sequential method: points keep the order of
+// the glTF vertices, so attributes left outside the Draco stream (morph
+// targets, application attributes) stay valid beside it. Float attributes
+// are quantized on a per-attribute grid; every attribute is predicted
+// from the previous point (difference prediction with wrap-around) and its
+// corrections entropy coded with rANS, as are the triangle indices.
+package draco
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Kind is the semantic Draco gives an attribute; decoders look attributes
+// up by unique id, so it only informs.
+type Kind uint8
+
+// Draco's attribute types.
+const (
+	Position Kind = 0
+	Normal   Kind = 1
+	Color    Kind = 2
+	TexCoord Kind = 3
+	Generic  Kind = 4
+)
+
+// Attribute is one vertex stream of a Mesh: Float with Bits (quantized) or
+// Int (stored exactly as unsigned 8- or 16-bit values), Components values
+// per point.
+type Attribute struct {
+	Kind       Kind
+	Components int
+	// Float, when set, is quantized to Bits bits over its bounding range.
+	Float []float32
+	Bits  int
+	// Int, when Float is nil, holds integers below 1<<16; Wide stores
+	// them as 16-bit values, else as 8-bit ones.
+	Int  []uint32
+	Wide bool
+}
+
+// Mesh is an indexed triangle list and its per-point attributes; each
+// attribute has Points·Components values.
+type Mesh struct {
+	Indices    []uint32
+	Points     int
+	Attributes []Attribute
+}
+
+// Draco's data types, sequential attribute codings and prediction ids.
+const (
+	dtUint8   = 2
+	dtUint16  = 4
+	dtFloat32 = 9
+
+	codingInteger      = 1
+	codingQuantization = 2
+
+	predictionDifference = 0
+	transformWrap        = 1
+)
+
+// Encode returns the Draco bitstream of m. Attribute i gets unique id i,
+// the number KHR_draco_mesh_compression's attributes map refers to.
+func Encode(m Mesh) ([]byte, error) {
+	if len(m.Indices)%3 != 0 {
+		return nil, fmt.Errorf("draco: %d indices is not a triangle list", len(m.Indices))
+	}
+	for _, idx := range m.Indices {
+		if int(idx) >= m.Points {
+			return nil, fmt.Errorf("draco: index %d beyond %d points", idx, m.Points)
+		}
+	}
+	if len(m.Attributes) == 0 || len(m.Attributes) > 255 {
+		return nil, fmt.Errorf("draco: %d attributes", len(m.Attributes))
+	}
+	for i, a := range m.Attributes {
+		n := len(a.Int)
+		if a.Float != nil {
+			n = len(a.Float)
+			if a.Bits < 1 || a.Bits > 30 {
+				return nil, fmt.Errorf("draco: attribute %d: %d quantization bits", i, a.Bits)
+			}
+		}
+		if a.Components < 1 || a.Components > 4 || n != m.Points*a.Components {
+			return nil, fmt.Errorf("draco: attribute %d has %d values for %d points of %d components", i, n, m.Points, a.Components)
+		}
+	}
+	// Header: magic, version 2.2, triangular mesh, sequential method, no
+	// flags (no metadata).
+	out := []byte{'D', 'R', 'A', 'C', 'O', 2, 2, 1, 0, 0, 0}
+	out = appendVarint(out, uint64(len(m.Indices)/3))
+	out = appendVarint(out, uint64(m.Points))
+	afterCounts := len(out)
+	out = appendConnectivity(out, m)
+	// One attributes decoder holding every attribute, in order.
+	out = append(out, 1)
+	out = appendVarint(out, uint64(len(m.Attributes)))
+	for i, a := range m.Attributes {
+		dt := byte(dtFloat32)
+		if a.Float == nil {
+			dt = dtUint8
+			if a.Wide {
+				dt = dtUint16
+			}
+		}
+		out = append(out, byte(a.Kind), dt, byte(a.Components), 0)
+		out = appendVarint(out, uint64(i))
+	}
+	quants := make([]quantization, len(m.Attributes))
+	for i, a := range m.Attributes {
+		if a.Float != nil {
+			quants[i] = quantize(a.Float, a.Components, a.Bits)
+			out = append(out, codingQuantization)
+		} else {
+			out = append(out, codingInteger)
+		}
+	}
+	for i, a := range m.Attributes {
+		values := quants[i].values
+		if a.Float == nil {
+			values = make([]int32, len(a.Int))
+			for j, v := range a.Int {
+				values[j] = int32(v)
+			}
+		}
+		out = appendPredicted(out, values, a.Components)
+	}
+	// The quantization grids come after every attribute's values.
+	for _, q := range quants {
+		if q.values == nil {
+			continue
+		}
+		for _, v := range q.min {
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
+		}
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(q.rng))
+		out = append(out, byte(q.bits))
+	}
+	// Google's decoder refuses a stream whose bytes after the face count
+	// are fewer than three per face, a bound on uncompressed indices that
+	// well-coded regular meshes undercut: zeros after the end, which it
+	// never reads, make up the difference.
+	for len(out) < afterCounts+len(m.Indices) {
+		out = append(out, 0)
+	}
+	return out, nil
+}
+
+// appendConnectivity writes the indices: as deltas from the previous
+// index coded with rANS (method 0), or plain (method 1) where the deltas
+// do not fit the symbol coder.
+func appendConnectivity(out []byte, m Mesh) []byte {
+	if len(m.Indices) == 0 {
+		return append(out, 1)
+	}
+	// Each delta as its magnitude shifted left with the sign in the low
+	// bit (not the zigzag of attribute corrections: -1 is 3, not 1).
+	symbols := make([]uint32, len(m.Indices))
+	last := int32(0)
+	for i, idx := range m.Indices {
+		d := int32(idx) - last
+		if d < 0 {
+			symbols[i] = uint32(-d)<<1 | 1
+		} else {
+			symbols[i] = uint32(d) << 1
+		}
+		last = int32(idx)
+	}
+	if coded, ok := encodeSymbols(append(out, 0), symbols); ok {
+		return coded
+	}
+	out = append(out, 1)
+	for _, idx := range m.Indices {
+		switch {
+		case m.Points < 1<<8:
+			out = append(out, byte(idx))
+		case m.Points < 1<<16:
+			out = binary.LittleEndian.AppendUint16(out, uint16(idx))
+		case m.Points < 1<<21:
+			out = appendVarint(out, uint64(idx))
+		default:
+			out = binary.LittleEndian.AppendUint32(out, idx)
+		}
+	}
+	return out
+}
+
+// appendPredicted writes integer values with difference prediction and
+// the wrap transform: each point's values minus the previous point's,
+// folded into the range of the values so no correction needs more bits
+// than the values themselves.
+func appendPredicted(out []byte, values []int32, comps int) []byte {
+	out = append(out, predictionDifference, transformWrap)
+	lo, hi := int32(0), int32(0)
+	if len(values) > 0 {
+		lo, hi = values[0], values[0]
+		for _, v := range values {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	span := hi - lo + 1
+	maxCorr := span / 2
+	minCorr := -maxCorr
+	if span&1 == 0 {
+		maxCorr--
+	}
+	symbols := make([]uint32, len(values))
+	for i, v := range values {
+		pred := lo // the first point is predicted from zero, clamped
+		if i >= comps {
+			pred = values[i-comps]
+		}
+		c := v - pred
+		if c < minCorr {
+			c += span
+		} else if c > maxCorr {
+			c -= span
+		}
+		symbols[i] = zigzag(c)
+	}
+	if coded, ok := encodeSymbols(append(out, 1), symbols); ok {
+		out = coded
+	} else {
+		out = append(out, 0, 4)
+		for _, s := range symbols {
+			out = binary.LittleEndian.AppendUint32(out, s)
+		}
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(lo))
+	return binary.LittleEndian.AppendUint32(out, uint32(hi))
+}
+
+// quantization is a float attribute on Draco's grid: value =
+// min + q·rng/(2^bits-1), the same range for every component.
+type quantization struct {
+	values []int32
+	min    []float32
+	rng    float32
+	bits   int
+}
+
+func quantize(v []float32, comps, bits int) quantization {
+	q := quantization{min: make([]float32, comps), bits: bits, values: make([]int32, len(v))}
+	hi := make([]float32, comps)
+	for c := 0; c < comps; c++ {
+		q.min[c], hi[c] = float32(math.Inf(1)), float32(math.Inf(-1))
+	}
+	for i, x := range v {
+		c := i % comps
+		q.min[c], hi[c] = min(q.min[c], x), max(hi[c], x)
+	}
+	for c := 0; c < comps; c++ {
+		q.rng = max(q.rng, hi[c]-q.min[c])
+	}
+	if q.rng == 0 {
+		q.rng = 1
+	}
+	maxQ := float32(int32(1)<<bits - 1)
+	inv := maxQ / q.rng
+	for i, x := range v {
+		q.values[i] = int32(math.Floor(float64((x-q.min[i%comps])*inv + 0.5)))
+	}
+	return q
+}
+
+// Dequantized is the float attribute a decoder gives back for v coded
+// with bits: the values clients see, whose bounds the glTF accessor
+// states.
+func Dequantized(v []float32, comps, bits int) []float32 {
+	q := quantize(v, comps, bits)
+	delta := q.rng / float32(int32(1)<<bits-1)
+	out := make([]float32, len(v))
+	for i, x := range q.values {
+		out[i] = float32(x)*delta + q.min[i%comps]
+	}
+	return out
+}
