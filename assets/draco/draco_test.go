@@ -1,66 +1,14 @@
 package draco_test
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/draco"
+	"github.com/kilnhq/kiln/assets/draco/dracotest"
 )
-
-// decoded is what tools/browser-test/dracodecode.mjs prints for a file.
-type decoded struct {
-	Error      string
-	Faces      int
-	Points     int
-	Indices    []uint32
-	Attributes []struct {
-		Type       int
-		Components int
-		Values     []float32
-	}
-}
-
-// googleDecode runs Google's decoder (three.js's build of draco3d) over
-// the streams. It skips without node and three.js, except in CI.
-func googleDecode(t *testing.T, streams ...[]byte) []decoded {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "tools", "browser-test")
-	node, err := exec.LookPath("node")
-	if _, statErr := os.Stat(filepath.Join(dir, "node_modules", "three")); err != nil || statErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node or three.js is missing: npm ci in tools/browser-test")
-		}
-		t.Skip("node or three.js is missing (npm ci in tools/browser-test)")
-	}
-	args := []string{filepath.Join(dir, "dracodecode.mjs")}
-	tmp := t.TempDir()
-	for i, s := range streams {
-		p := filepath.Join(tmp, string(rune('a'+i))+".drc")
-		if err := os.WriteFile(p, s, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, p)
-	}
-	cmd := exec.Command(node, args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("decoder: %v", err)
-	}
-	var res []decoded
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
 
 // grid is a w×h height field, the shape of real meshes: neighbouring
 // vertices close together, indices in strips.
@@ -142,7 +90,7 @@ func TestGoogleDecodes(t *testing.T) {
 		}
 		streams = append(streams, b)
 	}
-	for i, got := range googleDecode(t, streams...) {
+	for i, got := range dracotest.Decode(t, streams...) {
 		c := cases[i]
 		if got.Error != "" {
 			t.Errorf("%s: %s", c.name, got.Error)
