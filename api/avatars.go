@@ -38,6 +38,8 @@ func (s *Server) avatarRoutes(r *gin.Engine) {
 	getFile(r, "/model/:file", s.avatarModel)
 	r.GET("/animations", listAnimations)
 	getFile(r, "/animations/:gender/:file", animationGLB)
+	r.POST("/creator/builds", s.createCreatorBuild)
+	r.GET("/creator/palettes", creatorPalettes)
 }
 
 // createAvatar registers a configuration (`{}` or an empty body resolves

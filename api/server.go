@@ -117,6 +117,8 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	salt    saltCache
+	// creatorBuilds runs and keeps the creator's preview builds.
+	creatorBuilds creatorBuilds
 }
 
 // New builds a Server.

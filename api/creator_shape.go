@@ -1,0 +1,191 @@
+package api
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// The creator's live shaping: POST /creator/builds answers the GLB of an
+// unsaved configuration with, as morph targets, the offsets per unit of
+// the sliders the page asks for (avatar.Basis). The page moves the model
+// with them in the frame of the input event and, once the person stops,
+// asks for the build of where they stopped and swaps it in, so what it
+// shows settles on exactly the server's model.
+
+const (
+	// maxCreatorSliders bounds the targets of one build: the body's six
+	// and the largest face feature's nineteen, with room.
+	maxCreatorSliders = 40
+	// creatorBuildTimeout bounds a build, queueing included.
+	creatorBuildTimeout = 60 * time.Second
+	// creatorBuildCacheBytes bounds the builds kept for the page's undo,
+	// redo and back-and-forth between styles.
+	creatorBuildCacheBytes = 96 << 20
+)
+
+// creatorBuildRate is what a client address may ask: a build costs about
+// a second of a core, and a person settles a slider every few seconds.
+var creatorBuildRate = kiln.RateLimit{Rate: 0.5, Burst: 30}
+
+// creatorBuilds runs builds two at a time (they use every core between
+// them) and keeps the latest answers.
+type creatorBuilds struct {
+	once  sync.Once
+	slots chan struct{}
+	mu    sync.Mutex
+	cache map[string][]byte
+	order []string
+	size  int
+}
+
+func (b *creatorBuilds) init() {
+	b.once.Do(func() {
+		b.slots = make(chan struct{}, 2)
+		b.cache = map[string][]byte{}
+	})
+}
+
+func (b *creatorBuilds) get(key string) ([]byte, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	glb, ok := b.cache[key]
+	return glb, ok
+}
+
+func (b *creatorBuilds) put(key string, glb []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.cache[key]; ok {
+		return
+	}
+	b.cache[key], b.size = glb, b.size+len(glb)
+	b.order = append(b.order, key)
+	for b.size > creatorBuildCacheBytes && len(b.order) > 1 {
+		old := b.order[0]
+		b.order = b.order[1:]
+		b.size -= len(b.cache[old])
+		delete(b.cache, old)
+	}
+}
+
+// build is the gzipped GLB of a basis, from the cache or built in a free
+// slot.
+func (b *creatorBuilds) build(ctx context.Context, key string, cfg avatar.Config, sliders []string) ([]byte, error) {
+	b.init()
+	if glb, ok := b.get(key); ok {
+		return glb, nil
+	}
+	select {
+	case b.slots <- struct{}{}:
+		defer func() { <-b.slots }()
+	case <-ctx.Done():
+		return nil, kiln.Errorf(kiln.KindUnavailable, "creator_busy", "the creator's builds are busy; try again")
+	}
+	if glb, ok := b.get(key); ok {
+		return glb, nil
+	}
+	sc, err := avatar.Basis(cfg, sliders)
+	if err != nil {
+		return nil, err
+	}
+	glb, err := scene.Write(sc)
+	if err != nil {
+		return nil, err
+	}
+	// Kept and sent gzipped: the targets are mostly zeros.
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	_, _ = zw.Write(glb)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	b.put(key, gz.Bytes())
+	return gz.Bytes(), nil
+}
+
+// creatorBuildRequest is POST /creator/builds' body.
+type creatorBuildRequest struct {
+	Configuration json.RawMessage `json:"configuration"`
+	Sliders       []string        `json:"sliders"`
+}
+
+// createCreatorBuild serves POST /creator/builds: no key (the page is
+// public), limited per client address, bounded in size and time.
+func (s *Server) createCreatorBuild(c *gin.Context) {
+	if !s.limit(c, "creator-build:ip:"+c.ClientIP(), creatorBuildRate) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	var req creatorBuildRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		fail(c, invalidf("invalid_json", "the body must be {\"configuration\":{...},\"sliders\":[...]}"))
+		return
+	}
+	if len(req.Sliders) > maxCreatorSliders {
+		fail(c, invalidf("too_many_sliders", "%d sliders; ask for at most %d", len(req.Sliders), maxCreatorSliders))
+		return
+	}
+	cfg := avatar.Default(avatar.Masculine)
+	if !emptyObject(req.Configuration) {
+		if cfg, err = avatar.ParseConfig(req.Configuration); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	resolved, err := json.Marshal(cfg)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	h := sha256.New()
+	h.Write(resolved)
+	h.Write([]byte(strings.Join(req.Sliders, ",")))
+	key := hex.EncodeToString(h.Sum(nil)[:16])
+	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorBuildTimeout)
+	defer cancel()
+	gz, err := s.creatorBuilds.build(ctx, key, cfg, req.Sliders)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("ETag", `"`+key+`"`)
+	c.Header("Cache-Control", "no-store")
+	c.Header("Vary", "Accept-Encoding")
+	if strings.Contains(c.GetHeader("Accept-Encoding"), "gzip") {
+		c.Header("Content-Encoding", "gzip")
+		c.Data(http.StatusOK, "model/gltf-binary", gz)
+		return
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.DataFromReader(http.StatusOK, -1, "model/gltf-binary", zr, nil)
+}
+
+// creatorPalettes serves GET /creator/palettes: the colour names of the
+// configuration with their values, for the creator's swatches.
+func creatorPalettes(c *gin.Context) {
+	c.Header("Cache-Control", "public, max-age=3600")
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": avatar.Palettes()})
+}
