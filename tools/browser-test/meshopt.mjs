@@ -1,14 +1,16 @@
-// Loads a meshopt-compressed GLB with three.js's GLTFLoader and its
-// MeshoptDecoder in Debian's chromium, plays the first animation clip and
-// reports, as one JSON line, what a user would check: the triangles and
-// the extensions three.js decoded, the pixels the model covers at the
-// start of the clip and how many pixels the clip moved by its middle.
+// Opens a page in Debian's chromium that loads compressed GLBs with
+// three.js and prints, as one JSON line, what the page found. The meshopt
+// page (assets/quantize/browser_test.go) loads a meshopt-compressed GLB
+// with GLTFLoader and its MeshoptDecoder, plays the first clip and
+// reports the triangles and extensions three.js decoded, the pixels the
+// model covers and how many the clip moved; draco.html
+// (internal/app/draco_test.go) compares Draco downloads, read through
+// DRACOLoader, with the plain ones triangle by triangle.
 //
 //   node meshopt.mjs URL
 //
-// URL serves a page (assets/quantize/browser_test.go) that does the
-// loading and sets window.kilnResult or window.kilnError. Exits 0 with
-// the JSON when the page loaded the model, else 1 with one line.
+// The page sets window.kilnResult or window.kilnError. Exits 0 with the
+// JSON when the page loaded its models, else 1 with one line.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
