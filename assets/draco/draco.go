@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Kind is the semantic Draco gives an attribute; decoders look attributes
@@ -156,8 +157,8 @@ func Encode(m Mesh) ([]byte, error) {
 }
 
 // appendConnectivity writes the indices: as deltas from the previous
-// index coded with rANS (method 0), or plain (method 1) where the deltas
-// do not fit the symbol coder.
+// index, entropy coded (method 0), or plain (method 1), whichever is
+// smaller.
 func appendConnectivity(out []byte, m Mesh) []byte {
 	if len(m.Indices) == 0 {
 		return append(out, 1)
@@ -175,23 +176,27 @@ func appendConnectivity(out []byte, m Mesh) []byte {
 		}
 		last = int32(idx)
 	}
-	if coded, ok := encodeSymbols(append(out, 0), symbols); ok {
-		return coded
-	}
-	out = append(out, 1)
+	// Method 0 takes any deltas (the tagged scheme holds 32 bits), but
+	// plain indices are smaller when the deltas are as large as the
+	// indices themselves.
+	coded := encodeSymbols(append(out, 0), symbols, 1)
+	plain := append(slices.Clip(out), 1)
 	for _, idx := range m.Indices {
 		switch {
 		case m.Points < 1<<8:
-			out = append(out, byte(idx))
+			plain = append(plain, byte(idx))
 		case m.Points < 1<<16:
-			out = binary.LittleEndian.AppendUint16(out, uint16(idx))
+			plain = binary.LittleEndian.AppendUint16(plain, uint16(idx))
 		case m.Points < 1<<21:
-			out = appendVarint(out, uint64(idx))
+			plain = appendVarint(plain, uint64(idx))
 		default:
-			out = binary.LittleEndian.AppendUint32(out, idx)
+			plain = binary.LittleEndian.AppendUint32(plain, idx)
 		}
 	}
-	return out
+	if len(plain) < len(coded) {
+		return plain
+	}
+	return coded
 }
 
 // appendPredicted writes integer values with difference prediction and
@@ -227,14 +232,7 @@ func appendPredicted(out []byte, values []int32, comps int) []byte {
 		}
 		symbols[i] = zigzag(c)
 	}
-	if coded, ok := encodeSymbols(append(out, 1), symbols); ok {
-		out = coded
-	} else {
-		out = append(out, 0, 4)
-		for _, s := range symbols {
-			out = binary.LittleEndian.AppendUint32(out, s)
-		}
-	}
+	out = encodeSymbols(append(out, 1), symbols, comps)
 	out = binary.LittleEndian.AppendUint32(out, uint32(lo))
 	return binary.LittleEndian.AppendUint32(out, uint32(hi))
 }

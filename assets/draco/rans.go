@@ -2,6 +2,7 @@ package draco
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -26,15 +27,70 @@ func precisionOf(bitLength int) int {
 // precision (12, 13, 15, 16, 18, 19, 20).
 var rawBitLengths = []int{8, 9, 10, 11, 12, 13, 14}
 
-// encodeSymbols appends symbols in the raw scheme and reports false when
-// they do not fit it (a value above 2^18), so the caller stores them
-// another way. The precision is the one of rawBitLengths that makes table
-// and data smallest: the table costs more bytes per entry at higher
-// precision, the data fewer bits per symbol.
-func encodeSymbols(out []byte, symbols []uint32) ([]byte, bool) {
+// encodeSymbols appends symbols, comps values a point, in whichever of
+// Draco's two schemes is smaller: raw (each symbol rANS-coded against a
+// table of every value) or tagged (each point's bit length rANS-coded,
+// its values stored in that many plain bits), which wins on small or
+// noisy streams whose raw table would cost more than it saves.
+func encodeSymbols(out []byte, symbols []uint32, comps int) []byte {
 	if len(symbols) == 0 {
-		return out, true
+		return out
 	}
+	tagged := appendTagged(nil, symbols, comps)
+	if raw, ok := appendRaw(nil, symbols); ok && len(raw) <= len(tagged) {
+		return append(out, raw...)
+	}
+	return append(out, tagged...)
+}
+
+// appendTagged writes the tagged scheme: the bit lengths of the points'
+// largest values with rANS at 12-bit precision (Draco's for 5-bit
+// symbols), then every value in its point's bit length, least
+// significant bit first, padded to a byte.
+func appendTagged(out []byte, symbols []uint32, comps int) []byte {
+	tags := make([]uint32, 0, len(symbols)/comps)
+	freq := make([]uint64, 33)
+	for i := 0; i < len(symbols); i += comps {
+		m := slices.Max(symbols[i : i+comps])
+		n := uint32(bits.Len32(m))
+		n = max(n, 1)
+		tags = append(tags, n)
+		freq[n]++
+	}
+	top := len(freq)
+	for freq[top-1] == 0 {
+		top--
+	}
+	probs := normalize(freq[:top], uint64(len(tags)), 1<<12)
+	out = append(out, schemeTagged)
+	out = appendTable(out, probs)
+	data := ransEncode(tags, probs, 12)
+	out = appendVarint(out, uint64(len(data)))
+	out = append(out, data...)
+	var acc uint64
+	var used uint
+	for i, n := range tags {
+		for _, v := range symbols[i*comps : (i+1)*comps] {
+			acc |= uint64(v) << used
+			used += uint(n)
+			for used >= 8 {
+				out = append(out, byte(acc))
+				acc >>= 8
+				used -= 8
+			}
+		}
+	}
+	if used > 0 {
+		out = append(out, byte(acc))
+	}
+	return out
+}
+
+// appendRaw writes the raw scheme and reports false when the symbols do
+// not fit it (a value of 2^18 or more). The precision is the one of
+// rawBitLengths that makes table and data smallest: the table costs more
+// bytes per entry at higher precision, the data fewer bits per symbol.
+func appendRaw(out []byte, symbols []uint32) ([]byte, bool) {
 	maxValue := slices.Max(symbols)
 	if maxValue >= 1<<maxRawBits {
 		return out, false
