@@ -46,6 +46,9 @@ func (s *Server) avatarRoutes(r *gin.Engine) {
 // the project default), stores it resolved, and enqueues the build of
 // lod 0 so that the first download finds it under way or done.
 func (s *Server) createAvatar(c *gin.Context) {
+	if !s.limit(c, "avatar-create:"+callerKey(c).Account, s.AvatarCreateRate) {
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
 	if err != nil {
 		fail(c, err)
@@ -76,7 +79,7 @@ func (s *Server) createAvatar(c *gin.Context) {
 	// The first download enqueues the same job when this one is lost, so
 	// a queue that does not answer now costs time, not the avatar.
 	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: defaultMorphTargets()}}
-	if err := s.Jobs.Enqueue(c.Request.Context(), build); err != nil {
+	if err := s.Jobs.Enqueue(c.Request.Context(), jobs.For(a.Account, build)); err != nil {
 		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
 	}
 	base := s.PublicAvatarURL
@@ -141,11 +144,12 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if err := s.checkAvatar(c.Request.Context(), id); err != nil {
+	owner, err := s.checkAvatar(c, id)
+	if err != nil {
 		fail(c, err)
 		return
 	}
-	s.serveModelVariant(c, kiln.AvatarVariantKey(id, v.Key()), id+"-"+v.Key()+".glb", jobs.ModelVariant{AvatarID: id, Variant: v})
+	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, v.Key()), id+"-"+v.Key()+".glb", jobs.ModelVariant{AvatarID: id, Variant: v})
 }
 
 // animationParam reads the animations parameter of spec 4.1: all, none,
@@ -216,19 +220,21 @@ func avatarSchema(c *gin.Context) {
 // checkAvatar reports why a download of avatar id cannot be built: not
 // registered (404) or its generation failed (422). The built-in ids always
 // can.
-func (s *Server) checkAvatar(ctx context.Context, id string) error {
+func (s *Server) checkAvatar(c *gin.Context, id string) (owner string, err error) {
 	if kiln.BuiltInAvatar(id) {
-		return nil
+		// Anyone may download the built-in avatars: their builds queue
+		// fairly per client address.
+		return "ip:" + c.ClientIP(), nil
 	}
-	a, err := s.Avatars.Avatar(ctx, id)
+	a, err := s.Avatars.Avatar(c.Request.Context(), id)
 	if kiln.KindOf(err) == kiln.KindNotFound {
-		return kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id)
+		return "", kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id)
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	if a.State == kiln.AvatarFailed {
-		return kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error)
+		return "", kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error)
 	}
-	return nil
+	return a.Account, nil
 }

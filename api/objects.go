@@ -366,13 +366,13 @@ func (s *Server) finishUpload(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if err := s.Jobs.Enqueue(ctx, jobs.ObjectProcess{ObjectID: o.ID}); err != nil {
+	if err := s.Jobs.Enqueue(ctx, jobs.For(o.Account, jobs.ObjectProcess{ObjectID: o.ID})); err != nil {
 		// Put the object back so that finishing again can enqueue it.
 		_, _ = s.Objects.UpdateObject(ctx, o.ID, func(o *kiln.Object) error {
 			o.State = kiln.StateUploading
 			return nil
 		})
-		fail(c, err)
+		failQueued(c, err)
 		return
 	}
 	logger(c).Info("object processing enqueued", "object_id", o.ID)

@@ -58,13 +58,14 @@ func (s *Server) avatarPreview(c *gin.Context) {
 		// one picture.
 		background = strconv.Itoa(int(bg.R)) + "," + strconv.Itoa(int(bg.G)) + "," + strconv.Itoa(int(bg.B))
 	}
-	if err := s.checkAvatar(c.Request.Context(), id); err != nil {
+	owner, err := s.checkAvatar(c, id)
+	if err != nil {
 		fail(c, err)
 		return
 	}
 	job := jobs.PreviewRender{AvatarID: id, Key: jobs.PreviewKey(size, camera, background),
 		Format: format, Size: size, Camera: camera, Background: background}
-	s.serveBuilt(c, built{key: job.BlobKey(), name: id + "-" + job.Key + "." + format,
+	s.serveBuilt(c, built{owner: owner, key: job.BlobKey(), name: id + "-" + job.Key + "." + format,
 		contentType: render.ContentType[format], job: job, what: "preview", label: job.Key})
 }
 

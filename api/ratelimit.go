@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/jobs"
 )
 
 // Limiter takes a token from the bucket named key. It answers 0 when the
@@ -55,5 +56,15 @@ func retryAfter(wait time.Duration) int {
 // tooMany answers a 429 with Retry-After.
 func tooMany(c *gin.Context, wait time.Duration, err error) {
 	c.Header("Retry-After", strconv.Itoa(retryAfter(wait)))
+	fail(c, err)
+}
+
+// failQueued answers an error of Enqueue: a job the account's full
+// backlog refused (jobs.For) is a 429 with Retry-After, like a rate limit.
+func failQueued(c *gin.Context, err error) {
+	if code, _ := kiln.CodeOf(err); code == "too_many_queued_jobs" {
+		tooMany(c, jobs.QueuedRetryAfter, err)
+		return
+	}
 	fail(c, err)
 }

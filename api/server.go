@@ -82,6 +82,9 @@ type Config struct {
 	// Limiter keeps the token buckets of the other rate limits
 	// (Server.limit); nil limits nothing.
 	Limiter Limiter
+	// AvatarCreateRate bounds POST /avatar per account
+	// (KILN_AVATAR_CREATE_RATE).
+	AvatarCreateRate kiln.RateLimit
 	// Chat keeps conversations; Assistant answers them.
 	Chat      ChatStore
 	Assistant assistant.Assistant

@@ -19,20 +19,23 @@ const variantWait = 2 * time.Minute
 // serveVariant answers a variant of an object's model.
 func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v kiln.Variant) {
 	job := jobs.ModelVariant{ObjectID: o.ID, Variant: v}
-	s.serveModelVariant(c, o.VariantKey(v.Key()), o.ID+"-"+v.Key()+".glb", job)
+	s.serveModelVariant(c, o.Account, o.VariantKey(v.Key()), o.ID+"-"+v.Key()+".glb", job)
 }
 
 // serveModelVariant answers a variant from storage under key (served as
 // name), or enqueues job and waits for it. Objects and avatars share it:
-// only the job's payload tells them apart.
-func (s *Server) serveModelVariant(c *gin.Context, key, name string, job jobs.ModelVariant) {
-	s.serveBuilt(c, built{key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Variant.Key()})
+// only the job's payload tells them apart. owner is the account whose
+// share of the queue the build takes (jobs.For).
+func (s *Server) serveModelVariant(c *gin.Context, owner, key, name string, job jobs.ModelVariant) {
+	s.serveBuilt(c, built{owner: owner, key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Variant.Key()})
 }
 
 // built is a blob that a job makes on demand: a model variant, a preview
 // image. what names it in error codes (what_pending, what_failed) and
-// label in messages.
+// label in messages. owner is the account whose share of the queue
+// the job takes (jobs.For).
 type built struct {
+	owner                  string
 	key, name, contentType string
 	job                    taskJob
 	what, label            string
@@ -63,8 +66,8 @@ func (s *Server) serveBuilt(c *gin.Context, b built) {
 		fail(c, kiln.Errorf(kiln.KindNotFound, b.what+"_not_built", "the %s %s is not built yet; a GET builds it", b.what, b.label))
 		return
 	}
-	if err := s.Jobs.Enqueue(ctx, b.job); err != nil {
-		fail(c, err)
+	if err := s.Jobs.Enqueue(ctx, jobs.For(b.owner, b.job)); err != nil {
+		failQueued(c, err)
 		return
 	}
 	logger(c).Info(b.what+" enqueued", "task_id", b.job.TaskID())

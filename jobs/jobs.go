@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/redisurl"
@@ -149,6 +150,13 @@ type Tasker interface {
 type Client struct {
 	c *asynq.Client
 	i *asynq.Inspector
+	// Fair keeps the fair queues' bookkeeping and Policy each account's
+	// share (fair.go); without Fair, or with Policy.Running 0, every job
+	// goes straight into its queue.
+	Fair   FairStore
+	Policy FairPolicy
+	// Placed counts where fair queuing put new jobs; nil counts nothing.
+	Placed *prometheus.CounterVec
 }
 
 // NewClient makes a client on the Redis of opt.
@@ -195,6 +203,9 @@ func (c *Client) Enqueue(ctx context.Context, job Tasker) error {
 	t, err := job.Task()
 	if err != nil {
 		return kiln.E(op, err)
+	}
+	if o, ok := job.(owned); ok && o.account != "" && c.Fair != nil && c.Policy.Running > 0 {
+		return c.enqueueFair(ctx, o.account, t)
 	}
 	_, err = c.c.EnqueueContext(ctx, t)
 	if errors.Is(err, asynq.ErrTaskIDConflict) || errors.Is(err, asynq.ErrDuplicateTask) {

@@ -49,6 +49,9 @@ type Worker struct {
 	// (assets.Estimate) is over it fails before it is read, instead of
 	// taking the worker down; 0 sets no budget.
 	JobMemory int64
+	// Ends hears of every task that ended for good, so that fair queuing
+	// lets the account's next task in (jobs.Client.Ended); nil for none.
+	Ends Ender
 
 	outcomes *prometheus.CounterVec
 	// The sweep's memory (crashMu guards it): the deaths it has seen per
@@ -67,6 +70,11 @@ func New(blobs kiln.BlobStore, objects ObjectStore, log *slog.Logger, reg promet
 	}, []string{"type", "outcome"})
 	reg.MustRegister(w.outcomes)
 	return w
+}
+
+// Ender is told when a task ended for good.
+type Ender interface {
+	Ended(ctx context.Context, queue, id string) error
 }
 
 // Mux routes task types to their handlers.
@@ -104,6 +112,12 @@ func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 		default:
 			w.outcomes.WithLabelValues(t.Type(), "retry").Inc()
 			log.Warn("task will be retried", "duration_ms", d, "err", err)
+		}
+		if w.Ends != nil && (err == nil || jobs.IsPermanent(err) || lastAttempt(ctx)) {
+			queue, _ := asynq.GetQueueName(ctx)
+			if err := w.Ends.Ended(context.WithoutCancel(ctx), queue, id); err != nil {
+				log.Warn("the account's next task was not let in; it runs when its hold ends", "err", err)
+			}
 		}
 		return err
 	})

@@ -181,7 +181,8 @@ func LoadAdminKey(dir string, create bool) (string, bool, error) {
 
 // API builds the HTTP handlers over the app's stores.
 func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Client) {
-	client := jobs.NewClient(a.RedisOpt)
+	client := a.jobsClient()
+	client.Placed = jobs.NewPlacedCounter(a.Registry)
 	monitor := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: a.RedisOpt})
 	a.Registry.MustRegister(jobs.NewQueueCollector(asynq.NewInspector(a.RedisOpt)))
 	srv := api.New(api.Config{
@@ -203,6 +204,7 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Analytics:        a.DB,
 		TrackingRate:     kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
 		Limiter:          a.DB,
+		AvatarCreateRate: kiln.RateLimit{Rate: a.Config.AvatarCreateRate, Burst: a.Config.AvatarCreateBurst},
 		Chat:             a.DB,
 		Likes:            a.DB,
 		Catalog:          a.DB,
@@ -215,6 +217,16 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Assistant:        assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
+}
+
+// jobsClient is a client of the job queues that queues accounts' jobs
+// fairly (jobs.FairPolicy) with the configured shares.
+func (a *App) jobsClient() *jobs.Client {
+	c := jobs.NewClient(a.RedisOpt)
+	c.Fair = a.DB
+	c.Policy = jobs.DefaultFairPolicy
+	c.Policy.Running, c.Policy.Held = a.Config.FairRunning, a.Config.FairHeld
+	return c
 }
 
 // downloadBlobs is the blob store the API serves downloads from: the
@@ -242,7 +254,8 @@ func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w.Avatars = a.DB
 	w.Renderings, w.Blender = a.DB, a.Config.Blender
 	w.JobMemory = a.Config.JobMemory
-	a.workerJobs = jobs.NewClient(a.RedisOpt)
+	a.workerJobs = a.jobsClient()
+	w.Ends = a.workerJobs
 	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL
 	if a.Config.SMTPURL == "" {
 		a.Log.Info("mail is disabled: set KILN_SMTP_URL to send mail_after_upload notifications")

@@ -68,6 +68,15 @@ type Config struct {
 	// DownloadRedirect answers variant and preview downloads with a 302
 	// to a presigned S3 URL instead of serving the bytes.
 	DownloadRedirect bool
+	// FairRunning is how many of one account's jobs may be in a queue at
+	// once (0 turns fair queuing off) and FairHeld how many more may wait
+	// behind them (jobs.FairPolicy).
+	FairRunning int
+	FairHeld    int
+	// AvatarCreateRate and AvatarCreateBurst bound POST /avatar per
+	// account (a token bucket); a zero rate means no limit.
+	AvatarCreateRate  float64
+	AvatarCreateBurst int
 }
 
 // AI locates an OpenAI-compatible chat completions endpoint.
@@ -133,6 +142,9 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.JobMemory = r.bytes("KILN_JOB_MEMORY", defaultJobMemory(c.Concurrency), MinJobMemory)
 	c.BlobCacheMB = r.integer("KILN_BLOB_CACHE_MB", 1024, 0, 1<<20)
 	c.DownloadRedirect = r.boolean("KILN_DOWNLOAD_REDIRECT", false)
+	c.FairRunning = r.integer("KILN_FAIR_RUNNING", 2, 0, 1000)
+	c.FairHeld = r.integer("KILN_FAIR_HELD", 100, 0, 100000)
+	c.AvatarCreateRate, c.AvatarCreateBurst = r.rate("KILN_AVATAR_CREATE_RATE", 2, 30)
 	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
 	if r.err != nil {
 		return nil, r.err

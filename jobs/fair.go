@@ -1,0 +1,161 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kilnhq/kiln"
+)
+
+// Fair queues. Asynq's queues are first in, first out, so one account
+// that queues 600 avatars puts every other account's first job behind
+// them. Kiln keeps each account's share of a queue small instead: at
+// most FairPolicy.Running of its tasks are in the shared queue (pending
+// or running) at a time; the others wait held back, as asynq scheduled
+// tasks, in a list of their own, and each task of the account that ends
+// (done, or failed for good) lets its oldest held task in. Another
+// account's first job then waits behind at most Running tasks of each
+// busy account, not behind their whole backlog, and a backlog past
+// FairPolicy.Held is refused (429 too_many_queued_jobs) rather than
+// piling up. Accounts are served round robin in effect: each gets its
+// next place in the queue only when one of its own tasks ends.
+//
+// A held task is an asynq task scheduled FairPolicy.Hold ahead, so a
+// release that is lost (a process killed between the bookkeeping and
+// asynq) costs that task time, never the task; an entry in the shared
+// queue that no end ever took out goes stale after FairPolicy.Stale.
+
+// FairPolicy is the share of one account in one queue.
+type FairPolicy struct {
+	// Running is how many of an account's tasks may be in a queue at once
+	// (KILN_FAIR_RUNNING); 0 turns fair queuing off.
+	Running int
+	// Held is how many more may wait held back (KILN_FAIR_HELD).
+	Held int
+	// Hold is how long a held task waits at most: it runs then even if
+	// no release came.
+	Hold time.Duration
+	// Stale is when an entry of the shared queue no longer counts: longer
+	// than any task of the queue runs with its retries in the normal case.
+	Stale time.Duration
+}
+
+// DefaultFairPolicy is the policy when the configuration sets only
+// Running and Held.
+var DefaultFairPolicy = FairPolicy{Running: 2, Held: 100, Hold: time.Hour, Stale: 20 * time.Minute}
+
+// Place is where Admit puts a new task.
+type Place int
+
+// Places of a new task.
+const (
+	Admitted Place = iota // in the shared queue
+	Held                  // held back until one of the account's tasks ends
+	Refused               // the account's held list is full
+)
+
+// FairStore keeps the fair queues' bookkeeping (storage/redis).
+type FairStore interface {
+	// Admit places a new task of account on queue.
+	Admit(ctx context.Context, account, queue, id string, p FairPolicy) (Place, error)
+	// Done takes an ended task out of its account's share and answers the
+	// ids of the held tasks to start in its place.
+	Done(ctx context.Context, queue, id string, p FairPolicy) ([]string, error)
+}
+
+// QueuedRetryAfter is the Retry-After of a refused task: the held tasks
+// ahead of it take at least that long.
+const QueuedRetryAfter = 10 * time.Second
+
+// owned is a job enqueued on behalf of an account.
+type owned struct {
+	Tasker
+	account string
+}
+
+// For marks job as account's, so that Client.Enqueue queues it fairly
+// among the account's other jobs.
+func For(account string, job Tasker) Tasker { return owned{Tasker: job, account: account} }
+
+// enqueueFair enqueues t as held, then lets the store decide whether it
+// starts now, stays held or is refused (deleted again). Enqueuing first
+// means no release can find a task id that is not in asynq yet.
+func (c *Client) enqueueFair(ctx context.Context, account string, t *asynq.Task) error {
+	const op = "jobs.Enqueue"
+	info, err := c.c.EnqueueContext(ctx, t, asynq.ProcessIn(c.Policy.Hold))
+	if errors.Is(err, asynq.ErrTaskIDConflict) || errors.Is(err, asynq.ErrDuplicateTask) {
+		return nil
+	}
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	place, err := c.Fair.Admit(ctx, account, info.Queue, info.ID, c.Policy)
+	if err != nil {
+		// Held with no bookkeeping: it runs after Hold.
+		return err
+	}
+	c.placed(info.Queue, place)
+	switch place {
+	case Admitted:
+		return c.start(info.Queue, info.ID)
+	case Refused:
+		if err := c.i.DeleteTask(info.Queue, info.ID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+			return kiln.E(op, kiln.KindUnavailable, err)
+		}
+		return kiln.Errorf(kiln.KindRateLimited, "too_many_queued_jobs",
+			"this account already has %d jobs waiting in the %s queue; retry after %d s", c.Policy.Held, info.Queue, int(QueuedRetryAfter.Seconds()))
+	}
+	return nil
+}
+
+// start moves a held task into the shared queue.
+func (c *Client) start(queue, id string) error {
+	if err := c.i.RunTask(queue, id); err != nil {
+		return kiln.E("jobs.start", kiln.KindUnavailable, err)
+	}
+	return nil
+}
+
+// Ended tells the fair queues that the task id of queue ended for good
+// (done, or failed with no retry left), and starts the held tasks of its
+// account that take its place. A held task that is gone or already
+// running (its Hold passed) ends at once in turn, so its place goes on.
+func (c *Client) Ended(ctx context.Context, queue, id string) error {
+	if c.Fair == nil || c.Policy.Running <= 0 {
+		return nil
+	}
+	ended := []string{id}
+	for n := 0; len(ended) > 0 && n < 100; n++ {
+		next, err := c.Fair.Done(ctx, queue, ended[0], c.Policy)
+		if err != nil {
+			return err
+		}
+		ended = ended[1:]
+		for _, nid := range next {
+			if err := c.i.RunTask(queue, nid); err != nil {
+				ended = append(ended, nid)
+			}
+		}
+	}
+	return nil
+}
+
+// NewPlacedCounter makes the counter of Client.Placed, registered on reg.
+func NewPlacedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "kiln_fair_jobs_total",
+		Help: "Jobs of accounts queued through fair queuing, by queue and place: admitted (into the shared queue at once), held (behind the account's own jobs), refused (429 too_many_queued_jobs).",
+	}, []string{"queue", "place"})
+	reg.MustRegister(c)
+	return c
+}
+
+func (c *Client) placed(queue string, p Place) {
+	if c.Placed != nil {
+		c.Placed.WithLabelValues(queue, [...]string{"admitted", "held", "refused"}[p]).Inc()
+	}
+}

@@ -1,0 +1,108 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// The fair queue's bookkeeping (see jobs.Client.Enqueue): per account and
+// queue, the sorted set of its task ids in the shared queue (scored by
+// when the entry goes stale) and the list of those held back, and per
+// task the account that owns it.
+func fairRunning(queue, account string) string {
+	return prefix + "fair:" + queue + ":" + account + ":running"
+}
+func fairHeld(queue, account string) string {
+	return prefix + "fair:" + queue + ":" + account + ":held"
+}
+func fairOwner(queue, id string) string { return prefix + "fair:owner:" + queue + ":" + id }
+
+// admitScript decides a new task's place: 0 in the shared queue, 1 held,
+// 2 refused (the held list is full). The owner key is set first and only
+// once, so a second run of the same call (go-redis sending it again)
+// answers the first decision instead of counting the task twice.
+//
+// KEYS: running, held, owner. ARGV: now (ms), stale after (ms), running
+// cap, held cap, task id, account, owner TTL (ms).
+var admitScript = goredis.NewScript(`
+local now, stale = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('SET', KEYS[3], ARGV[6], 'NX', 'PX', ARGV[7]) then
+  if redis.call('ZSCORE', KEYS[1], ARGV[5]) then return 0 end
+  return 1
+end
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], now + stale, ARGV[5])
+  redis.call('PEXPIRE', KEYS[1], stale)
+  return 0
+end
+if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[4]) then
+  redis.call('DEL', KEYS[3])
+  return 2
+end
+redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[7])
+return 1
+`)
+
+// doneScript takes a finished task out of its account's share and moves
+// held tasks into the freed places, oldest first; it answers their ids.
+//
+// KEYS: running, held, owner. ARGV: now (ms), stale after (ms), running
+// cap, task id.
+var doneScript = goredis.NewScript(`
+local now, stale = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREM', KEYS[1], ARGV[4])
+redis.call('LREM', KEYS[2], 0, ARGV[4])
+redis.call('DEL', KEYS[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local out = {}
+while redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) do
+  local id = redis.call('LPOP', KEYS[2])
+  if not id then break end
+  redis.call('ZADD', KEYS[1], now + stale, id)
+  redis.call('PEXPIRE', KEYS[1], stale)
+  table.insert(out, id)
+end
+return out
+`)
+
+// Admit places a new task of account on queue: in the shared queue while
+// the account has fewer than p.Running there, held back while it has
+// fewer than p.Held waiting, refused otherwise.
+func (db *DB) Admit(ctx context.Context, account, queue, id string, p jobs.FairPolicy) (jobs.Place, error) {
+	const op = "redis.Admit"
+	keys := []string{fairRunning(queue, account), fairHeld(queue, account), fairOwner(queue, id)}
+	n, err := admitScript.Run(ctx, db.rdb, keys, time.Now().UnixMilli(), p.Stale.Milliseconds(),
+		p.Running, p.Held, id, account, (p.Hold + p.Stale).Milliseconds()).Int()
+	if err != nil {
+		return 0, storeErr(op, err)
+	}
+	return jobs.Place(n), nil
+}
+
+// Done takes a finished task out of its account's share and answers the
+// held tasks that take its place, which the caller must start. A task
+// that no account owns answers none.
+func (db *DB) Done(ctx context.Context, queue, id string, p jobs.FairPolicy) ([]string, error) {
+	const op = "redis.Done"
+	account, err := db.rdb.Get(ctx, fairOwner(queue, id)).Result()
+	if errors.Is(err, goredis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, kiln.E(op, kiln.KindUnavailable, err)
+	}
+	keys := []string{fairRunning(queue, account), fairHeld(queue, account), fairOwner(queue, id)}
+	ids, err := doneScript.Run(ctx, db.rdb, keys, time.Now().UnixMilli(), p.Stale.Milliseconds(), p.Running, id).StringSlice()
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		return nil, storeErr(op, err)
+	}
+	return ids, nil
+}
