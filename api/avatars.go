@@ -219,7 +219,8 @@ func avatarSchema(c *gin.Context) {
 
 // checkAvatar reports why a download of avatar id cannot be built: not
 // registered (404) or its generation failed (422). The built-in ids always
-// can.
+// can. owner is whose share of the job queues its builds take
+// (jobs.For): the avatar's account.
 func (s *Server) checkAvatar(c *gin.Context, id string) (owner string, err error) {
 	if kiln.BuiltInAvatar(id) {
 		// Anyone may download the built-in avatars: their builds queue
