@@ -107,9 +107,13 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 		s.OptimizeOrder()
 	}
 	if v.Draco {
-		// Draco's sequential coding predicts each vertex from the one
-		// before and each index from the last: vertices numbered by
-		// first use in cache order make both small. Lossless.
+		// Identical vertices stored once (Google's encoder merges them
+		// too), then numbered by first use in cache order: Draco's
+		// sequential coding predicts each vertex from the one before and
+		// each index from the last, so both come out small. Lossless.
+		if err := s.Weld(); err != nil {
+			return Model{}, err
+		}
 		s.OptimizeOrder()
 	}
 	if m.GLB, err = scene.WriteWith(s, scene.WriteOptions{Meshopt: v.Meshopt, Draco: v.Draco}); err != nil {

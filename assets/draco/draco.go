@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -165,9 +166,10 @@ func appendConnectivity(out []byte, m Mesh) []byte {
 	}
 	// Each delta as its magnitude shifted left with the sign in the low
 	// bit (not the zigzag of attribute corrections: -1 is 3, not 1).
-	symbols := make([]uint32, len(m.Indices))
+	indices := rotateCorners(m.Indices)
+	symbols := make([]uint32, len(indices))
 	last := int32(0)
-	for i, idx := range m.Indices {
+	for i, idx := range indices {
 		d := int32(idx) - last
 		if d < 0 {
 			symbols[i] = uint32(-d)<<1 | 1
@@ -279,6 +281,29 @@ func Dequantized(v []float32, comps, bits int) []float32 {
 	out := make([]float32, len(v))
 	for i, x := range q.values {
 		out[i] = float32(x)*delta + q.min[i%comps]
+	}
+	return out
+}
+
+// rotateCorners starts each triangle at the corner that makes its index
+// deltas smallest, the previous triangle's last index included: the
+// triangle and its winding stay, the symbols shrink.
+func rotateCorners(idx []uint32) []uint32 {
+	out := make([]uint32, len(idx))
+	cost := func(d int64) int { return bits.Len64(uint64(max(d, -d))) }
+	last := int64(0)
+	for i := 0; i+2 < len(idx); i += 3 {
+		best, bestCost := 0, math.MaxInt
+		for r := 0; r < 3; r++ {
+			a, b, c := int64(idx[i+r]), int64(idx[i+(r+1)%3]), int64(idx[i+(r+2)%3])
+			if k := cost(a-last) + cost(b-a) + cost(c-b); k < bestCost {
+				best, bestCost = r, k
+			}
+		}
+		for k := 0; k < 3; k++ {
+			out[i+k] = idx[i+(best+k)%3]
+		}
+		last = int64(out[i+2])
 	}
 	return out
 }

@@ -1,5 +1,5 @@
 // Command draco compares Kiln's useDracoMeshCompression writer
-// (scene.OptimizeOrder, then scene.WriteWith with Draco: assets/draco,
+// (Scene.Weld, scene.OptimizeOrder, then scene.WriteWith with Draco: assets/draco,
 // Kiln's own Go encoder) with Google's encoder (draco3dgltf 1.5.7 through
 // glTF-Transform 4.5.1, tools/draco/encode.mjs: edgebreaker at speed 5,
 // sequential where a primitive has morph targets), the anchor of issue
@@ -13,7 +13,7 @@
 // buffer views the extension names), the part the encoders decide; the
 // files add JSON, morph targets and textures, which both leave alone.
 // Times are encode times in-process, after a warm-up, median of -runs:
-// Kiln's of OptimizeOrder and WriteWith, Google's of glTF-Transform's
+// Kiln's of Weld, OptimizeOrder and WriteWith, Google's of glTF-Transform's
 // writeBinary with the WebAssembly encoder loaded. "validator" is the
 // Khronos glTF Validator's error count on Kiln's file.
 //
@@ -77,6 +77,9 @@ func main() {
 				log.Fatal(err)
 			}
 			start := time.Now()
+			if err := s.Weld(); err != nil {
+				log.Fatal(err)
+			}
 			s.OptimizeOrder()
 			if kiln, err = scene.WriteWith(s, scene.WriteOptions{Draco: true}); err != nil {
 				log.Fatal(err)

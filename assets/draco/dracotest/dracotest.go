@@ -71,3 +71,22 @@ func Decode(t testing.TB, streams ...[]byte) []Mesh {
 	}
 	return res
 }
+
+// SameTriangles reports whether got holds want's triangles in the same
+// order, each with the same winding but maybe starting at another corner
+// (the encoder rotates corners to shrink index deltas).
+func SameTriangles(got, want []uint32) bool {
+	if len(got) != len(want) || len(got)%3 != 0 {
+		return false
+	}
+	for i := 0; i < len(got); i += 3 {
+		ok := false
+		for r := 0; r < 3 && !ok; r++ {
+			ok = got[i] == want[i+r] && got[i+1] == want[i+(r+1)%3] && got[i+2] == want[i+(r+2)%3]
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
