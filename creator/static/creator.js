@@ -240,7 +240,7 @@ function colour(path, legend, palette, materials) {
     commit();
     scheduleBuild(0);
   });
-  radios.get([...radios.keys()].at(-1)).picker = picker;
+  Object.assign(radios.get([...radios.keys()].at(-1)), { picker, palette });
   group.append(el('div', { class: 'picker' }, el('label', { for: id }, t('anyColor')), picker));
   return group;
 }
@@ -346,10 +346,7 @@ function syncControls() {
   for (const r of radios.values()) {
     const v = get(cfg, r.path) ?? get(view.configuration || {}, r.path);
     for (const i of r.inputs) i.checked = i.value === v;
-    if (r.picker && typeof v === 'string') {
-      const hex = v.startsWith('#') ? v : null;
-      if (hex) r.picker.value = hex;
-    }
+    if (r.picker && typeof v === 'string') r.picker.value = hexOf(v, r.palette) || '#000000';
   }
 }
 

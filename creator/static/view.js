@@ -57,6 +57,7 @@ export class View {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
+    if (this.height) this.setCamera(this.framing);
     this.requestRender();
   }
 
@@ -76,8 +77,12 @@ export class View {
       this.controls.target.set(0, h * 0.93, 0);
       this.camera.position.set(0, h * 0.95, 0.9);
     } else {
-      this.controls.target.set(0, h * 0.53, 0);
-      this.camera.position.set(0, h * 0.6, 4.1);
+      // The whole avatar with a margin, whichever of height and width
+      // binds at this aspect.
+      const half = THREE.MathUtils.degToRad(this.camera.fov / 2);
+      const d = Math.max((h * 0.62) / Math.tan(half), (0.5 * h * 0.62) / (Math.tan(half) * this.camera.aspect));
+      this.controls.target.set(0, h * 0.47, 0);
+      this.camera.position.set(0, h * 0.52, d);
     }
     this.controls.update();
     this.requestRender();

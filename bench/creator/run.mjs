@@ -1,0 +1,68 @@
+// Creator benchmark, in headless Chromium (playwright-core of
+// tools/browser-test): cold load (time to the first avatar shown, bytes
+// before it), slider latency (input event to the morphed geometry drawn,
+// and to the next animation frame), and a style change (click to the new
+// build shown), uncached and cached. Usage:
+//   node bench/creator/run.mjs [creator URL, default http://127.0.0.1:8081/avatar]
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '../../tools/browser-test/package.json'));
+const { chromium } = require('playwright-core');
+
+const url = process.argv[2] || 'http://127.0.0.1:8081/avatar';
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await ctx.newPage();
+const cdp = await ctx.newCDPSession(page);
+await cdp.send('Network.enable');
+await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+let bytes = 0, requests = 0, firstAvatarBytes = null;
+cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; requests++; });
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+// Cold load.
+const t0 = Date.now();
+await page.goto(url, { waitUntil: 'commit', timeout: 300000 });
+await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, polling: 20 });
+const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, build: window.__kiln.buildMs[0] }));
+firstAvatarBytes = bytes;
+console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation (its build ${ms(cold.build)}), ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
+
+// Slider latency: drag the height slider across with the mouse.
+const slider = page.locator('input[data-slider="body.height"]');
+const box = await slider.boundingBox();
+await page.evaluate(() => { window.__kiln.latencies.length = 0; window.__kiln.frameLatencies.length = 0; });
+await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+await page.mouse.down();
+for (let i = 0; i <= 120; i++) {
+  const f = 0.5 + 0.4 * Math.sin(i / 120 * 2 * Math.PI);
+  await page.mouse.move(box.x + box.width * f, box.y + box.height / 2);
+  await page.waitForTimeout(16);
+}
+await page.mouse.up();
+await page.waitForTimeout(200);
+const lat = await page.evaluate(() => ({ l: window.__kiln.latencies, f: window.__kiln.frameLatencies }));
+console.log(`slider (${lat.l.length} input events): geometry drawn median ${ms(pct(lat.l, 0.5))}, p95 ${ms(pct(lat.l, 0.95))}; next frame median ${ms(pct(lat.f, 0.5))}, p95 ${ms(pct(lat.f, 0.95))}`);
+
+// Style change: pick hair styles, wait for the new build on screen.
+await page.waitForFunction(() => !document.getElementById('spinner') || document.getElementById('spinner').hidden, null, { timeout: 300000 });
+await page.getByRole('tab', { name: /hair/i }).click();
+async function pickStyle(style) {
+  const before = await page.evaluate(() => window.__kiln.shown);
+  const t = Date.now();
+  await page.locator(`input[data-path="hair.style"][value="${style}"]`).check({ force: true });
+  await page.waitForFunction((n) => window.__kiln.shown > n, before, { timeout: 300000, polling: 10 });
+  return Date.now() - t;
+}
+const first = await pickStyle('curly');
+const other = await pickStyle('bun');
+const cached = await pickStyle('curly');
+console.log(`style change (hair): ${first} ms uncached, ${other} ms another uncached, ${cached} ms back to a built one`);
+console.log(`transferred in all: ${(bytes / 1e6).toFixed(2)} MB in ${requests} requests`);
+await browser.close();
