@@ -1,0 +1,136 @@
+package app
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/internal/testenv"
+)
+
+// TestFairUnderFlood: one account floods POST /avatar and uploads on two
+// worker slots; another account's first avatar and first upload are
+// ready while most of the flood is still unbuilt (without fair queues
+// they wait behind all of it), and the flood meets 429 rate_limited
+// with Retry-After instead of queuing without end.
+func TestFairUnderFlood(t *testing.T) {
+	cfg := testenv.Config(t, 1)
+	cfg.Concurrency = 2
+	cfg.AvatarCreateRate, cfg.AvatarCreateBurst = 5, 40
+	r := startWith(t, cfg)
+	scopes := []string{kiln.ScopeAvatarWrite, kiln.ScopeProductRead, kiln.ScopeProductWrite}
+	flood := newKey(t, r, "flood", scopes...)
+	quiet := newKey(t, r, "quiet", scopes...)
+	json := map[string]string{"Content-Type": "application/json"}
+
+	var (
+		mu        sync.Mutex
+		floodIDs  []string
+		limited   int
+		badAnswer string
+		wg        sync.WaitGroup
+	)
+	stop := time.Now().Add(3 * time.Second)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				res := do(t, "POST", r.AvatarURL+"/avatar", flood, strings.NewReader(`{}`), json)
+				mu.Lock()
+				switch {
+				case res.Status == http.StatusOK:
+					var out avatarResult
+					res.json(t, &out)
+					floodIDs = append(floodIDs, out.Data.ModelID)
+				case res.Status == http.StatusTooManyRequests && res.errorCode(t) == "rate_limited":
+					if n, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || n < 1 {
+						badAnswer = "Retry-After " + res.Header.Get("Retry-After")
+					}
+					limited++
+				default:
+					badAnswer = strconv.Itoa(res.Status) + " " + string(res.Body)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if badAnswer != "" {
+		t.Fatalf("flood answered %s", badAnswer)
+	}
+	if limited == 0 || len(floodIDs) < 40 {
+		t.Fatalf("flood: %d avatars, %d answers 429; want at least the burst of 40 and some 429s", len(floodIDs), limited)
+	}
+	cube := fixture.CubeGLB()
+	uploadCube := func(key string) string {
+		p := prepare(t, r, key, map[string]string{"name": "Cube", "type": "raw_model", "extension": "glb",
+			"file_size": strconv.Itoa(len(cube)), "file_count": "1"})
+		if res := upload(t, p, cube); res.Status != http.StatusOK {
+			t.Fatalf("PUT upload: %d %s", res.Status, res.Body)
+		}
+		if res := finish(t, r, key, p.ObjectID, map[string]string{"success": "true", "optimize": "true"}); res.Status != http.StatusOK {
+			t.Fatalf("finish-upload: %d %s", res.Status, res.Body)
+		}
+		return p.ObjectID
+	}
+	for range 10 {
+		uploadCube(flood)
+	}
+
+	// The quiet account's first avatar and first upload, side by side;
+	// each counts the flood avatars still unbuilt when it is ready.
+	unbuilt := func() int {
+		n := 0
+		for _, fid := range floodIDs {
+			if res := do(t, "HEAD", r.AvatarURL+"/model/"+fid+".glb", "", nil, nil); res.Status == http.StatusNotFound {
+				n++
+			}
+		}
+		return n
+	}
+	began := time.Now()
+	var avatarWait time.Duration
+	var avatarUnbuilt int
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		id := postAvatar(t, r, quiet, `{}`)
+		for {
+			res := do(t, "GET", r.AvatarURL+"/model/"+id+".glb", "", nil, nil)
+			if res.Status == http.StatusOK {
+				break
+			}
+			if res.Status != http.StatusServiceUnavailable || time.Since(began) > 5*time.Minute {
+				t.Errorf("quiet avatar: %d %s", res.Status, res.Body)
+				return
+			}
+		}
+		avatarWait = time.Since(began)
+		avatarUnbuilt = unbuilt()
+	}()
+	obj := uploadCube(quiet)
+	var o objectJSON
+	for o.State != "ready" && o.State != "failed" && time.Since(began) < 5*time.Minute {
+		time.Sleep(100 * time.Millisecond)
+		_, o = getObject(t, r, quiet, obj)
+	}
+	uploadWait := time.Since(began)
+	uploadUnbuilt := unbuilt()
+	wg.Wait()
+	if o.State != "ready" {
+		t.Fatalf("quiet upload is %s after %v: %s", o.State, uploadWait, o.Error)
+	}
+	t.Logf("flood: %d avatars accepted, %d answered 429, 10 uploads; quiet avatar ready after %v with %d flood avatars unbuilt; quiet upload ready after %v with %d unbuilt",
+		len(floodIDs), limited, avatarWait.Round(time.Millisecond), avatarUnbuilt, uploadWait.Round(time.Millisecond), uploadUnbuilt)
+	for what, n := range map[string]int{"avatar": avatarUnbuilt, "upload": uploadUnbuilt} {
+		if n < len(floodIDs)/2 {
+			t.Errorf("the quiet %s was ready only when %d of the %d flood avatars were built: it waited behind the flood", what, len(floodIDs)-n, len(floodIDs))
+		}
+	}
+}
