@@ -1,7 +1,12 @@
 package kiln
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"image/color"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -287,4 +292,323 @@ func (v Variant) Key() string {
 		key += "-morph-" + namesKey(v.MorphTargets)
 	}
 	return key
+}
+
+// Render is how an avatar's picture is drawn: the query of the spec's
+// GET /preview/{id}.png|jpg|webp (ParsePreview) and of the leader's
+// render API, GET /{id}.png|jpg (ParseRender). Both read into this one
+// type, the preview job carries it as it is, and equal pictures asked
+// either way share one job and one stored image (Key).
+type Render struct {
+	// Size is the side of the square picture, in pixels.
+	Size int `json:"size"`
+	// Camera is "full" (the whole body, the leader's fullbody) or
+	// "portrait" (head and shoulders).
+	Camera string `json:"camera"`
+	// Background is "R,G,B" in canonical form (no leading zeros), or ""
+	// for transparent, which a JPEG shows white.
+	Background string `json:"background,omitempty"`
+	// Quality is the JPEG quality, 1..100; 0 is Kiln's 90. Lossless
+	// formats have none, so that it never tells equal pictures apart.
+	Quality int `json:"quality,omitempty"`
+	// Expression is one of Expressions, made of the face shapes; ""
+	// leaves the face at rest.
+	Expression string `json:"expression,omitempty"`
+	// Pose is one of RenderPoses; "" draws the model in the pose it is
+	// built in (A).
+	Pose string `json:"pose,omitempty"`
+	// BlendShapes set face shapes to weights, over the expression;
+	// sorted by mesh then name, every mesh's ("") first, so that a
+	// mesh's own weight wins.
+	BlendShapes []BlendShape `json:"blendShapes,omitempty"`
+}
+
+// BlendShape is one blendShapes[name] or blendShapes[mesh][name]
+// parameter of the render API.
+type BlendShape struct {
+	// Mesh names the mesh, or "" for every mesh that has the shape.
+	Mesh   string  `json:"mesh,omitempty"`
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+}
+
+// Expressions are the render API's expression values. Each is a recipe
+// of face shapes (assets/avatar/face.Expression).
+var Expressions = []string{"happy", "lol", "sad", "scared", "rage"}
+
+// RenderPoses are the render API's pose values. Each turns the
+// skeleton's joints for the picture only (assets/pose.Strike); the
+// model's rest pose is the download's pose=A|T, not these.
+var RenderPoses = []string{"power-stance", "relaxed", "standing", "thumbs-up"}
+
+// Limits of the render parameters.
+const (
+	// MaxRenderSize is the side of the largest picture the render API
+	// gives, the leader's limit (its SDKs ask for 800).
+	MaxRenderSize = 1024
+	// DefaultRenderSize is the render API's size when none is asked,
+	// its SDKs' default.
+	DefaultRenderSize = 800
+	// maxBlendShapes bounds the blendShapes parameters of one request:
+	// an avatar has about 70 shapes on a few meshes.
+	maxBlendShapes = 256
+	// maxMeshName bounds a mesh name in blendShapes[mesh][name].
+	maxMeshName = 128
+)
+
+// ParsePreview reads the spec's preview query (GET /preview/{id}.*):
+// size 32..512 rounded to the nearest power of two (ties upward, 512
+// when absent), camera full or portrait (portrait when absent),
+// background, and the render API's expression, pose and blendShapes.
+// Every error is a KindInvalid naming the parameter.
+func ParsePreview(q url.Values) (Render, error) {
+	r := Render{Size: 512, Camera: "portrait"}
+	if s, ok := lookup(q, "size"); ok {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 32 || n > 512 {
+			return r, Errorf(KindInvalid, "invalid_size", "size must be an integer from 32 to 512, got %q", s)
+		}
+		r.Size = nearestPowerOfTwo(n)
+	}
+	if s, ok := lookup(q, "camera"); ok {
+		if s != "full" && s != "portrait" {
+			return r, Errorf(KindInvalid, "invalid_camera", "camera must be full or portrait, got %q", s)
+		}
+		r.Camera = s
+	}
+	if err := r.parseCommon(q); err != nil {
+		return r, err
+	}
+	return r, r.Validate()
+}
+
+// ParseRender reads the leader's render API query (GET /{id}.png|jpg):
+// size 1..1024 as asked (800 when absent), camera portrait or fullbody
+// (portrait when absent), quality 1..100 for a JPEG, background,
+// expression, pose and blendShapes. Every error is a KindInvalid naming
+// the parameter.
+func ParseRender(q url.Values, format string) (Render, error) {
+	r := Render{Size: DefaultRenderSize, Camera: "portrait"}
+	if s, ok := lookup(q, "size"); ok {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxRenderSize {
+			return r, Errorf(KindInvalid, "invalid_size", "size must be an integer from 1 to %d, got %q", MaxRenderSize, s)
+		}
+		r.Size = n
+	}
+	if s, ok := lookup(q, "camera"); ok {
+		switch s {
+		case "portrait":
+		case "fullbody":
+			r.Camera = "full"
+		default:
+			return r, Errorf(KindInvalid, "invalid_camera", "camera must be portrait or fullbody, got %q", s)
+		}
+	}
+	if s, ok := lookup(q, "quality"); ok {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100 {
+			return r, Errorf(KindInvalid, "invalid_quality", "quality must be an integer from 1 to 100, got %q", s)
+		}
+		// A PNG is lossless: quality changes nothing in it, and must
+		// not key a second copy of the same picture.
+		if format == "jpg" {
+			r.Quality = n
+		}
+	}
+	if err := r.parseCommon(q); err != nil {
+		return r, err
+	}
+	return r, r.Validate()
+}
+
+// parseCommon reads the parameters both dialects share: background,
+// expression, pose and blendShapes.
+func (r *Render) parseCommon(q url.Values) error {
+	if s, ok := lookup(q, "background"); ok {
+		c, err := ParseBackground(s)
+		if err != nil {
+			return Errorf(KindInvalid, "invalid_background", "background must be R,G,B with integers 0..255 each, got %q", s)
+		}
+		// The canonical form keys the cache: "010,2,3" and "10,2,3"
+		// are one picture.
+		r.Background = fmt.Sprintf("%d,%d,%d", c.R, c.G, c.B)
+	}
+	if s, ok := lookup(q, "expression"); ok {
+		if !slices.Contains(Expressions, s) {
+			return Errorf(KindInvalid, "invalid_expression", "expression must be one of %s, got %q", strings.Join(Expressions, ", "), s)
+		}
+		r.Expression = s
+	}
+	if s, ok := lookup(q, "pose"); ok {
+		if !slices.Contains(RenderPoses, s) {
+			return Errorf(KindInvalid, "invalid_pose", "pose must be one of %s, got %q", strings.Join(RenderPoses, ", "), s)
+		}
+		r.Pose = s
+	}
+	bs, err := parseBlendShapes(q)
+	r.BlendShapes = bs
+	return err
+}
+
+// parseBlendShapes reads blendShapes[name]=w and blendShapes[mesh][name]=w
+// (w from 0 to 1, kept to thousandths) into their canonical order.
+func parseBlendShapes(q url.Values) ([]BlendShape, error) {
+	var out []BlendShape
+	for key, values := range q {
+		rest, ok := strings.CutPrefix(key, "blendShapes[")
+		if !ok {
+			continue
+		}
+		bad := func(why string) error {
+			return Errorf(KindInvalid, "invalid_blend_shapes", "%s: %s", key, why)
+		}
+		var parts []string
+		for rest != "" {
+			name, after, ok := strings.Cut(rest, "]")
+			if !ok || name == "" {
+				return nil, bad("must be blendShapes[name] or blendShapes[mesh][name] with names that are not empty")
+			}
+			parts = append(parts, name)
+			if after == "" {
+				break
+			}
+			if rest, ok = strings.CutPrefix(after, "["); !ok {
+				return nil, bad("must be blendShapes[name] or blendShapes[mesh][name]")
+			}
+		}
+		if len(parts) == 0 || len(parts) > 2 {
+			return nil, bad("must be blendShapes[name] or blendShapes[mesh][name]")
+		}
+		w, err := strconv.ParseFloat(values[0], 64)
+		if err != nil || !(w >= 0 && w <= 1) {
+			return nil, bad(fmt.Sprintf("the weight must be a number from 0 to 1, got %q", values[0]))
+		}
+		b := BlendShape{Name: parts[len(parts)-1], Weight: math.Round(w*1000) / 1000}
+		if len(parts) == 2 {
+			b.Mesh = parts[0]
+		}
+		out = append(out, b)
+	}
+	if len(out) > maxBlendShapes {
+		return nil, Errorf(KindInvalid, "invalid_blend_shapes", "blendShapes: at most %d shapes, got %d", maxBlendShapes, len(out))
+	}
+	slices.SortFunc(out, func(a, b BlendShape) int {
+		if c := strings.Compare(a.Mesh, b.Mesh); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, nil
+}
+
+// ParseBackground reads "R,G,B" with integers 0..255 each, the form the
+// leader's render API takes and Kiln's previews follow.
+func ParseBackground(s string) (color.NRGBA, error) {
+	parts := strings.Split(s, ",")
+	var c [3]uint8
+	if len(parts) != 3 {
+		return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || v > 255 {
+			return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
+		}
+		c[i] = uint8(v)
+	}
+	return color.NRGBA{c[0], c[1], c[2], 255}, nil
+}
+
+// BackgroundColor is the background to draw, nil for transparent.
+func (r Render) BackgroundColor() *color.NRGBA {
+	if r.Background == "" {
+		return nil
+	}
+	c, err := ParseBackground(r.Background)
+	if err != nil {
+		return nil
+	}
+	return &c
+}
+
+// Validate checks the options; every error names the parameter. The
+// worker checks a payload with it too, since a payload comes from Redis.
+func (r Render) Validate() error {
+	switch {
+	case r.Size < 1 || r.Size > MaxRenderSize:
+		return Errorf(KindInvalid, "invalid_size", "size must be from 1 to %d, got %d", MaxRenderSize, r.Size)
+	case r.Camera != "full" && r.Camera != "portrait":
+		return Errorf(KindInvalid, "invalid_camera", "camera must be full or portrait, got %q", r.Camera)
+	case r.Quality < 0 || r.Quality > 100:
+		return Errorf(KindInvalid, "invalid_quality", "quality must be from 1 to 100, got %d", r.Quality)
+	case r.Expression != "" && !slices.Contains(Expressions, r.Expression):
+		return Errorf(KindInvalid, "invalid_expression", "expression must be one of %s, got %q", strings.Join(Expressions, ", "), r.Expression)
+	case r.Pose != "" && !slices.Contains(RenderPoses, r.Pose):
+		return Errorf(KindInvalid, "invalid_pose", "pose must be one of %s, got %q", strings.Join(RenderPoses, ", "), r.Pose)
+	case len(r.BlendShapes) > maxBlendShapes:
+		return Errorf(KindInvalid, "invalid_blend_shapes", "blendShapes: at most %d shapes, got %d", maxBlendShapes, len(r.BlendShapes))
+	}
+	if r.Background != "" {
+		c, err := ParseBackground(r.Background)
+		if err != nil || fmt.Sprintf("%d,%d,%d", c.R, c.G, c.B) != r.Background {
+			return Errorf(KindInvalid, "invalid_background", "background must be R,G,B in canonical form, got %q", r.Background)
+		}
+	}
+	for i, b := range r.BlendShapes {
+		switch {
+		case b.Name == "" || len(b.Mesh) > maxMeshName || len(b.Name) > maxMeshName:
+			return Errorf(KindInvalid, "invalid_blend_shapes", "blendShapes: names must be 1 to %d bytes", maxMeshName)
+		case !(b.Weight >= 0 && b.Weight <= 1):
+			return Errorf(KindInvalid, "invalid_blend_shapes", "blendShapes[%s]: the weight must be from 0 to 1, got %g", b.Name, b.Weight)
+		case i > 0 && (b.Mesh < r.BlendShapes[i-1].Mesh || (b.Mesh == r.BlendShapes[i-1].Mesh && b.Name <= r.BlendShapes[i-1].Name)):
+			// Canonical order, no repeats: the key must not tell equal
+			// pictures apart.
+			return Errorf(KindInvalid, "invalid_blend_shapes", "blendShapes: %q is repeated or out of order", b.Name)
+		}
+	}
+	return nil
+}
+
+// Key is the canonical form of the options: equal pictures have equal
+// keys. It starts with camera, size and background as preview keys
+// always have, so the pictures stored before the render API stay valid;
+// the rest joins only when set. Blend shapes join as a digest, which
+// keeps keys short however many are asked.
+func (r Render) Key() string {
+	bg := "transparent"
+	if r.Background != "" {
+		bg = r.Background
+	}
+	key := fmt.Sprintf("%s-%d-%s", r.Camera, r.Size, bg)
+	if r.Quality != 0 {
+		key += fmt.Sprintf("-q%d", r.Quality)
+	}
+	if r.Expression != "" {
+		key += "-" + r.Expression
+	}
+	if r.Pose != "" {
+		key += "-" + r.Pose
+	}
+	if len(r.BlendShapes) > 0 {
+		h := sha256.New()
+		for _, b := range r.BlendShapes {
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00", b.Mesh, b.Name, strconv.FormatFloat(b.Weight, 'f', -1, 64))
+		}
+		key += "-bs" + hex.EncodeToString(h.Sum(nil))[:16]
+	}
+	return key
+}
+
+// nearestPowerOfTwo rounds n (32..512) to the nearest power of two, ties
+// upward (the README's Previews): 48 gives 64, 47 gives 32.
+func nearestPowerOfTwo(n int) int {
+	p := 1
+	for p*2 <= n {
+		p *= 2
+	}
+	if n-p >= p*2-n {
+		return p * 2
+	}
+	return p
 }

@@ -40,7 +40,7 @@ func (s *Server) rootHandler(ext string) gin.HandlerFunc {
 	case ".glb":
 		return s.avatarModel
 	case ".png", ".jpg":
-		return s.avatarPreview
+		return s.avatarRender
 	case ".json":
 		return s.avatarMetadata
 	}

@@ -1,12 +1,13 @@
 package api
 
 import (
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/assets/render"
 	"github.com/kilnhq/kiln/jobs"
 )
@@ -33,51 +34,56 @@ func (s *Server) avatarPreview(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	size := 512
-	if q, ok := c.GetQuery("size"); ok {
-		n, err := strconv.Atoi(q)
-		if err != nil || n < 32 || n > 512 {
-			fail(c, invalidf("invalid_size", "size must be an integer from 32 to 512, got %q", q))
-			return
-		}
-		size = nearestPowerOfTwo(n)
-	}
-	camera := c.DefaultQuery("camera", "portrait")
-	if camera != "full" && camera != "portrait" {
-		fail(c, invalidf("invalid_camera", "camera must be full or portrait, got %q", camera))
+	r, err := kiln.ParsePreview(c.Request.URL.Query())
+	if err != nil {
+		fail(c, err)
 		return
 	}
-	background := ""
-	if q, ok := c.GetQuery("background"); ok {
-		bg, err := render.ParseBackground(q)
-		if err != nil {
-			fail(c, invalidf("invalid_background", "background %s, got %q", err, q))
-			return
+	s.servePicture(c, id, format, r)
+}
+
+// avatarRender serves the leader's render API, GET /{id}.png|jpg at the
+// root of the avatar listener (rootHandler): the same pictures as
+// /preview, with the leader's size, camera and quality rules
+// (kiln.ParseRender).
+func (s *Server) avatarRender(c *gin.Context) {
+	id, format, _ := strings.Cut(c.Param("file"), ".")
+	if format != "png" && format != "jpg" {
+		fail(c, invalidf("invalid_format", "the extension must be .png or .jpg, got .%s", format))
+		return
+	}
+	if err := kiln.CheckID("id", id); err != nil {
+		fail(c, err)
+		return
+	}
+	r, err := kiln.ParseRender(c.Request.URL.Query(), format)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	s.servePicture(c, id, format, r)
+}
+
+// servePicture checks the blend shape names against the face shapes
+// avatars carry, then serves the picture from storage, rendering it
+// first when it is not there yet.
+func (s *Server) servePicture(c *gin.Context, id, format string, r kiln.Render) {
+	var unknown []string
+	for _, b := range r.BlendShapes {
+		if !slices.Contains(face.All(), b.Name) && !slices.Contains(unknown, b.Name) {
+			unknown = append(unknown, b.Name)
 		}
-		// The canonical form keys the cache: "010,2,3" and "10,2,3" are
-		// one picture.
-		background = strconv.Itoa(int(bg.R)) + "," + strconv.Itoa(int(bg.G)) + "," + strconv.Itoa(int(bg.B))
+	}
+	if len(unknown) > 0 {
+		fail(c, invalidf("invalid_blend_shapes", "blendShapes: no avatar has a shape called %s; the names are those of morphTargets (ARKit, Oculus Visemes, mouthOpen, mouthSmile)", strings.Join(unknown, ", ")))
+		return
 	}
 	owner, err := s.checkAvatar(c, id)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	job := jobs.PreviewRender{AvatarID: id, Key: jobs.PreviewKey(size, camera, background),
-		Format: format, Size: size, Camera: camera, Background: background}
-	s.serveBuilt(c, built{owner: owner, key: job.BlobKey(), name: id + "-" + job.Key + "." + format,
-		contentType: render.ContentType[format], job: job, what: "preview", label: job.Key})
-}
-
-// nearestPowerOfTwo rounds n (32..512) to the nearest power of two, ties
-// upward (the README's Previews): 48 gives 64, 47 gives 32.
-func nearestPowerOfTwo(n int) int {
-	p := 1
-	for p*2 <= n {
-		p *= 2
-	}
-	if n-p >= p*2-n {
-		return p * 2
-	}
-	return p
+	job := jobs.PreviewRender{AvatarID: id, Format: format, Render: r}
+	s.serveBuilt(c, built{owner: owner, key: job.BlobKey(), name: id + "-" + job.Key() + "." + format,
+		contentType: render.ContentType[format], job: job, what: "preview", label: job.Key()})
 }

@@ -2,47 +2,40 @@ package jobs
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	"github.com/kilnhq/kiln"
 )
 
-// TypePreviewRender renders a preview image of an avatar that someone is
-// waiting for (GET /preview/{id}.png|jpg|webp).
+// TypePreviewRender renders a picture of an avatar that someone is
+// waiting for (GET /preview/{id}.png|jpg|webp and the render API's
+// GET /{id}.png|jpg).
 const TypePreviewRender = "preview:render"
 
 // PreviewRender names the avatar and the picture: Format png, jpg or
-// webp, Size in pixels, Camera full or portrait, Background "R,G,B" or
-// "" for transparent. Key is their canonical form, part of the blob key
-// and the task id, so identical requests share one job and one image.
+// webp, and the options as the handler parsed them. Their key is part
+// of the blob key and the task id, so identical requests share one job
+// and one image.
 type PreviewRender struct {
-	AvatarID   string `json:"avatarId"`
-	Key        string `json:"key"`
-	Format     string `json:"format"`
-	Size       int    `json:"size"`
-	Camera     string `json:"camera"`
-	Background string `json:"background,omitempty"`
+	AvatarID string      `json:"avatarId"`
+	Format   string      `json:"format"`
+	Render   kiln.Render `json:"render"`
 }
 
-// PreviewKey is the canonical key of a preview's parameters; the format
-// is the blob's extension, not part of it.
-func PreviewKey(size int, camera, background string) string {
-	bg := "transparent"
-	if background != "" {
-		bg = background
-	}
-	return fmt.Sprintf("%s-%d-%s", camera, size, bg)
-}
+// Key is the picture's canonical key; the format is the blob's
+// extension, not part of it.
+func (p PreviewRender) Key() string { return p.Render.Key() }
 
-// BlobKey is where the preview is stored.
+// BlobKey is where the picture is stored.
 func (p PreviewRender) BlobKey() string {
-	return "avatars/" + p.AvatarID + "/previews/" + p.Key + "." + p.Format
+	return "avatars/" + p.AvatarID + "/previews/" + p.Key() + "." + p.Format
 }
 
 // TaskID is deterministic per avatar and picture.
 func (p PreviewRender) TaskID() string {
-	return TypePreviewRender + ":" + p.AvatarID + ":" + p.Key + "." + p.Format
+	return TypePreviewRender + ":" + p.AvatarID + ":" + p.Key() + "." + p.Format
 }
 
 // Task builds the task on the interactive queue. The retries match the

@@ -191,7 +191,7 @@ func (w *Worker) storeThumbnail(ctx context.Context, o *kiln.Object, s *scene.Sc
 	img, err := render.Render(ctx, s, render.Options{Size: thumbnailSize, Camera: "full"})
 	var b bytes.Buffer
 	if err == nil {
-		err = render.Encode(&b, img, "png")
+		err = render.Encode(&b, img, "png", 0)
 	}
 	if err == nil {
 		_, err = w.Blobs.Put(ctx, o.PreviewKey(), bytes.NewReader(b.Bytes()), int64(b.Len()), "image/png")

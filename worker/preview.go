@@ -4,37 +4,28 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"image/color"
 
 	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/picture"
 	"github.com/kilnhq/kiln/assets/render"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/jobs"
 )
 
-// RenderPreview renders an avatar's preview and stores it under the
+// RenderPreview renders an avatar's picture and stores it under the
 // job's blob key. The avatar's stored model is used when there is one;
 // otherwise it is generated and stored first (under the model's lock, as
-// variant jobs do), so the preview shows exactly what GET /model serves.
+// variant jobs do), so the picture shows exactly what GET /model serves.
 func (w *Worker) RenderPreview(ctx context.Context, t *asynq.Task) error {
 	const op = "worker.RenderPreview"
 	var p jobs.PreviewRender
 	if err := jobs.Decode(t, &p); err != nil {
 		return err
 	}
-	var bg *color.NRGBA
-	if p.Background != "" {
-		c, err := render.ParseBackground(p.Background)
-		if err != nil {
-			return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
-		}
-		bg = &c
-	}
-	if _, ok := render.ContentType[p.Format]; !ok || !kiln.ValidID(p.AvatarID) || p.Size < 1 || p.Size > render.MaxSize ||
-		(p.Camera != "full" && p.Camera != "portrait") || p.Key != jobs.PreviewKey(p.Size, p.Camera, p.Background) {
+	if _, ok := render.ContentType[p.Format]; !ok || !kiln.ValidID(p.AvatarID) || p.Render.Validate() != nil {
 		return jobs.Permanent(fmt.Errorf("%s: invalid payload %+v", op, p))
 	}
 	key := p.BlobKey()
@@ -43,24 +34,21 @@ func (w *Worker) RenderPreview(ctx context.Context, t *asynq.Task) error {
 	}
 	s, err := w.previewModel(ctx, p.AvatarID)
 	if err == nil {
-		var buf bytes.Buffer
-		err = w.renderTo(ctx, &buf, s, p, bg)
+		var b []byte
+		b, err = picture.Draw(ctx, s, p.Render, p.Format)
+		if kiln.KindOf(err) == kiln.KindUnprocessable {
+			// A pose the model's skeleton cannot take: no retry helps,
+			// and the message is the client's reason.
+			return jobs.Permanent(err)
+		}
 		if err == nil {
-			_, err = w.Blobs.Put(ctx, key, bytes.NewReader(buf.Bytes()), int64(buf.Len()), render.ContentType[p.Format])
+			_, err = w.Blobs.Put(ctx, key, bytes.NewReader(b), int64(len(b)), render.ContentType[p.Format])
 		}
 	}
 	if err != nil {
 		return kiln.E(op, err)
 	}
 	return nil
-}
-
-func (w *Worker) renderTo(ctx context.Context, buf *bytes.Buffer, s *scene.Scene, p jobs.PreviewRender, bg *color.NRGBA) error {
-	m, err := render.Render(ctx, s, render.Options{Size: p.Size, Camera: p.Camera, Background: render.ForFormat(p.Format, bg)})
-	if err != nil {
-		return err
-	}
-	return render.Encode(buf, m, p.Format)
 }
 
 // previewModel reads the avatar's stored model, or generates it; a model

@@ -28,3 +28,5 @@ func (a vec3) unit() (vec3, bool) {
 
 func f32(v vec3) [3]float32 { return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])} }
 func f64(v [3]float32) vec3 { return vec3{float64(v[0]), float64(v[1]), float64(v[2])} }
+
+func (a vec3) add(b vec3) vec3 { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }

@@ -1,15 +1,12 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/chai2010/webp"
 )
@@ -35,20 +32,26 @@ func ForFormat(format string, bg *color.NRGBA) *color.NRGBA {
 	return bg
 }
 
-// Encode writes m as png, jpg (quality 90) or webp (lossy at quality 90,
-// with alpha: a preview is a picture, and lossless WebP takes seconds).
-// A JPEG should be rendered with a background (ForFormat), as JPEG drops
-// alpha.
-func Encode(w io.Writer, m *image.NRGBA, format string) error {
+// DefaultQuality is the JPEG and WebP quality when none is asked.
+const DefaultQuality = 90
+
+// Encode writes m as png, jpg or webp (lossy, with alpha: a preview is a
+// picture, and lossless WebP takes seconds) at quality 1..100, 0 for
+// DefaultQuality; PNG is lossless and has none. A JPEG should be
+// rendered with a background (ForFormat), as JPEG drops alpha.
+func Encode(w io.Writer, m *image.NRGBA, format string, quality int) error {
+	if quality <= 0 || quality > 100 {
+		quality = DefaultQuality
+	}
 	switch format {
 	case "png":
 		e := png.Encoder{CompressionLevel: png.BestSpeed}
 		return e.Encode(w, m)
 	case "jpg":
-		return jpeg.Encode(w, m, &jpeg.Options{Quality: 90})
+		return jpeg.Encode(w, m, &jpeg.Options{Quality: quality})
 	case "webp":
 		// libwebp's RGBA input is not premultiplied: NRGBA's layout.
-		b, err := webp.EncodeRGBA(&image.RGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}, 90)
+		b, err := webp.EncodeRGBA(&image.RGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}, float32(quality))
 		if err != nil {
 			return err
 		}
@@ -56,22 +59,4 @@ func Encode(w io.Writer, m *image.NRGBA, format string) error {
 		return err
 	}
 	return fmt.Errorf("render: format %q is not png, jpg or webp", format)
-}
-
-// ParseBackground reads "R,G,B" with integers 0..255 each, the form Ready
-// Player Me's render API takes and Kiln's preview parameter follows.
-func ParseBackground(s string) (color.NRGBA, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
-	}
-	var c [3]uint8
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 || v > 255 {
-			return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
-		}
-		c[i] = uint8(v)
-	}
-	return color.NRGBA{c[0], c[1], c[2], 255}, nil
 }

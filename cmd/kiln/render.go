@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/render"
 )
 
@@ -59,7 +60,7 @@ func renderCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var bg *color.NRGBA
 	if *background != "" {
-		c, err := render.ParseBackground(*background)
+		c, err := kiln.ParseBackground(*background)
 		if err != nil {
 			fmt.Fprintf(stderr, "kiln render: --background %v\n", err)
 			return 2
@@ -82,7 +83,7 @@ func renderFile(in, out, format string, opt render.Options) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := render.Encode(&buf, m, format); err != nil {
+	if err := render.Encode(&buf, m, format, 0); err != nil {
 		return err
 	}
 	return writeFile(out, buf.Bytes())
