@@ -1,0 +1,148 @@
+// Drives the avatar creator embedded in an app on another origin
+// (creator-parent.html), as a person and the app would, in Debian's
+// chromium:
+//
+//   node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN
+//
+// CREATOR_URL is the creator page without its query (…/apps/acme/avatar).
+//
+// 1. frameApi: the parent gets v1.frame.ready, subscribes, gets
+//    v1.subscription.created; axe-core finds no serious or critical
+//    violation in the creator; Tab reaches every control with a visible
+//    focus; the person changes the body (height slider), drags a face
+//    slider, picks the "bun" hair, colours the top #c0307a with the free
+//    picker and presses Done; the parent gets v1.avatar.exported and
+//    v2.avatar.exported, and three.js loads the URL.
+// 2. without frameApi: Done posts the bare URL.
+// 3. reopened with id: the top turned #2080c0, Done: the same URL, and
+//    three.js loads the changed model.
+// Prints one JSON object (what was seen) for the Go test to check.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const [parentURL, creator, token] = process.argv.slice(2);
+if (!token) {
+  console.error('usage: node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN');
+  process.exit(2);
+}
+const here = dirname(fileURLToPath(import.meta.url));
+const axeSource = readFileSync(createRequire(join(here, 'package.json')).resolve('axe-core/axe.min.js'), 'utf8');
+const LONG = 15 * 60 * 1000;
+
+const profile = mkdtempSync(join(tmpdir(), 'kiln-chromium-'));
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1200, height: 800 },
+});
+const out = { errors: [] };
+
+async function open(query) {
+  const page = await browser.newPage();
+  // Software WebGL on a shared machine: a keypress redraws the avatar.
+  page.setDefaultTimeout(LONG);
+  page.on('pageerror', (e) => out.errors.push(e.message));
+  const src = `${creator}?${query}`;
+  await page.goto(`${parentURL}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: LONG });
+  const frame = page.frameLocator('#frame');
+  const inner = () => page.frames().find((f) => f !== page.mainFrame() && f.url().startsWith(creator));
+  await page.waitForFunction(() => window.threeReady, null, { timeout: LONG });
+  for (let i = 0; i < 600 && !inner(); i++) await page.waitForTimeout(100);
+  await inner().waitForFunction(() => window.__kiln?.ready, null, { timeout: LONG, polling: 100 });
+  return { page, frame, inner: inner() };
+}
+const received = (page) => page.evaluate(() => window.received);
+async function waitFor(page, pred, what) {
+  const t = Date.now();
+  while (Date.now() - t < LONG) {
+    const r = (await received(page)).find(pred);
+    if (r) return r;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no ${what} within ${LONG} ms`);
+}
+
+process.on('uncaughtException', (e) => { console.error(e); console.error(JSON.stringify(out)); process.exit(1); });
+process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.stringify(out)); process.exit(1); });
+
+// 1. frameApi.
+{
+  const { page, frame, inner } = await open(`frameApi&token=${encodeURIComponent(token)}`);
+  await waitFor(page, (m) => m.eventName === 'v1.subscription.created', 'v1.subscription.created');
+
+  await inner.addScriptTag({ content: axeSource });
+  const axe = await inner.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  });
+  out.axe = axe;
+
+  // Keyboard: Tab from the top; every focus stop is a control with a
+  // visible outline.
+  await inner.evaluate(() => { document.activeElement?.blur(); window.focus(); });
+  const stops = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(await inner.evaluate(() => {
+      const e = document.activeElement;
+      const s = getComputedStyle(e);
+      return { id: e.id, role: e.getAttribute('role'), tag: e.tagName.toLowerCase(), type: e.type || '',
+        text: (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 30),
+        outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 };
+    }));
+  }
+  out.tabStops = stops;
+
+  // The person: body, face, hair, top colour, Done.
+  const k = async (locator, key, n) => { await locator.focus(); for (let i = 0; i < n; i++) await locator.press(key); };
+  await frame.getByRole('tab', { name: 'Body' }).click();
+  await k(frame.locator('input[data-slider="body.height"]'), 'ArrowRight', 6);
+  await frame.getByRole('tab', { name: 'Face' }).click();
+  const dial = frame.locator('input[data-slider^="face."]').first();
+  await dial.waitFor({ timeout: LONG });
+  await k(dial, 'ArrowRight', 20);
+  out.faceSlider = await dial.getAttribute('data-slider');
+  await frame.getByRole('tab', { name: 'Hair' }).click();
+  await frame.locator('input[data-path="hair.style"][value="bun"]').check();
+  await frame.getByRole('tab', { name: 'Outfit' }).click();
+  await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#c0307a');
+  await frame.getByRole('button', { name: 'Done' }).click();
+  const v1 = await waitFor(page, (m) => m.eventName === 'v1.avatar.exported', 'v1.avatar.exported');
+  const v2 = await waitFor(page, (m) => m.eventName === 'v2.avatar.exported', 'v2.avatar.exported');
+  out.first = { v1, v2, messages: (await received(page)).map((m) => m.eventName || 'bare') };
+  out.first.loaded = await page.evaluate((u) => window.loadAvatar(u), v1.data.url);
+  await page.close();
+}
+
+// 2. Without frameApi: the bare URL.
+{
+  const { page, frame } = await open(`token=${encodeURIComponent(token)}`);
+  await frame.getByRole('button', { name: 'Done' }).click();
+  out.bare = (await waitFor(page, (m) => m.bare, 'a bare URL')).bare;
+  out.bareOthers = (await received(page)).filter((m) => !m.bare).length;
+  await page.close();
+}
+
+// 3. Reopen with id and edit.
+{
+  const id = out.first.v1.data.avatarId;
+  const { page, frame } = await open(`frameApi&id=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
+  await waitFor(page, (m) => m.eventName === 'v1.subscription.created', 'v1.subscription.created');
+  await frame.getByRole('tab', { name: 'Outfit' }).click();
+  out.reopenedTop = await frame.locator('input[type=color][data-path="outfit.top.color"]').inputValue();
+  await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#2080c0');
+  await frame.getByRole('button', { name: 'Done' }).click();
+  const v1 = await waitFor(page, (m) => m.eventName === 'v1.avatar.exported', 'v1.avatar.exported');
+  out.edited = { v1 };
+  out.edited.loaded = await page.evaluate((u) => window.loadAvatar(`${u}?tail=${Date.now()}`), v1.data.url);
+  await page.close();
+}
+
+await browser.close();
+rmSync(profile, { recursive: true, force: true });
+console.log(JSON.stringify(out));
