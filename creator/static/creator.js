@@ -231,7 +231,7 @@ function colour(path, legend, palette, materials) {
     const a = rgb(old), b = rgb(hex);
     view.tint(materials, a.map((x, i) => Math.min(4, b[i] / Math.max(0.04, x))));
   };
-  const group = choice(path, legend, opts, { kind: 'swatch', onpick: () => {} });
+  const group = choice(path, legend, opts, { kind: 'swatch' });
   const id = `c${uid++}`;
   const picker = el('input', { type: 'color', id, 'data-path': path });
   picker.addEventListener('input', () => { tintTo(picker.value); });
@@ -287,7 +287,6 @@ function tabs(defs) {
 
 function buildControls(schema, catalog) {
   const en = (p) => get(schema, p)?.enum || get(schema, p)?.anyOf?.[0]?.enum || [];
-  const P = schema.properties;
   const bodyPane = () => el('div', {},
     choice('body.type', t('bodyType'), ['masculine', 'feminine'].map((id) => ({ id, label: t(id) })), {}),
     BODY.map((n) => slider(n, t(n))));
@@ -304,7 +303,7 @@ function buildControls(schema, catalog) {
     const presets = el('div', { class: 'opts' }, FACE_PRESETS.map((seed, i) => el('button', { type: 'button', class: 'pill', onclick: () => {
       cfg.face = { seed }; commit(); syncControls(); scheduleBuild(0);
     } }, `${t('preset')} ${i + 1}`)));
-    setTimeout(() => sub.replaceChildren(...(dials[faceFeature] || []).map((d) => slider(`face.${faceFeature}.${d}`, labelOf(d)))), 0);
+    sub.replaceChildren(...(dials[faceFeature] || []).map((d) => slider(`face.${faceFeature}.${d}`, labelOf(d))));
     return el('div', {}, el('fieldset', { class: 'choice' }, el('legend', {}, t('facePreset')), presets),
       el('div', { class: 'slider' }, el('label', { for: 'feature' }, t('feature')), featureSel), sub);
   };
@@ -333,7 +332,6 @@ function buildControls(schema, catalog) {
   };
   const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane], ['hair', hairPane], ['eyes', eyesPane], ['outfit', outfitPane], ['glasses', glassesPane]];
   if (flag('quickStart')) defs.unshift(['start', startPane]); else defs.push(['start', startPane]);
-  void P;
   return tabs(defs);
 }
 
