@@ -40,9 +40,12 @@ const (
 type Attribute struct {
 	Kind       Kind
 	Components int
-	// Float, when set, is quantized to Bits bits over its bounding range.
-	Float []float32
-	Bits  int
+	// Float, when set, is quantized to Bits bits over its bounding range,
+	// or with Octahedral (3 components: unit normals) to Bits bits on
+	// Draco's octahedral grid, two values a point instead of three.
+	Float      []float32
+	Bits       int
+	Octahedral bool
 	// Int, when Float is nil, holds integers below 1<<16; Wide stores
 	// them as 16-bit values, else as 8-bit ones.
 	Int  []uint32
@@ -65,13 +68,17 @@ const (
 
 	codingInteger      = 1
 	codingQuantization = 2
+	codingNormals      = 3
 
-	predictionDifference = 0
-	transformWrap        = 1
+	predictionDifference         = 0
+	transformWrap                = 1
+	transformOctahedronCanonical = 3
 )
 
 // Encode returns the Draco bitstream of m. Attribute i gets unique id i,
 // the number KHR_draco_mesh_compression's attributes map refers to.
+// Points and triangles keep their order and triangles their winding, but
+// a triangle may start at another of its corners (see rotateCorners).
 func Encode(m Mesh) ([]byte, error) {
 	if len(m.Indices)%3 != 0 {
 		return nil, fmt.Errorf("draco: %d indices is not a triangle list", len(m.Indices))
@@ -88,8 +95,8 @@ func Encode(m Mesh) ([]byte, error) {
 		n := len(a.Int)
 		if a.Float != nil {
 			n = len(a.Float)
-			if a.Bits < 1 || a.Bits > 30 {
-				return nil, fmt.Errorf("draco: attribute %d: %d quantization bits", i, a.Bits)
+			if a.Bits < 1 || a.Bits > 30 || (a.Octahedral && (a.Bits < 2 || a.Components != 3)) {
+				return nil, fmt.Errorf("draco: attribute %d: %d quantization bits for %d components", i, a.Bits, a.Components)
 			}
 		}
 		if a.Components < 1 || a.Components > 4 || n != m.Points*a.Components {
@@ -119,14 +126,21 @@ func Encode(m Mesh) ([]byte, error) {
 	}
 	quants := make([]quantization, len(m.Attributes))
 	for i, a := range m.Attributes {
-		if a.Float != nil {
+		switch {
+		case a.Octahedral:
+			out = append(out, codingNormals)
+		case a.Float != nil:
 			quants[i] = quantize(a.Float, a.Components, a.Bits)
 			out = append(out, codingQuantization)
-		} else {
+		default:
 			out = append(out, codingInteger)
 		}
 	}
 	for i, a := range m.Attributes {
+		if a.Octahedral {
+			out = appendOctahedral(out, a.Float, a.Bits)
+			continue
+		}
 		values := quants[i].values
 		if a.Float == nil {
 			values = make([]int32, len(a.Int))
@@ -137,7 +151,11 @@ func Encode(m Mesh) ([]byte, error) {
 		out = appendPredicted(out, values, a.Components)
 	}
 	// The quantization grids come after every attribute's values.
-	for _, q := range quants {
+	for i, q := range quants {
+		if m.Attributes[i].Octahedral {
+			out = append(out, byte(m.Attributes[i].Bits))
+			continue
+		}
 		if q.values == nil {
 			continue
 		}
@@ -237,6 +255,26 @@ func appendPredicted(out []byte, values []int32, comps int) []byte {
 	out = encodeSymbols(append(out, 1), symbols, comps)
 	out = binary.LittleEndian.AppendUint32(out, uint32(lo))
 	return binary.LittleEndian.AppendUint32(out, uint32(hi))
+}
+
+// appendOctahedral writes unit vectors on the octahedral grid of bits,
+// each point predicted from the previous one (the first from the grid's
+// corner) through the canonicalized octahedron transform, whose
+// corrections are never negative and are coded as they are.
+func appendOctahedral(out []byte, v []float32, bits int) []byte {
+	o := newOctahedron(bits)
+	out = append(out, predictionDifference, transformOctahedronCanonical)
+	symbols := make([]uint32, 0, 2*len(v)/3)
+	var prev [2]int32
+	for i := 0; i < len(v); i += 3 {
+		s, t := o.coords(v[i], v[i+1], v[i+2])
+		c := o.correction([2]int32{s, t}, prev)
+		symbols = append(symbols, uint32(c[0]), uint32(c[1]))
+		prev = [2]int32{s, t}
+	}
+	out = encodeSymbols(append(out, 1), symbols, 2)
+	out = binary.LittleEndian.AppendUint32(out, uint32(o.maxQuantized))
+	return binary.LittleEndian.AppendUint32(out, uint32(o.center))
 }
 
 // quantization is a float attribute on Draco's grid: value =

@@ -34,7 +34,7 @@ func grid(w, h int) draco.Mesh {
 	}
 	return draco.Mesh{Indices: idx, Points: (w + 1) * (h + 1), Attributes: []draco.Attribute{
 		{Kind: draco.Position, Components: 3, Float: pos, Bits: 14},
-		{Kind: draco.Normal, Components: 3, Float: nrm, Bits: 10},
+		{Kind: draco.Normal, Components: 3, Float: nrm, Bits: 10, Octahedral: true},
 		{Kind: draco.TexCoord, Components: 2, Float: uv, Bits: 12},
 		{Kind: draco.Generic, Components: 4, Int: joints, Wide: true},
 		{Kind: draco.Generic, Components: 4, Float: wts, Bits: 8},
@@ -63,6 +63,28 @@ func scattered(points, faces int) draco.Mesh {
 	}}
 }
 
+// normals has random directions, the axes and their opposites (the
+// octahedron's corners and edges).
+func normals(points, bits int) draco.Mesh {
+	r := rand.New(rand.NewSource(int64(points)))
+	n := []float32{1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0.5, -0.5, 0, -0.5, 0, 0.5}
+	for len(n) < 3*points {
+		n = append(n, float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64()))
+	}
+	pos := make([]float32, 3*points)
+	for i := range pos {
+		pos[i] = float32(i)
+	}
+	idx := make([]uint32, 0, 3*points)
+	for i := 0; i+2 < points; i++ {
+		idx = append(idx, uint32(i), uint32(i+1), uint32(i+2))
+	}
+	return draco.Mesh{Indices: idx, Points: points, Attributes: []draco.Attribute{
+		{Kind: draco.Position, Components: 3, Float: pos, Bits: 14},
+		{Kind: draco.Normal, Components: 3, Float: n, Bits: bits, Octahedral: true},
+	}}
+}
+
 // Google's decoder reads every mesh back: the same triangles (corners
 // maybe rotated, winding kept), the
 // integers exactly, the floats within half a quantization step, and
@@ -80,6 +102,8 @@ func TestGoogleDecodes(t *testing.T) {
 		{"grid", grid(40, 30)},
 		{"grid large", grid(200, 150)},
 		{"scattered", scattered(3000, 5000)},
+		{"normals 10 bits", normals(2000, 10)},
+		{"normals 6 bits", normals(500, 6)},
 		{"scattered 8-bit indices", scattered(200, 100)},
 	}
 	var streams [][]byte
@@ -112,6 +136,21 @@ func TestGoogleDecodes(t *testing.T) {
 				for k, v := range a.Int {
 					if g.Values[k] != float32(v) {
 						t.Fatalf("%s attribute %d value %d: %v, want %d", c.name, j, k, g.Values[k], v)
+					}
+				}
+				continue
+			}
+			if a.Octahedral {
+				// Within the grid's spacing of the unit vector, and unit.
+				tol := 2.5 / float64(int(1)<<(a.Bits-1)-1)
+				for k := 0; k < len(a.Float); k += 3 {
+					x, y, z := float64(a.Float[k]), float64(a.Float[k+1]), float64(a.Float[k+2])
+					l := math.Sqrt(x*x + y*y + z*z)
+					g := g.Values[k : k+3]
+					d := math.Max(math.Abs(float64(g[0])-x/l), math.Max(math.Abs(float64(g[1])-y/l), math.Abs(float64(g[2])-z/l)))
+					gl := math.Sqrt(float64(g[0]*g[0] + g[1]*g[1] + g[2]*g[2]))
+					if d > tol || math.Abs(gl-1) > 1e-5 {
+						t.Fatalf("%s attribute %d normal %d: %v for %v (off by %v, tolerance %v)", c.name, j, k/3, g, a.Float[k:k+3], d, tol)
 					}
 				}
 				continue

@@ -14,8 +14,9 @@ const dracoExt = "KHR_draco_mesh_compression"
 
 // DracoBits are the quantization bits of WriteOptions.Draco by attribute,
 // glTF-Transform's defaults for its Draco stage (and so what clients that
-// compressed with it are used to): positions 14, normals 10, texture
-// coordinates 12, colours 8, the rest (tangents, weights) 12.
+// compressed with it are used to): positions 14, normals 10 (on Draco's
+// octahedral grid), texture coordinates 12, colours 8, the rest
+// (tangents, weights) 12.
 var DracoBits = struct{ Position, Normal, TexCoord, Color, Generic int }{14, 10, 12, 8, 12}
 
 // dracoPrimitive writes p's indices and base attributes (position,
@@ -51,7 +52,9 @@ func (w *writer) dracoPrimitive(p *Primitive, gp *gltf.Primitive) (bool, error) 
 		if minmax {
 			acc.Min, acc.Max = bounds(draco.Dequantized(v, comps, bits), comps)
 		}
-		mesh.Attributes = append(mesh.Attributes, draco.Attribute{Kind: kind, Components: comps, Float: v, Bits: bits})
+		// Normals on the octahedral grid: two values a vertex, decoded
+		// to unit length.
+		mesh.Attributes = append(mesh.Attributes, draco.Attribute{Kind: kind, Components: comps, Float: v, Bits: bits, Octahedral: kind == draco.Normal})
 		names, accs = append(names, name), append(accs, acc)
 	}
 	float(gltf.POSITION, draco.Position, flat3(p.Positions), 3, DracoBits.Position, true)

@@ -19,7 +19,8 @@ import (
 // that validates, is required, has accessors without views, and that
 // Google's decoder reads back to the primitive's own triangles, with its
 // positions within half a quantization step and the bounds the accessor
-// states; morph targets stay plain accessors.
+// states, its normals within the octahedral grid's spacing; morph targets
+// stay plain accessors.
 func TestWriteDraco(t *testing.T) {
 	models := map[string][]byte{}
 	for name, glb := range scenetest.Fixtures() {
@@ -124,6 +125,16 @@ func TestWriteDraco(t *testing.T) {
 				acc := doc.Accessors[gp.Attributes[gltf.POSITION]]
 				if !slices.Equal(dlo, acc.Min) || !slices.Equal(dhi, acc.Max) {
 					t.Errorf("primitive %d: accessor bounds %v %v, decoded %v %v", k, acc.Min, acc.Max, dlo, dhi)
+				}
+				if p.Normals != nil {
+					// Draco attribute 1: the normal, on the octahedral grid.
+					tol := 2.5 / float64(int(1)<<(DracoBits.Normal-1)-1)
+					want := flat3(unitNormals(p.Normals))
+					for i, v := range want {
+						if d := math.Abs(float64(got.Attributes[1].Values[i] - v)); d > tol {
+							t.Fatalf("primitive %d normal %d: %v for %v", k, i/3, got.Attributes[1].Values[i], v)
+						}
+					}
 				}
 				for i, v := range pos {
 					if d := math.Abs(float64(got.Attributes[0].Values[i] - v)); d > step*0.51+1e-6 {
