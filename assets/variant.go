@@ -5,6 +5,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/atlas"
+	"github.com/kilnhq/kiln/assets/leader"
 	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/assets/merge"
 	"github.com/kilnhq/kiln/assets/morph"
@@ -59,7 +60,10 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	if limit := lod.TextureCap(v.LOD); limit > 0 {
 		textureCap = min(textureCap, limit)
 	}
-	if v.AtlasSize > 0 {
+	// The leader's merge always packs an atlas: each merged mesh is one
+	// primitive (clients read Wolf3D_Avatar as one geometry), where a
+	// merge without it keeps a primitive per material.
+	if v.AtlasSize > 0 || v.Merge && atlas.IsWolf3D(s) {
 		r, err := atlas.Build(ctx, s, textureCap)
 		if err != nil {
 			return Model{}, err
@@ -77,6 +81,11 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 			return Model{}, err
 		}
 		m.Merge = &r
+	}
+	// Avatars keep the leader's tree whatever the stages did: the meshes
+	// (the merged ones too) under Armature after Hips, in its order.
+	if atlas.IsWolf3D(s) {
+		leader.Arrange(s)
 	}
 	// Again: the atlas bakes factors that differ between materials into
 	// new textures (an ORM image for roughness), which were not asked for.

@@ -299,6 +299,36 @@ func (b *builder) mesh(name string, prims ...prim) {
 	b.sc.Scenes[0].Nodes = append(b.sc.Scenes[0].Nodes, len(b.sc.Nodes)-1)
 }
 
+// joinLast makes the primitives of the last mesh one primitive (they
+// share its material), each former primitive's vertices coloured by
+// colors (linear, COLOR_0), so that parts drawn alike but tinted apart
+// are one mesh of one primitive as the leader's are.
+func (b *builder) joinLast(colors []rgb) {
+	m := b.sc.Meshes[len(b.sc.Meshes)-1]
+	out := &scene.Primitive{Mode: m.Primitives[0].Mode, Material: m.Primitives[0].Material,
+		TexCoords: [][][2]float32{nil}, Colors: [][][4]float32{nil}, Joints: [][][4]uint16{nil}, Weights: [][][4]float32{nil},
+		Targets: make([]scene.Target, len(m.Primitives[0].Targets))}
+	for pi, p := range m.Primitives {
+		base := uint32(len(out.Positions))
+		for _, i := range p.Indices {
+			out.Indices = append(out.Indices, base+i)
+		}
+		out.Positions = append(out.Positions, p.Positions...)
+		out.Normals = append(out.Normals, p.Normals...)
+		out.TexCoords[0] = append(out.TexCoords[0], p.TexCoords[0]...)
+		out.Joints[0] = append(out.Joints[0], p.Joints[0]...)
+		out.Weights[0] = append(out.Weights[0], p.Weights[0]...)
+		c := colors[pi]
+		for range p.Positions {
+			out.Colors[0] = append(out.Colors[0], [4]float32{float32(c[0]), float32(c[1]), float32(c[2]), 1})
+		}
+		for ti, t := range p.Targets {
+			out.Targets[ti].Positions = append(out.Targets[ti].Positions, t.Positions...)
+		}
+	}
+	m.Primitives = []*scene.Primitive{out}
+}
+
 // joint is the index of a joint name (one of JointNames).
 func (b *builder) joint(name string) int { return b.rig.Index(name) }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/assets/leader"
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
@@ -115,9 +116,11 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		p := parts[e.id]
 		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{})))
 	}
-	b.mesh("Wolf3D_Teeth",
-		parts["teeth/default"].prim(b.plain("Wolf3D_Teeth", hexColor("#e9e3d3"), 0.3, false)),
-		parts["tongue/default"].prim(b.plain("Wolf3D_Tongue", hexColor("#b4545c"), 0.45, false)))
+	// The leader's Wolf3D_Teeth is one mesh of one primitive, teeth and
+	// tongue together: one material, their colours per vertex.
+	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.35, false)
+	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
+	b.joinLast([]rgb{hexColor("#e9e3d3"), hexColor("#b4545c")})
 	for _, k := range []string{"hair", "eyebrows/default", "eyelashes/default"} {
 		if p := parts[k]; p != nil {
 			p.mask = paint.Border(p.pos, p.tris)
@@ -163,6 +166,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
 		b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 	}
+	leader.Arrange(b.sc)
 	return b.sc, nil
 }
 

@@ -36,6 +36,9 @@ const (
 	SetVisemes = "Oculus Visemes"
 	SetDefault = "Default"
 	SetNone    = "none"
+	// SetEyesExtra is the leader's group of whole-eye shapes, which its
+	// clients asked for beside ARKit.
+	SetEyesExtra = "Eyes Extra"
 )
 
 // ARKit is Apple's 52 blendshapes in Apple's order.
@@ -65,15 +68,33 @@ var Visemes = []string{
 // shapes Kiln avatars had before the face rig.
 var Default = []string{"mouthOpen", "mouthSmile"}
 
+// EyesExtra is the leader's "Eyes Extra" group: both eyes at once. Each
+// is the sum of its two ARKit halves (eyesClosed = eyeBlinkLeft +
+// eyeBlinkRight), so it moves exactly what they move.
+var EyesExtra = []string{"eyesClosed", "eyesLookUp", "eyesLookDown"}
+
+// eyesExtraOf names the ARKit halves each EyesExtra shape adds up.
+var eyesExtraOf = map[string][2]string{
+	"eyesClosed":   {"eyeBlinkLeft", "eyeBlinkRight"},
+	"eyesLookUp":   {"eyeLookUpLeft", "eyeLookUpRight"},
+	"eyesLookDown": {"eyeLookDownLeft", "eyeLookDownRight"},
+}
+
+// sets are the group names Names takes, each with its shapes.
+var sets = []struct {
+	name   string
+	shapes []string
+}{{SetARKit, ARKit}, {SetVisemes, Visemes}, {SetDefault, Default}, {SetEyesExtra, EyesExtra}}
+
 // All lists every shape this package has, in the order Names gives them
-// for "ARKit,Oculus Visemes,Default".
+// for "ARKit,Oculus Visemes,Default,Eyes Extra".
 func All() []string {
-	return slices.Concat(ARKit, Visemes, Default)
+	return slices.Concat(ARKit, Visemes, Default, EyesExtra)
 }
 
 // Names resolves a morphTargets value: "ARKit", "Oculus Visemes",
-// "Default", "none", or a comma-separated list of those and of shape
-// names, in the order given without repeats. Set names match without
+// "Default", "Eyes Extra", "none", or a comma-separated list of those and
+// of shape names, in the order given without repeats. Set names match without
 // regard to case (the leader's clients spell them variously); shape
 // names match exactly, as glTF clients look them up. An unknown or empty
 // item is an error naming it.
@@ -83,18 +104,8 @@ func Names(set string) ([]string, error) {
 	var unknown []string
 	for item := range strings.SplitSeq(set, ",") {
 		item = strings.TrimSpace(item)
-		var add []string
-		switch {
-		case strings.EqualFold(item, SetARKit):
-			add = ARKit
-		case strings.EqualFold(item, SetVisemes):
-			add = Visemes
-		case strings.EqualFold(item, SetDefault):
-			add = Default
-		case strings.EqualFold(item, SetNone):
-		case slices.Contains(ARKit, item) || slices.Contains(Visemes, item) || slices.Contains(Default, item):
-			add = []string{item}
-		default:
+		add, ok := resolve(item)
+		if !ok {
 			unknown = append(unknown, fmt.Sprintf("%q", item))
 		}
 		for _, n := range add {
@@ -108,9 +119,26 @@ func Names(set string) ([]string, error) {
 	case 0:
 		return names, nil
 	case 1:
-		return nil, fmt.Errorf("unknown morph target %s: use ARKit, Oculus Visemes, Default, none or names of those sets", unknown[0])
+		return nil, fmt.Errorf("unknown morph target %s: use ARKit, Oculus Visemes, Eyes Extra, Default, none or names of those sets", unknown[0])
 	}
-	return nil, fmt.Errorf("unknown morph targets %s: use ARKit, Oculus Visemes, Default, none or names of those sets", strings.Join(unknown, ", "))
+	return nil, fmt.Errorf("unknown morph targets %s: use ARKit, Oculus Visemes, Eyes Extra, Default, none or names of those sets", strings.Join(unknown, ", "))
+}
+
+// resolve is the shapes of one item of a morphTargets list: a set name
+// (any case), none, or a shape name (exactly).
+func resolve(item string) ([]string, bool) {
+	if strings.EqualFold(item, SetNone) {
+		return nil, true
+	}
+	for _, s := range sets {
+		if strings.EqualFold(item, s.name) {
+			return s.shapes, true
+		}
+	}
+	if slices.Contains(All(), item) {
+		return []string{item}, true
+	}
+	return nil, false
 }
 
 // Deltas is a shape's offsets: base-mesh vertex indices (rising) and the
@@ -156,8 +184,36 @@ var shapes = sync.OnceValue(func() map[string]shape {
 	if err != nil {
 		panic("face: embedded shapes: " + err.Error())
 	}
+	for name, halves := range eyesExtraOf {
+		m[name] = sum(m[halves[0]], m[halves[1]])
+	}
 	return m
 })
+
+// sum adds two sparse shapes: the offsets of a vertex both move add up.
+func sum(a, b shape) shape {
+	var out shape
+	i, j := 0, 0
+	for i < len(a.idx) || j < len(b.idx) {
+		switch {
+		case j == len(b.idx) || i < len(a.idx) && a.idx[i] < b.idx[j]:
+			out.idx, out.d = append(out.idx, a.idx[i]), append(out.d, a.d[i])
+			i++
+		case i == len(a.idx) || b.idx[j] < a.idx[i]:
+			out.idx, out.d = append(out.idx, b.idx[j]), append(out.d, b.d[j])
+			j++
+		default:
+			d := a.d[i]
+			for c := range 3 {
+				d[c] += b.d[j][c]
+			}
+			out.idx, out.d = append(out.idx, a.idx[i]), append(out.d, d)
+			i++
+			j++
+		}
+	}
+	return out
+}
 
 // unit is the step of the stored offsets, 0.01 mm in metres.
 const unit = 1e-5

@@ -29,7 +29,11 @@ func TestNames(t *testing.T) {
 		{in: "arkit, oculus visemes ,default", count: 69},
 		{in: "jawOpen,viseme_aa,jawOpen", want: []string{"jawOpen", "viseme_aa"}},
 		{in: "Default,mouthOpen,eyeBlinkLeft", want: []string{"mouthOpen", "mouthSmile", "eyeBlinkLeft"}},
+		{in: "Eyes Extra", want: []string{"eyesClosed", "eyesLookUp", "eyesLookDown"}},
+		{in: "ARKit,Oculus Visemes,mouthOpen,mouthSmile,eyesClosed,eyesLookUp,eyesLookDown", count: 72},
+		{in: "eyes extra,eyesClosed,eyeBlinkLeft", want: []string{"eyesClosed", "eyesLookUp", "eyesLookDown", "eyeBlinkLeft"}},
 		{in: "jawopen", errWord: `"jawopen"`},
+		{in: "eyesclosed,EyesExtra", errWord: `"eyesclosed", "EyesExtra"`},
 		{in: "ARKit,smile,frown", errWord: `"smile", "frown"`},
 		{in: "", errWord: `""`},
 		{in: "ARKit,", errWord: `""`},
@@ -50,6 +54,9 @@ func TestNames(t *testing.T) {
 	}
 	if len(ARKit) != 52 || len(Visemes) != 15 {
 		t.Errorf("%d ARKit names and %d visemes", len(ARKit), len(Visemes))
+	}
+	if n := len(All()); n != 72 {
+		t.Errorf("All has %d names, want 52 ARKit, 15 visemes, 2 default, 3 eye shapes", n)
 	}
 	all := All()
 	if s := slices.Compact(slices.Sorted(slices.Values(all))); len(s) != len(all) {
@@ -339,5 +346,35 @@ func TestExpressions(t *testing.T) {
 	}
 	if Expression("angry") != nil {
 		t.Error("an unknown expression has a recipe")
+	}
+}
+
+// Each of the leader's whole-eye shapes moves both eyes as its two ARKit
+// halves do together: every vertex either half moves, by their sum.
+func TestEyesExtra(t *testing.T) {
+	for name, halves := range eyesExtraOf {
+		want := map[int32][3]float32{}
+		for _, h := range halves {
+			idx, d := Deltas(h)
+			if len(idx) == 0 {
+				t.Fatalf("%s has no offsets", h)
+			}
+			for i, v := range idx {
+				w := want[v]
+				for c := range 3 {
+					w[c] += d[i][c]
+				}
+				want[v] = w
+			}
+		}
+		idx, d := Deltas(name)
+		if len(idx) != len(want) {
+			t.Errorf("%s moves %d vertices, its halves %d", name, len(idx), len(want))
+		}
+		for i, v := range idx {
+			if w := want[v]; length([3]float32{d[i][0] - w[0], d[i][1] - w[1], d[i][2] - w[2]}) > 1e-9 {
+				t.Errorf("%s: vertex %d moves %v, want %v", name, v, d[i], w)
+			}
+		}
 	}
 }
