@@ -108,7 +108,7 @@ var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh",
 // parameter.
 func ParseVariant(q url.Values) (Variant, bool, error) {
 	v := Variant{TextureFormat: "webp"}
-	named := slices.ContainsFunc(variantParams, q.Has)
+	named := slices.ContainsFunc(variantParams, q.Has) || slices.ContainsFunc(dialectParams, q.Has)
 	if s, ok := lookup(q, "quality"); ok {
 		p, known := Qualities[s]
 		if !known {
@@ -144,6 +144,9 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 		return v, named, Errorf(KindInvalid, "invalid_merge_mesh", "mergeMesh must be 0 or 1, got %q", s)
 	}
 	if err := v.parseLeader(q); err != nil {
+		return v, named, err
+	}
+	if err := v.parseDialect(q); err != nil {
 		return v, named, err
 	}
 	return v, named, v.Validate()

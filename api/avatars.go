@@ -7,9 +7,6 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
-	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +15,6 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/animation"
 	"github.com/kilnhq/kiln/assets/avatar"
-	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -78,7 +74,7 @@ func (s *Server) createAvatar(c *gin.Context) {
 	}
 	// The first download enqueues the same job when this one is lost, so
 	// a queue that does not answer now costs time, not the avatar.
-	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: defaultMorphTargets()}}
+	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: kiln.DefaultMorphTargets()}}
 	if err := s.Jobs.Enqueue(c.Request.Context(), jobs.For(a.Account, build)); err != nil {
 		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
 	}
@@ -131,16 +127,8 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	v, _, err := kiln.ParseVariant(c.Request.URL.Query())
+	v, err := kiln.ParseAvatarVariant(c.Request.URL.Query(), animation.Names())
 	if err != nil {
-		fail(c, err)
-		return
-	}
-	if v.Animations, err = animationParam(c.Query("animations")); err != nil {
-		fail(c, err)
-		return
-	}
-	if v.MorphTargets, err = morphTargetsParam(c.Request.URL.Query()); err != nil {
 		fail(c, err)
 		return
 	}
@@ -150,66 +138,6 @@ func (s *Server) avatarModel(c *gin.Context) {
 		return
 	}
 	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, v.Key()), id+"-"+v.Key()+".glb", jobs.ModelVariant{AvatarID: id, Variant: v})
-}
-
-// animationParam reads the animations parameter of spec 4.1: all, none,
-// a group (locomotion, gesture, in singular or plural), or a
-// comma-separated list of names and groups. It answers the sorted set of
-// clip names; unknown names are a 400 naming each.
-func animationParam(q string) ([]string, error) {
-	if q == "" || q == "none" {
-		return nil, nil
-	}
-	var names, unknown []string
-	for _, tok := range strings.Split(q, ",") {
-		tok = strings.TrimSpace(tok)
-		switch tok {
-		case "":
-		case "all":
-			names = append(names, animation.Names()...)
-		case "locomotion", "locomotions", "gesture", "gestures":
-			prefix := strings.TrimSuffix(tok, "s") + "_"
-			for _, n := range animation.Names() {
-				if strings.HasPrefix(n, prefix) {
-					names = append(names, n)
-				}
-			}
-		default:
-			if !slices.Contains(animation.Names(), tok) {
-				unknown = append(unknown, strconv.Quote(tok))
-				continue
-			}
-			names = append(names, tok)
-		}
-	}
-	if len(unknown) > 0 {
-		return nil, invalidf("invalid_animations", "animations: unknown %s; use all, none, locomotion, gesture or names from GET /animations", strings.Join(unknown, ", "))
-	}
-	slices.Sort(names)
-	return slices.Compact(names), nil
-}
-
-// morphTargetsParam reads the morphTargets parameter as the leader takes
-// it: ARKit, Oculus Visemes, Default, none, or a comma-separated list of
-// those and of shape names (face.Names). Absent, it is Default (mouthOpen,
-// mouthSmile), as with the leader. It answers the sorted set of names;
-// unknown names are a 400 naming each.
-func morphTargetsParam(q url.Values) ([]string, error) {
-	if !q.Has("morphTargets") {
-		return defaultMorphTargets(), nil
-	}
-	names, err := face.Names(q.Get("morphTargets"))
-	if err != nil {
-		return nil, invalidf("invalid_morph_targets", "morphTargets: %v", err)
-	}
-	slices.Sort(names)
-	return names, nil
-}
-
-// defaultMorphTargets is the set an avatar download keeps when it names
-// none, as a Variant holds it.
-func defaultMorphTargets() []string {
-	return slices.Sorted(slices.Values(face.Default))
 }
 
 // avatarSchema serves the JSON Schema of the avatar configuration.

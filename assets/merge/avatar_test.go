@@ -43,13 +43,24 @@ func TestKilnAvatarsMergeIntoOneMesh(t *testing.T) {
 				return s
 			}
 			ref, s := build(), build()
+			// The union in the order the scene draws the meshes (the
+			// leader's node order, assets/leader), as the merge takes them.
 			var names []string
-			for _, m := range ref.Meshes {
-				for _, n := range m.TargetNames() {
-					if !slices.Contains(names, n) {
-						names = append(names, n)
+			var walk func(i int)
+			walk = func(i int) {
+				if m := ref.Nodes[i].Mesh; m != nil {
+					for _, n := range ref.Meshes[*m].TargetNames() {
+						if !slices.Contains(names, n) {
+							names = append(names, n)
+						}
 					}
 				}
+				for _, c := range ref.Nodes[i].Children {
+					walk(c)
+				}
+			}
+			for _, r := range ref.Scenes[0].Nodes {
+				walk(r)
 			}
 			// The atlas made a transparent material only if a part is
 			// see-through (assets/atlas tests that).
