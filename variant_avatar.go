@@ -76,7 +76,8 @@ func parseMorphTargets(q url.Values) ([]string, error) {
 	if !q.Has("morphTargets") && !q.Has("morphTargetsGroup") {
 		return DefaultMorphTargets(), nil
 	}
-	var names []string
+	// Not nil: an empty set (none) keeps no target, where nil keeps all.
+	names := []string{}
 	for _, p := range []string{"morphTargets", "morphTargetsGroup"} {
 		if !q.Has(p) {
 			continue

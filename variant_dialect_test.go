@@ -103,7 +103,7 @@ func TestParseAvatarVariant(t *testing.T) {
 				}
 				return
 			}
-			if len(v.Animations) != tc.clips || len(v.MorphTargets) != tc.morphs || !slices.IsSorted(v.MorphTargets) {
+			if len(v.Animations) != tc.clips || len(v.MorphTargets) != tc.morphs || !slices.IsSorted(v.MorphTargets) || v.MorphTargets == nil {
 				t.Errorf("%d clips %v, %d morph targets %v", len(v.Animations), v.Animations, len(v.MorphTargets), v.MorphTargets)
 			}
 			for _, n := range tc.has {

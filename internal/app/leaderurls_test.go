@@ -3,14 +3,17 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 
@@ -113,6 +116,70 @@ func TestLeaderURLs(t *testing.T) {
 		var v any
 		if res.Status != http.StatusOK || json.Unmarshal(res.Body, &v) != nil {
 			t.Errorf("GET %s: %d", p, res.Status)
+		}
+	}
+}
+
+// TestLeaderMorphTargets asks, at the leader's URL, for the morph
+// targets lip-sync apps saved in their URLs (every group the leader had,
+// the eye shapes among them, mixed with names) and checks that each name
+// is there and moves vertices (viseme_sil, the rest face, moves none by
+// definition); each group alone gives its names; unknown names are a 400
+// naming them, in either parameter.
+func TestLeaderMorphTargets(t *testing.T) {
+	r := start(t)
+	const id = kiln.AvatarDefaultFemale
+	_, s, _ := getModel(t, r, id, "?morphTargets=ARKit,Oculus%20Visemes,mouthOpen,mouthSmile,eyesClosed,eyesLookUp,eyesLookDown&textureFormat=png")
+	moved := map[string]float64{} // the largest offset of each name, over every mesh
+	for _, m := range s.Meshes {
+		for ti, name := range m.TargetNames() {
+			if _, ok := moved[name]; !ok {
+				moved[name] = 0
+			}
+			for _, p := range m.Primitives {
+				for _, d := range p.Targets[ti].Positions {
+					moved[name] = max(moved[name], math.Sqrt(float64(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])))
+				}
+			}
+		}
+	}
+	for _, name := range face.All() {
+		off, ok := moved[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is missing", name)
+		case name == "viseme_sil" && off != 0:
+			t.Errorf("viseme_sil, the rest face, moves a vertex by %.2f mm", off*1000)
+		case name != "viseme_sil" && off < 1e-3:
+			t.Errorf("%s moves no vertex by 1 mm (largest %.3f mm)", name, off*1000)
+		}
+	}
+	if len(moved) != len(face.All()) {
+		t.Errorf("%d names, want %d", len(moved), len(face.All()))
+	}
+	t.Logf("eyesClosed moves up to %.1f mm, eyesLookUp %.1f mm, eyesLookDown %.1f mm", moved["eyesClosed"]*1000, moved["eyesLookUp"]*1000, moved["eyesLookDown"]*1000)
+
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"?morphTargets=Eyes%20Extra", face.EyesExtra},
+		{"?morphTargetsGroup=Oculus%20Visemes", face.Visemes},
+		{"?morphTargetsGroup=ARKit&morphTargets=eyesClosed", append(slices.Clone(face.ARKit), "eyesClosed")},
+	} {
+		_, s, _ := getModel(t, r, id, tc.query)
+		head := meshTargets(s)["Wolf3D_Head"]
+		if !slices.Equal(slices.Sorted(slices.Values(head)), slices.Sorted(slices.Values(tc.want))) {
+			t.Errorf("%s: the head carries %v, want %v", tc.query, head, tc.want)
+		}
+	}
+	for _, tc := range []struct{ query, names string }{
+		{"?morphTargets=ARKit,eyesShut,Eyes%20Extra", `"eyesShut"`},
+		{"?morphTargetsGroup=Basic%20expressions", `"Basic expressions"`},
+	} {
+		res := do(t, "GET", r.AvatarURL+"/"+id+".glb"+tc.query, "", nil, nil)
+		if res.Status != http.StatusBadRequest || res.errorCode(t) != "invalid_morph_targets" || !strings.Contains(string(res.Body), strings.ReplaceAll(tc.names, `"`, `\"`)) {
+			t.Errorf("%s: %d %s, want 400 invalid_morph_targets naming %s", tc.query, res.Status, res.Body, tc.names)
 		}
 	}
 }
