@@ -31,7 +31,7 @@ func TestLeaderClientsInBrowser(t *testing.T) {
 	node, viewer := browserTool(t)
 	script := filepath.Join(filepath.Dir(viewer), "leaderclients.mjs")
 	r := start(t)
-	const lipsync = "?morphTargets=ARKit,Oculus%20Visemes,mouthOpen,mouthSmile,eyesClosed,eyesLookUp,eyesLookDown&textureAtlas=1024&useQuantizeMeshOptCompression=true"
+	const lipsync = "?morphTargets=ARKit,Oculus%20Visemes,mouthOpen,mouthSmile,eyesClosed,eyesLookUp,eyesLookDown&textureAtlas=1024"
 	for _, tc := range []struct {
 		query  string
 		merged bool
