@@ -21,6 +21,7 @@ const (
 	KindRateLimited               // too many requests; try later
 	KindUnavailable               // a dependency is down; try later
 	KindUnprocessable             // well-formed, but the content cannot be processed (a corrupt model)
+	KindTimeout                   // the request (its body) did not arrive in time; send it again
 )
 
 func (k Kind) String() string {
@@ -43,6 +44,8 @@ func (k Kind) String() string {
 		return "unavailable"
 	case KindUnprocessable:
 		return "unprocessable"
+	case KindTimeout:
+		return "timeout"
 	}
 	return "internal"
 }
@@ -172,4 +175,5 @@ var genericMessage = map[Kind]string{
 	KindRateLimited:   "too many requests; try again later",
 	KindUnavailable:   "a service Kiln depends on is unavailable; try again shortly (the request id in the X-Request-Id header finds it in the log)",
 	KindUnprocessable: "the content cannot be processed",
+	KindTimeout:       "the request did not arrive in time",
 }

@@ -38,9 +38,18 @@ const (
 	MaxPendingUploads = 100
 )
 
+// UploadURLTTL is how long an upload URL stays valid by default
+// (KILN_UPLOAD_URL_TTL), and so how long a prepared upload counts against
+// MaxPendingUploads: once its URL has expired, a PUT that never arrived
+// (a storage outage, a client that crashed) cannot arrive any more, so
+// its slot is free again. A client releases a slot at once with
+// finish-upload success=false. An upload started in time may run past it
+// (S3 and Kiln check the URL when the PUT starts).
+const UploadURLTTL = 15 * time.Minute
+
 // UploadExpiry is how long an object may stay uploading: a worker's sweep
-// then marks it failed with that reason, and it no longer counts against
-// MaxPendingUploads. It is a day, well past the hour an upload URL lasts.
+// then marks it failed with that reason. It is a day, well past the time
+// an upload URL lasts.
 const UploadExpiry = 24 * time.Hour
 
 // ModelStats counts what a model holds.

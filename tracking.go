@@ -26,7 +26,19 @@ type TrackedEvent struct {
 	Client string
 	View   bool
 	At     time.Time
+	// ID makes saving the event idempotent: a second save with the same
+	// ID (a retry) counts nothing. It is the client's eventId when the
+	// client sent one (kept for EventIDRetention, so a client may retry a
+	// 503 safely), else one the server makes for this request (kept only
+	// while the request could still be retried inside the store client).
+	ID string
+	// ClientID says ID came from the client.
+	ClientID bool
 }
+
+// EventIDRetention is how long a client's eventId is remembered: a retry
+// within a day of the first attempt is recognised.
+const EventIDRetention = 24 * time.Hour
 
 // RateLimit is a token bucket: Rate events a second on average, Burst at
 // once. A zero Rate means no limit.

@@ -66,7 +66,7 @@ func (s *Server) answerCatalog(c *gin.Context, entries []kiln.CatalogEntry) {
 		if o == nil {
 			continue
 		}
-		files := view(c, o).Files
+		files := s.view(c, o).Files
 		out = append(out, catalogEntryView{
 			CatalogEntry: e, Name: o.Name, Description: o.Description,
 			ThumbnailURL: files["preview"], GLBURL: files["glb"],

@@ -64,7 +64,7 @@ func (s *Server) objectDetails(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	v := view(c, o)
+	v := s.view(c, o)
 	d := detailsView{
 		ObjectID: o.ID, Type: o.Type, Extension: o.Extension, State: o.State, Error: o.Error,
 		Name: o.Name, Description: o.Description, Lang: defaultLang, RequestedLang: lang,

@@ -32,6 +32,8 @@ func statusOf(k kiln.Kind) int {
 		return http.StatusUnprocessableEntity
 	case kiln.KindUnavailable:
 		return http.StatusServiceUnavailable
+	case kiln.KindTimeout:
+		return http.StatusRequestTimeout
 	}
 	return http.StatusInternalServerError
 }

@@ -2,10 +2,15 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"os"
 	"regexp"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -37,7 +42,7 @@ func (s *Server) requestLog(listener string) gin.HandlerFunc {
 		d := time.Since(start)
 		status := c.Writer.Status()
 		s.metrics.observe(listener, c.Request.Method, route, status, d)
-		l.Info("request", "listener", listener, "method", c.Request.Method, "path", c.Request.URL.Path,
+		l.Info("request", "listener", listener, "method", c.Request.Method, "path", loggedPath(c),
 			"route", route, "status", status, "bytes", c.Writer.Size(), "duration_ms", d.Milliseconds())
 	}
 }
@@ -70,4 +75,57 @@ func methodNotAllowed(c *gin.Context) {
 		Code:    "method_not_allowed",
 		Message: "method " + c.Request.Method + " is not allowed on " + c.Request.URL.Path,
 	}})
+}
+
+// capabilities are the path parameters that are credentials by
+// themselves (a local upload URL's signed token): the log shows their
+// route, never their value.
+var capabilities = []string{"token"}
+
+// loggedPath is the request path with capability parameters masked.
+func loggedPath(c *gin.Context) string {
+	p := c.Request.URL.Path
+	for _, name := range capabilities {
+		if v := c.Param(name); v != "" {
+			p = strings.ReplaceAll(p, v, ":"+name)
+		}
+	}
+	return p
+}
+
+// bodyDeadline bounds the time a request body may take to arrive, so a
+// client that trickles its body (a byte every few seconds) cannot hold a
+// connection and a goroutine for ever. A later bodyDeadline on a route
+// (the upload URL's) replaces the listener's. A body cut by the deadline
+// answers 408 body_timeout.
+func bodyDeadline(d time.Duration) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if d <= 0 || c.Request.Body == nil || c.Request.Body == http.NoBody {
+			c.Next()
+			return
+		}
+		if err := http.NewResponseController(c.Writer).SetReadDeadline(time.Now().Add(d)); err == nil {
+			if b, ok := c.Request.Body.(*deadlineBody); ok {
+				b.d = d
+			} else {
+				c.Request.Body = &deadlineBody{ReadCloser: c.Request.Body, d: d}
+			}
+		}
+		c.Next()
+	}
+}
+
+// deadlineBody turns the connection's read timeout into Kiln's error.
+type deadlineBody struct {
+	io.ReadCloser
+	d time.Duration
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		err = kiln.Errorf(kiln.KindTimeout, "body_timeout",
+			"the request body did not arrive within %v; send it again, faster", b.d)
+	}
+	return n, err
 }

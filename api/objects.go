@@ -19,9 +19,6 @@ import (
 	"github.com/kilnhq/kiln/jobs"
 )
 
-// uploadTTL is how long an upload URL stays valid.
-const uploadTTL = time.Hour
-
 // objectView is an object as a client sees it: the record plus the URLs
 // of its files.
 type objectView struct {
@@ -39,9 +36,9 @@ type lodView struct {
 	URL string `json:"url"`
 }
 
-func view(c *gin.Context, o *kiln.Object) objectView {
+func (s *Server) view(c *gin.Context, o *kiln.Object) objectView {
 	files := map[string]string{}
-	base := baseURL(c.Request) + "/resources/objects/" + o.ID
+	base := s.platformURL(c) + "/resources/objects/" + o.ID
 	glb := base + "/model.glb"
 	if o.State == kiln.StateReady && len(o.LODs) > 0 {
 		files["glb"] = glb
@@ -149,22 +146,22 @@ func (s *Server) prepareUpload(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	if n, err := s.Objects.PendingUploads(ctx, o.Account); err != nil {
+	if n, err := s.Objects.PendingUploads(ctx, o.Account, now.Add(-s.UploadURLTTL)); err != nil {
 		fail(c, err)
 		return
 	} else if n >= kiln.MaxPendingUploads {
 		c.Header("Retry-After", "60")
 		fail(c, kiln.Errorf(kiln.KindRateLimited, "too_many_pending_uploads",
-			"the account has %d uploads prepared and not finished, the most it may have; finish them, or wait: an unfinished upload expires %d hours after prepare-upload", n, int(kiln.UploadExpiry.Hours())))
+			"the account has %d uploads prepared and not finished, the most it may have; finish them (finish-upload with success=false releases one), or wait: a prepared upload stops counting when its upload URL expires, %v after prepare-upload", n, s.UploadURLTTL))
 		return
 	}
 	if err := s.storePreview(c, o); err != nil {
 		fail(c, err)
 		return
 	}
-	expires := now.Add(uploadTTL)
+	expires := now.Add(s.UploadURLTTL)
 	target := uploadTarget{Method: http.MethodPut, Headers: map[string]string{}, ExpiresAt: expires.Truncate(time.Second)}
-	url, presigned, err := s.Blobs.PresignPut(ctx, o.UploadKey(), o.FileSize, uploadTTL)
+	url, presigned, err := s.Blobs.PresignPut(ctx, o.UploadKey(), o.FileSize, s.UploadURLTTL)
 	if err != nil {
 		fail(c, err)
 		return
@@ -177,14 +174,14 @@ func (s *Server) prepareUpload(c *gin.Context) {
 			fail(c, err)
 			return
 		}
-		target.URL = baseURL(c.Request) + "/uploads/" + token
+		target.URL = s.platformURL(c) + "/uploads/" + token
 	}
 	if err := s.Objects.CreateObject(ctx, o); err != nil {
 		fail(c, err)
 		return
 	}
 	logger(c).Info("object prepared", "object_id", o.ID, "account", o.Account, "type", o.Type, "extension", o.Extension)
-	c.JSON(http.StatusOK, []gin.H{{"objectId": o.ID, "upload": target, "object": view(c, o)}})
+	c.JSON(http.StatusOK, []gin.H{{"objectId": o.ID, "upload": target, "object": s.view(c, o)}})
 }
 
 // signUpload makes the token of a local upload URL: object id, expiry and
@@ -234,7 +231,7 @@ func (s *Server) putUpload(c *gin.Context) {
 		return
 	}
 	id := parts[0]
-	unlock, locked, err := s.Objects.Lock(ctx, "upload:"+id, 2*uploadTTL)
+	unlock, locked, err := s.Objects.Lock(ctx, "upload:"+id, time.Minute)
 	if err != nil {
 		fail(c, err)
 		return
@@ -321,7 +318,7 @@ func (s *Server) finishUpload(c *gin.Context) {
 	ctx := c.Request.Context()
 	if o.State != kiln.StateUploading {
 		// Finishing twice is harmless: answer the object as it is.
-		c.JSON(http.StatusOK, []objectView{view(c, o)})
+		c.JSON(http.StatusOK, []objectView{s.view(c, o)})
 		return
 	}
 	if !success {
@@ -334,7 +331,7 @@ func (s *Server) finishUpload(c *gin.Context) {
 			fail(c, err)
 			return
 		}
-		c.JSON(http.StatusOK, []objectView{view(c, o)})
+		c.JSON(http.StatusOK, []objectView{s.view(c, o)})
 		return
 	}
 	if err := s.takeUpload(ctx, o); err != nil {
@@ -376,7 +373,7 @@ func (s *Server) finishUpload(c *gin.Context) {
 		return
 	}
 	logger(c).Info("object processing enqueued", "object_id", o.ID)
-	c.JSON(http.StatusOK, []objectView{view(c, o)})
+	c.JSON(http.StatusOK, []objectView{s.view(c, o)})
 }
 
 // takeUpload checks the uploaded file against file_size and the upload
@@ -413,7 +410,7 @@ func (s *Server) getObject(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	v := view(c, o)
+	v := s.view(c, o)
 	if err := s.addLikes(c, &v); err != nil {
 		fail(c, err)
 		return

@@ -43,7 +43,7 @@ type renderingView struct {
 func (s *Server) renderingView(c *gin.Context, r *kiln.Rendering) renderingView {
 	v := renderingView{Rendering: r}
 	if r.State == kiln.RenderingDone {
-		v.URL = baseURL(c.Request) + "/viewers/" + r.ViewerToken + "/renderings/" + r.ID + "/file"
+		v.URL = s.platformURL(c) + "/viewers/" + r.ViewerToken + "/renderings/" + r.ID + "/file"
 	}
 	return v
 }
@@ -240,7 +240,7 @@ func (s *Server) listSetups(c *gin.Context) {
 	}
 	for _, o := range own {
 		if typ == "" || o.Type == typ {
-			out = append(out, setupView{RenderSetup: o, URL: baseURL(c.Request) + "/renderings/custom-setups/" + o.ID + "/file"})
+			out = append(out, setupView{RenderSetup: o, URL: s.platformURL(c) + "/renderings/custom-setups/" + o.ID + "/file"})
 		}
 	}
 	c.JSON(http.StatusOK, gin.H{"setups": out})
@@ -318,7 +318,7 @@ func (s *Server) uploadSetup(c *gin.Context) {
 		return
 	}
 	logger(c).Info("render setup uploaded", "setup_id", setup.ID, "type", typ, "bytes", fh.Size)
-	c.JSON(http.StatusCreated, setupView{RenderSetup: setup, URL: baseURL(c.Request) + "/renderings/custom-setups/" + setup.ID + "/file"})
+	c.JSON(http.StatusCreated, setupView{RenderSetup: setup, URL: s.platformURL(c) + "/renderings/custom-setups/" + setup.ID + "/file"})
 }
 
 func isBlend(head []byte) bool {

@@ -82,7 +82,7 @@ func (s *Server) platformRoutes(r *gin.Engine) {
 	}
 	// The one-time upload URL of local-disk storage: its signature is the
 	// credential, so a client can PUT without the API key.
-	r.PUT("/uploads/:token", s.putUpload)
+	r.PUT("/uploads/:token", bodyDeadline(s.UploadTimeout), s.putUpload)
 
 	admin := r.Group("/admin", s.requireAdmin)
 	admin.POST("/api-keys", s.createKey)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -33,9 +34,9 @@ type ObjectStore interface {
 	UpdateObject(ctx context.Context, id string, fn func(*kiln.Object) error) (*kiln.Object, error)
 	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), ok bool, err error)
 	UploadSecret(ctx context.Context, fresh string) (string, error)
-	// PendingUploads counts the account's objects still uploading and
-	// not yet expired (kiln.UploadExpiry).
-	PendingUploads(ctx context.Context, account string) (int, error)
+	// PendingUploads counts the account's objects still uploading that
+	// were prepared after since (their upload URL is still valid).
+	PendingUploads(ctx context.Context, account string, since time.Time) (int, error)
 }
 
 // Enqueuer puts jobs on the queue.
@@ -101,6 +102,20 @@ type Config struct {
 	PublicAvatarURL string
 	AvatarDefault   string
 
+	// BodyTimeout bounds the time a request body may take to arrive
+	// (KILN_BODY_TIMEOUT); UploadTimeout that of a file sent to a local
+	// upload URL (KILN_UPLOAD_TIMEOUT). Zero means no bound.
+	BodyTimeout, UploadTimeout time.Duration
+	// UploadURLTTL is how long an upload URL stays valid
+	// (KILN_UPLOAD_URL_TTL); a prepared upload counts against the pending
+	// cap that long.
+	UploadURLTTL time.Duration
+
+	// PublicPlatformURL is the base of the URLs the platform answers
+	// (local upload URLs, rendering files), unless a trusted proxy names
+	// the scheme and host the client used (see platformURL).
+	PublicPlatformURL string
+
 	// Renderings keeps product renderings and uploaded render setups.
 	Renderings RenderingStore
 
@@ -122,6 +137,7 @@ type Server struct {
 	salt    saltCache
 	// creatorBuilds runs and keeps the creator's preview builds.
 	creatorBuilds creatorBuilds
+	proxies       []netip.Prefix
 }
 
 // New builds a Server.
@@ -132,6 +148,7 @@ func New(cfg Config) *Server {
 		s.log = slog.Default()
 	}
 	s.metrics = newMetrics(cfg.Registry)
+	s.proxies = prefixes(cfg.TrustedProxies)
 	return s
 }
 
@@ -142,7 +159,7 @@ func (s *Server) engine(listener string) *gin.Engine {
 	_ = r.SetTrustedProxies(s.TrustedProxies)
 	r.ContextWithFallback = true
 	r.MaxMultipartMemory = 8 << 20
-	r.Use(s.requestLog(listener), recovery, s.cors())
+	r.Use(s.requestLog(listener), recovery, s.cors(), bodyDeadline(s.BodyTimeout))
 	r.NoRoute(notFound)
 	r.NoMethod(methodNotAllowed)
 	r.GET("/healthz", s.healthz)

@@ -92,7 +92,7 @@ func (s *Server) createSprite(c *gin.Context) {
 		return
 	}
 	logger(c).Info("sprite created", "object_id", o.ID, "format", img.Format, "alpha", img.AlphaMode())
-	c.JSON(http.StatusOK, []objectView{view(c, o)})
+	c.JSON(http.StatusOK, []objectView{s.view(c, o)})
 }
 
 // spriteFile reads the file field of the sprite form.

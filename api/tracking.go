@@ -72,7 +72,11 @@ func visitorHash(salt string, parts ...string) string {
 // field from an empty one.
 type trackingRequest struct {
 	SessionID *string `json:"sessionId"`
-	Event     *struct {
+	// EventID, beyond the spec, makes a retry safe: an event whose id was
+	// saved before is not counted again (the Idempotency-Key header does
+	// the same for clients that can set headers).
+	EventID *string `json:"eventId"`
+	Event   *struct {
 		Key     *string         `json:"key"`
 		Payload json.RawMessage `json:"payload"`
 	} `json:"event"`
@@ -85,49 +89,56 @@ var (
 
 // readTrackingEvent reads and checks the body; the payload is checked
 // for shape and size but not kept: analytics need only the key.
-func readTrackingEvent(c *gin.Context) (sessionID, key string, err error) {
+func readTrackingEvent(c *gin.Context) (sessionID, key, eventID string, err error) {
 	ct := c.ContentType()
 	if ct != "application/json" && ct != "text/plain" {
-		return "", "", invalidf("invalid_content_type", "send the event as application/json (or text/plain, as navigator.sendBeacon does)")
+		return "", "", "", invalidf("invalid_content_type", "send the event as application/json (or text/plain, as navigator.sendBeacon does)")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, kiln.MaxTrackingBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return "", "", err
+			return "", "", "", err
 		}
-		return "", "", invalidf("invalid_body", "the body could not be read: %v", err)
+		return "", "", "", invalidf("invalid_body", "the body could not be read: %v", err)
 	}
 	var req trackingRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return "", "", invalidf("invalid_json", "the body must be {\"sessionId\": string, \"event\": {\"key\": string, \"payload\": object}}: %v", err)
+		return "", "", "", invalidf("invalid_json", "the body must be {\"sessionId\": string, \"event\": {\"key\": string, \"payload\": object}}: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return "", "", invalidf("invalid_json", "the body must hold one JSON object and nothing after it")
+		return "", "", "", invalidf("invalid_json", "the body must hold one JSON object and nothing after it")
 	}
 	switch {
 	case req.SessionID == nil:
-		return "", "", invalidf("missing_session_id", "sessionId is required")
+		return "", "", "", invalidf("missing_session_id", "sessionId is required")
 	case !sessionIDPattern.MatchString(*req.SessionID):
-		return "", "", invalidf("invalid_session_id", "sessionId must be 1 to %d printable ASCII characters without spaces", kiln.MaxSessionIDLen)
+		return "", "", "", invalidf("invalid_session_id", "sessionId must be 1 to %d printable ASCII characters without spaces", kiln.MaxSessionIDLen)
 	case req.Event == nil:
-		return "", "", invalidf("missing_event", "event is required: {\"key\": string, \"payload\": object}")
+		return "", "", "", invalidf("missing_event", "event is required: {\"key\": string, \"payload\": object}")
 	case req.Event.Key == nil:
-		return "", "", invalidf("missing_event_key", "event.key is required")
+		return "", "", "", invalidf("missing_event_key", "event.key is required")
 	case !eventKeyPattern.MatchString(*req.Event.Key):
-		return "", "", invalidf("invalid_event_key", "event.key must be 1 to %d characters of A-Z, a-z, 0-9, _, ., : and -", kiln.MaxEventKeyLen)
+		return "", "", "", invalidf("invalid_event_key", "event.key must be 1 to %d characters of A-Z, a-z, 0-9, _, ., : and -", kiln.MaxEventKeyLen)
 	}
 	if p := bytes.TrimSpace(req.Event.Payload); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
 		if p[0] != '{' {
-			return "", "", invalidf("invalid_event_payload", "event.payload must be a JSON object")
+			return "", "", "", invalidf("invalid_event_payload", "event.payload must be a JSON object")
 		}
 		if len(p) > kiln.MaxEventPayload {
-			return "", "", invalidf("event_payload_too_large", "event.payload is %d bytes; at most %d are allowed", len(p), kiln.MaxEventPayload)
+			return "", "", "", invalidf("event_payload_too_large", "event.payload is %d bytes; at most %d are allowed", len(p), kiln.MaxEventPayload)
 		}
 	}
-	return *req.SessionID, *req.Event.Key, nil
+	id := c.GetHeader("Idempotency-Key")
+	if req.EventID != nil {
+		id = *req.EventID
+	}
+	if id != "" && !sessionIDPattern.MatchString(id) {
+		return "", "", "", invalidf("invalid_event_id", "eventId (or Idempotency-Key) must be 1 to %d printable ASCII characters without spaces", kiln.MaxSessionIDLen)
+	}
+	return *req.SessionID, *req.Event.Key, id, nil
 }
 
 // trackEvent saves one visitor event: 204, or 429 with Retry-After when
@@ -138,7 +149,7 @@ func (s *Server) trackEvent(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	sessionID, key, err := readTrackingEvent(c)
+	sessionID, key, eventID, err := readTrackingEvent(c)
 	if err != nil {
 		fail(c, err)
 		return
@@ -158,6 +169,8 @@ func (s *Server) trackEvent(c *gin.Context) {
 		Client:    visitorHash(salt, "client", addr),
 		View:      key == kiln.ViewEventKey,
 		At:        now,
+		ID:        eventID,
+		ClientID:  eventID != "",
 	}
 	wait, err := s.Analytics.RecordEvent(ctx, e, key, s.TrackingRate)
 	if kiln.KindOf(err) == kiln.KindNotFound {

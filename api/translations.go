@@ -72,5 +72,5 @@ func (s *Server) putTranslations(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, []objectView{view(c, o)})
+	c.JSON(http.StatusOK, []objectView{s.view(c, o)})
 }

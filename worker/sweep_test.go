@@ -220,7 +220,7 @@ func TestSweepExpiresAbandonedUploads(t *testing.T) {
 		return o
 	}
 	old, fresh := newUpload(kiln.UploadExpiry+time.Hour), newUpload(time.Minute)
-	if n, err := db.PendingUploads(ctx, "acme"); err != nil || n != 1 {
+	if n, err := db.PendingUploads(ctx, "acme", time.Now().Add(-kiln.UploadURLTTL)); err != nil || n != 1 {
 		t.Fatalf("pending uploads before the sweep: %d %v, want 1 (the old one has expired)", n, err)
 	}
 	if n, err := w.Sweep(ctx, insp); err != nil || n != 1 {

@@ -199,22 +199,26 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		Registry: a.Registry,
 		Logger:   a.Log,
 
-		Now:              a.now,
-		TrustedProxies:   a.Config.TrustedProxies,
-		Analytics:        a.DB,
-		TrackingRate:     kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
-		Limiter:          a.DB,
-		AvatarCreateRate: kiln.RateLimit{Rate: a.Config.AvatarCreateRate, Burst: a.Config.AvatarCreateBurst},
-		Chat:             a.DB,
-		Likes:            a.DB,
-		Catalog:          a.DB,
-		Avatars:          a.DB,
-		PublicAvatarURL:  a.Config.PublicAvatarURL,
-		AvatarDefault:    a.Config.AvatarDefault,
-		CORSOrigins:      a.Config.CORSOrigins,
-		DownloadRedirect: a.Config.DownloadRedirect,
-		Renderings:       a.DB,
-		Assistant:        assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
+		Now:               a.now,
+		TrustedProxies:    a.Config.TrustedProxies,
+		Analytics:         a.DB,
+		TrackingRate:      kiln.RateLimit{Rate: a.Config.TrackingRate, Burst: a.Config.TrackingBurst},
+		Limiter:           a.DB,
+		AvatarCreateRate:  kiln.RateLimit{Rate: a.Config.AvatarCreateRate, Burst: a.Config.AvatarCreateBurst},
+		Chat:              a.DB,
+		Likes:             a.DB,
+		Catalog:           a.DB,
+		Avatars:           a.DB,
+		PublicAvatarURL:   a.Config.PublicAvatarURL,
+		PublicPlatformURL: a.Config.PublicPlatformURL,
+		BodyTimeout:       a.Config.BodyTimeout,
+		UploadTimeout:     a.Config.UploadTimeout,
+		UploadURLTTL:      a.Config.UploadURLTTL,
+		AvatarDefault:     a.Config.AvatarDefault,
+		CORSOrigins:       a.Config.CORSOrigins,
+		DownloadRedirect:  a.Config.DownloadRedirect,
+		Renderings:        a.DB,
+		Assistant:         assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client
 }
@@ -292,5 +296,8 @@ func Listen(addr string, h http.Handler) (*http.Server, net.Listener, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, httperr.Listener(ln), nil
+	// Headers must arrive within 10 s and an idle keep-alive connection
+	// closes after 2 minutes; bodies have their own deadline per route
+	// (api.bodyDeadline). No write timeout: a download may take long.
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}, httperr.Listener(ln), nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -76,22 +75,27 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 			r.Stop()
 		}
 	}()
-	serve := func(name, addr string, h http.Handler) (string, error) {
+	// listen binds a listener; the returned start serves it. Binding
+	// comes first so that the public URLs are known before the first
+	// request.
+	listen := func(name, addr string, h http.Handler) (url string, start func(), err error) {
 		srv, ln, err := Listen(addr, h)
 		if err != nil {
-			return "", fmt.Errorf("%s listener on %s: %w", name, addr, err)
+			return "", nil, fmt.Errorf("%s listener on %s: %w", name, addr, err)
 		}
 		r.stops = append(r.stops, func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_ = srv.Shutdown(sctx)
 		})
-		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Error("listener stopped", "listener", name, "err", err)
-			}
-		}()
-		return displayURL(ln.Addr().String()), nil
+		start = func() {
+			go func() {
+				if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					log.Error("listener stopped", "listener", name, "err", err)
+				}
+			}()
+		}
+		return config.ListenerURL(ln.Addr().String()), start, nil
 	}
 
 	if roles.Worker {
@@ -111,17 +115,30 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 		}
 		srv, monitor, client := a.API(r.AdminKey)
 		r.stops = append(r.stops, func() { client.Close() }, func() { monitor.Close() })
-		if r.PlatformURL, err = serve("platform", cfg.PlatformAddr, srv.Platform()); err != nil {
+		var startPlatform, startAvatar func()
+		if r.PlatformURL, startPlatform, err = listen("platform", cfg.PlatformAddr, srv.Platform()); err != nil {
 			return r, err
 		}
-		if r.AvatarURL, err = serve("avatar", cfg.AvatarAddr, srv.Avatar()); err != nil {
+		if r.AvatarURL, startAvatar, err = listen("avatar", cfg.AvatarAddr, srv.Avatar()); err != nil {
 			return r, err
 		}
+		// Unconfigured public URLs follow the ports the listeners bound.
+		// (A URL set on the configuration after it was read stays.)
+		if cfg.PublicURLsFollow.Platform && cfg.PublicPlatformURL == config.ListenerURL(cfg.PlatformAddr) {
+			srv.PublicPlatformURL = r.PlatformURL
+		}
+		if cfg.PublicURLsFollow.Avatar && cfg.PublicAvatarURL == config.ListenerURL(cfg.AvatarAddr) {
+			srv.PublicAvatarURL = r.AvatarURL
+		}
+		startPlatform()
+		startAvatar()
 		log.Info("api started", "platform", r.PlatformURL, "avatar", r.AvatarURL)
 	} else if roles.Worker {
-		if r.WorkerURL, err = serve("worker", cfg.WorkerAddr, a.workerStatus()); err != nil {
+		var start func()
+		if r.WorkerURL, start, err = listen("worker", cfg.WorkerAddr, a.workerStatus()); err != nil {
 			return r, err
 		}
+		start()
 	}
 	return r, nil
 }
@@ -152,16 +169,4 @@ func (a *App) workerStatus() http.Handler {
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Registry, promhttp.HandlerOpts{}))
 	return mux
-}
-
-// displayURL turns a bound address into a URL a person can click.
-func displayURL(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "http://" + addr
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "localhost"
-	}
-	return "http://" + net.JoinHostPort(host, port)
 }

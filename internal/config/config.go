@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/internal/redisurl"
 )
@@ -38,8 +39,20 @@ type Config struct {
 	LogLevel  string
 	LogFormat string
 	// PublicPlatformURL is the base of links in mails (the worker has no
-	// request to take a host from).
+	// request to take a host from) and of the URLs the platform answers
+	// (local upload URLs, rendering files): from configuration, never from
+	// a request's Host, which any client can set.
 	PublicPlatformURL string
+	// BodyTimeout bounds the arrival of a request body; UploadTimeout that
+	// of a file PUT to a local upload URL.
+	BodyTimeout, UploadTimeout time.Duration
+	// UploadURLTTL is how long an upload URL stays valid.
+	UploadURLTTL time.Duration
+	// PublicURLsFollow says which public URLs were not configured: they
+	// default to the listeners' own addresses (localhost and the port of
+	// KILN_PLATFORM_ADDR, KILN_AVATAR_ADDR) and follow the port a
+	// listener actually bound (port 0 in tests).
+	PublicURLsFollow struct{ Platform, Avatar bool }
 	// SMTPURL (smtp://user:pass@host:port) sends mail_after_upload; empty
 	// disables mail. MailFrom is the sender address.
 	SMTPURL  string
@@ -110,7 +123,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		PlatformAddr:    r.addr("KILN_PLATFORM_ADDR", ":8080"),
 		AvatarAddr:      r.addr("KILN_AVATAR_ADDR", ":8081"),
 		WorkerAddr:      r.addr("KILN_WORKER_ADDR", ":8082"),
-		PublicAvatarURL: strings.TrimRight(r.url("KILN_PUBLIC_AVATAR_URL", "http://localhost:8081", "http", "https"), "/"),
+		PublicAvatarURL: strings.TrimRight(r.url("KILN_PUBLIC_AVATAR_URL", "", "http", "https"), "/"),
 		DataDir:         r.str("KILN_DATA_DIR", "./data"),
 		RedisURL:        r.url("KILN_REDIS_URL", "", redisurl.Schemes...),
 		S3: S3{
@@ -126,7 +139,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		ShutdownTimeout:   r.duration("KILN_SHUTDOWN_TIMEOUT", 20*time.Second),
 		LogLevel:          r.oneOf("KILN_LOG_LEVEL", "info", "debug", "info", "warn", "error"),
 		LogFormat:         r.oneOf("KILN_LOG_FORMAT", "json", "json", "text"),
-		PublicPlatformURL: strings.TrimRight(r.url("KILN_PUBLIC_PLATFORM_URL", "http://localhost:8080", "http", "https"), "/"),
+		PublicPlatformURL: strings.TrimRight(r.url("KILN_PUBLIC_PLATFORM_URL", "", "http", "https"), "/"),
 		SMTPURL:           r.url("KILN_SMTP_URL", "", "smtp", "smtps"),
 		MailFrom:          r.str("KILN_MAIL_FROM", "Kiln <kiln@localhost>"),
 		AI: AI{
@@ -137,6 +150,19 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	}
 	c.TrackingRate, c.TrackingBurst = r.rate("KILN_TRACKING_RATE", 50, 100)
 	c.TrustedProxies = r.proxies("KILN_TRUSTED_PROXIES")
+	c.BodyTimeout = r.duration("KILN_BODY_TIMEOUT", time.Minute)
+	c.UploadTimeout = r.duration("KILN_UPLOAD_TIMEOUT", time.Hour)
+	if c.UploadURLTTL = r.duration("KILN_UPLOAD_URL_TTL", kiln.UploadURLTTL); c.UploadURLTTL < time.Second || c.UploadURLTTL > 7*24*time.Hour {
+		r.fail("KILN_UPLOAD_URL_TTL", "must be from 1s to 168h (S3's longest presigned URL), got %v", c.UploadURLTTL)
+	}
+	if c.PublicPlatformURL == "" {
+		c.PublicURLsFollow.Platform = true
+		c.PublicPlatformURL = ListenerURL(c.PlatformAddr)
+	}
+	if c.PublicAvatarURL == "" {
+		c.PublicURLsFollow.Avatar = true
+		c.PublicAvatarURL = ListenerURL(c.AvatarAddr)
+	}
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
 	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
 	c.JobMemory = r.bytes("KILN_JOB_MEMORY", defaultJobMemory(c.Concurrency), MinJobMemory)
@@ -412,4 +438,17 @@ func Redact(u string) string {
 		return "…" + u[i:]
 	}
 	return u
+}
+
+// ListenerURL is the URL a browser on this machine reaches a listener on
+// addr by: an unspecified or empty host is localhost.
+func ListenerURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

@@ -12,12 +12,14 @@
 package redisurl
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 	goredis "github.com/redis/go-redis/v9"
@@ -90,22 +92,70 @@ func Parse(raw string) (*Options, error) {
 	return o, nil
 }
 
-// Client opens the go-redis client for o.
+// Timeouts of every connection to Redis. A Redis that stops answering
+// (frozen, partitioned, swapping) must cost a request about a second,
+// not go-redis's defaults (3 s a read, times three retries): a client
+// waiting on Kiln gives up long before that, and a request that hangs
+// holds a connection and a goroutine. Commands answer in well under a
+// millisecond on a healthy Redis, so a second is a wide margin.
+const (
+	DialTimeout = 2 * time.Second
+	ReadTimeout = time.Second
+	// CommandBudget bounds one command or pipeline with its retries,
+	// whatever the retries and the backoff between them add up to.
+	CommandBudget = 2 * time.Second
+)
+
+// Client opens the go-redis client for o. Every command it runs ends
+// within CommandBudget: a frozen Redis makes the request fail fast, as
+// unavailable, instead of hanging it.
 func (o *Options) Client() goredis.UniversalClient {
+	var c goredis.UniversalClient
 	switch o.Kind {
 	case Sentinel:
-		return goredis.NewFailoverClient(&goredis.FailoverOptions{
+		c = goredis.NewFailoverClient(&goredis.FailoverOptions{
 			MasterName: o.MasterName, SentinelAddrs: o.Addrs,
 			Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLS,
+			DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
+			PoolTimeout: CommandBudget, ContextTimeoutEnabled: true,
 		})
 	case Cluster:
-		return goredis.NewClusterClient(&goredis.ClusterOptions{
+		c = goredis.NewClusterClient(&goredis.ClusterOptions{
 			Addrs: o.Addrs, Username: o.Username, Password: o.Password, TLSConfig: o.TLS,
+			DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
+			PoolTimeout: CommandBudget, ContextTimeoutEnabled: true,
+		})
+	default:
+		c = goredis.NewClient(&goredis.Options{
+			Addr: o.Addrs[0], Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLS,
+			DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
+			PoolTimeout: CommandBudget, ContextTimeoutEnabled: true,
 		})
 	}
-	return goredis.NewClient(&goredis.Options{
-		Addr: o.Addrs[0], Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLS,
-	})
+	c.AddHook(budgetHook{})
+	return c
+}
+
+// budgetHook gives each command and pipeline CommandBudget, retries
+// included, unless its context already ends sooner.
+type budgetHook struct{}
+
+func (budgetHook) DialHook(next goredis.DialHook) goredis.DialHook { return next }
+
+func (budgetHook) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		ctx, cancel := context.WithTimeout(ctx, CommandBudget)
+		defer cancel()
+		return next(ctx, cmd)
+	}
+}
+
+func (budgetHook) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []goredis.Cmder) error {
+		ctx, cancel := context.WithTimeout(ctx, CommandBudget)
+		defer cancel()
+		return next(ctx, cmds)
+	}
 }
 
 // Asynq is o as Asynq's connection option: its failover client for
@@ -116,13 +166,16 @@ func (o *Options) Asynq() asynq.RedisConnOpt {
 		return asynq.RedisFailoverClientOpt{
 			MasterName: o.MasterName, SentinelAddrs: o.Addrs,
 			Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLS,
+			DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
 		}
 	case Cluster:
 		return asynq.RedisClusterClientOpt{
 			Addrs: o.Addrs, Username: o.Username, Password: o.Password, TLSConfig: o.TLS,
+			DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
 		}
 	}
 	return asynq.RedisClientOpt{
 		Addr: o.Addrs[0], Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLS,
+		DialTimeout: DialTimeout, ReadTimeout: ReadTimeout, WriteTimeout: ReadTimeout,
 	}
 }

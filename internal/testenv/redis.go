@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -43,6 +45,7 @@ func RedisServer(t *testing.T, args ...string) (port int, stop func()) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	redisProcs.Store(port, cmd.Process)
 	stopped := false
 	stop = func() {
 		if !stopped {
@@ -54,6 +57,29 @@ func RedisServer(t *testing.T, args ...string) (port int, stop func()) {
 	t.Cleanup(stop)
 	waitPort(t, port)
 	return port, stop
+}
+
+// redisProcs are the processes RedisServer started, by port, for Freeze.
+var redisProcs sync.Map
+
+// Freeze stops the redis-server RedisServer started on port with SIGSTOP,
+// as a Redis that hangs (swapping, a stalled disk, a paused VM) does: it
+// accepts connections and reads nothing. thaw resumes it (SIGCONT); it
+// also runs when the test ends.
+func Freeze(t *testing.T, port int) (thaw func()) {
+	t.Helper()
+	p, ok := redisProcs.Load(port)
+	if !ok {
+		t.Fatalf("no redis-server of RedisServer on port %d", port)
+	}
+	proc := p.(*os.Process)
+	if err := proc.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	thaw = func() { once.Do(func() { proc.Signal(syscall.SIGCONT) }) }
+	t.Cleanup(thaw)
+	return thaw
 }
 
 // waitPort waits until something listens on the loopback port.

@@ -19,6 +19,7 @@ func trackingSalt(day string) string          { return prefix + "tracking:salt:"
 func rateBucket(viewer, client string) string { return prefix + "stats:" + viewer + ":rate:" + client }
 func liveSession(viewer, sid string) string   { return prefix + "stats:" + viewer + ":live:" + sid }
 func viewerSessions(viewer string) string     { return prefix + "stats:" + viewer + ":sessions" }
+func eventSeen(viewer, id string) string      { return prefix + "stats:" + viewer + ":seen:" + id }
 func dayCounters(viewer, day string) string   { return prefix + "stats:" + viewer + ":day:" + day }
 func dayVisitors(viewer, day string) string {
 	return prefix + "stats:" + viewer + ":day:" + day + ":visitors"
@@ -47,19 +48,32 @@ func (db *DB) DailySalt(ctx context.Context, day, fresh string) (string, error) 
 // recordScript saves one event in one round trip: it checks the viewer
 // exists, takes a token from the client's bucket, continues or starts the
 // session, and counts the day. It answers -1 for an unknown viewer, 0
-// when saved, or the milliseconds to wait when the bucket is empty.
+// when saved (or saved before under the same event id), -2 when it ran
+// past its deadline and saved nothing, or the milliseconds to wait when
+// the bucket is empty.
+//
+// It counts each event once whatever happens between Kiln and Redis:
+//   - the event id (KEYS[7]) is set when the event is saved, and a second
+//     run with the same id saves nothing: go-redis retries a command whose
+//     answer it did not read, and a client may retry a 503 with its own id;
+//   - the deadline (ARGV[10], Unix ms) is when Kiln stops waiting for the
+//     answer: a Redis that was frozen and runs the script later saves
+//     nothing, so a 503 means the event was not saved.
 //
 // KEYS: viewer record, rate bucket, live session, sessions, day counters,
-// day visitors. ARGV: now (ms), session id, visitor, view (1|0), rate
-// (events/s, 0 = none), burst, live session TTL (s), session timeout (s),
-// event key.
+// day visitors, event id. ARGV: now (ms), session id, visitor, view
+// (1|0), rate (events/s, 0 = none), burst, live session TTL (s), session
+// timeout (s), event key, deadline (ms), event id retention (ms).
 //
 // A session is the hash {first, last, visitor} under the client's
 // session id while it lives, and the member "first:visitor:sessionId"
 // of the viewer's sessions sorted set, scored by its last event: the
 // member never changes, so ZADD moves the score as the session goes on.
 var recordScript = goredis.NewScript(`
+local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[10]) then return -2 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('EXISTS', KEYS[7]) == 1 then return 0 end
 local now = tonumber(ARGV[1])
 local rate = tonumber(ARGV[5])
 if rate > 0 then
@@ -93,29 +107,56 @@ redis.call('HINCRBY', KEYS[5], 'events', 1)
 redis.call('HINCRBY', KEYS[5], 'key:' .. ARGV[9], 1)
 if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[5], 'views', 1) end
 redis.call('SADD', KEYS[6], ARGV[3])
+redis.call('SET', KEYS[7], '1', 'PX', ARGV[11])
 return 0
 `)
 
+// eventBudget is how long RecordEvent waits for Redis; eventMargin is
+// the part of it left for the answer to travel back, so that a script
+// that starts before its deadline is answered before Kiln gives up.
+const (
+	eventBudget = time.Second
+	eventMargin = 200 * time.Millisecond
+	// serverIDRetention keeps an id the server made past every retry the
+	// store client may send within eventBudget.
+	serverIDRetention = 10 * eventBudget
+)
+
 // RecordEvent saves e unless the client's bucket is empty, in which case
-// it answers how long to wait. An unknown viewer is KindNotFound.
+// it answers how long to wait. An unknown viewer is KindNotFound. It
+// saves e at most once per e.ID, and an error means e was not saved:
+// Redis runs the script only until Kiln stops waiting (see recordScript).
 func (db *DB) RecordEvent(ctx context.Context, e *kiln.TrackedEvent, key string, limit kiln.RateLimit) (time.Duration, error) {
 	const op = "redis.RecordEvent"
+	if e.ID == "" {
+		e.ID = kiln.NewID("ev")
+	}
+	retain := serverIDRetention
+	if e.ClientID {
+		retain = kiln.EventIDRetention
+	}
 	day := e.At.UTC().Format(time.DateOnly)
 	keys := []string{
 		viewerRecord(e.Viewer), rateBucket(e.Viewer, e.Client), liveSession(e.Viewer, e.SessionID),
 		viewerSessions(e.Viewer), dayCounters(e.Viewer, day), dayVisitors(e.Viewer, day),
+		eventSeen(e.Viewer, e.ID),
 	}
 	view := "0"
 	if e.View {
 		view = "1"
 	}
 	timeout := int64(kiln.SessionTimeout / time.Second)
+	ctx, cancel := context.WithTimeout(ctx, eventBudget)
+	defer cancel()
+	deadline := time.Now().Add(eventBudget - eventMargin)
 	n, err := recordScript.Run(ctx, db.rdb, keys, e.At.UnixMilli(), e.SessionID, e.Visitor, view,
-		limit.Rate, limit.Burst, 2*timeout, timeout, key).Int64()
+		limit.Rate, limit.Burst, 2*timeout, timeout, key, deadline.UnixMilli(), retain.Milliseconds()).Int64()
 	if err != nil {
 		return 0, storeErr(op, err)
 	}
 	switch {
+	case n == -2:
+		return 0, kiln.E(op, kiln.KindUnavailable, errors.New("redis ran the event past its deadline; nothing saved"))
 	case n < 0:
 		return 0, kiln.E(op, kiln.KindNotFound, errors.New("no viewer "+e.Viewer))
 	case n > 0:

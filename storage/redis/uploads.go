@@ -25,13 +25,13 @@ func pending(ctx context.Context, p goredis.Pipeliner, o *kiln.Object) {
 	p.ZAdd(ctx, pendingAll(), z)
 }
 
-// PendingUploads counts the account's objects still uploading and
-// created less than kiln.UploadExpiry ago, dropping from its list those
-// that are not any more.
-func (db *DB) PendingUploads(ctx context.Context, account string) (int, error) {
+// PendingUploads counts the account's objects still uploading that were
+// prepared after since (whose upload URL is still valid), dropping from
+// its list those that are not any more.
+func (db *DB) PendingUploads(ctx context.Context, account string, since time.Time) (int, error) {
 	const op = "redis.PendingUploads"
 	key := accountPending(account)
-	cutoff := strconv.FormatInt(time.Now().Add(-kiln.UploadExpiry).UnixMilli(), 10)
+	cutoff := strconv.FormatInt(since.UnixMilli(), 10)
 	if err := db.rdb.ZRemRangeByScore(ctx, key, "-inf", "("+cutoff).Err(); err != nil {
 		return 0, kiln.E(op, kiln.KindUnavailable, err)
 	}
