@@ -122,13 +122,13 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 		if r.AvatarURL, startAvatar, err = listen("avatar", cfg.AvatarAddr, srv.Avatar()); err != nil {
 			return r, err
 		}
-		// Unconfigured public URLs follow the ports the listeners bound.
-		// (A URL set on the configuration after it was read stays.)
+		// Unconfigured public URLs follow the ports the listeners bound
+		// (a URL set on the configuration after it was read stays).
 		if cfg.PublicURLsFollow.Platform && cfg.PublicPlatformURL == config.ListenerURL(cfg.PlatformAddr) {
-			srv.PublicPlatformURL = r.PlatformURL
+			cfg.PublicPlatformURL, srv.PublicPlatformURL = r.PlatformURL, r.PlatformURL
 		}
 		if cfg.PublicURLsFollow.Avatar && cfg.PublicAvatarURL == config.ListenerURL(cfg.AvatarAddr) {
-			srv.PublicAvatarURL = r.AvatarURL
+			cfg.PublicAvatarURL, srv.PublicAvatarURL = r.AvatarURL, r.AvatarURL
 		}
 		startPlatform()
 		startAvatar()

@@ -55,7 +55,7 @@ func prepare(t *testing.T, r *Running, key string, fields map[string]string) pre
 	if len(out) != 1 || out[0].ObjectID == "" || out[0].Upload.URL == "" || out[0].Upload.Method != "PUT" {
 		t.Fatalf("prepare-upload answered %s", res.Body)
 	}
-	if time.Until(out[0].Upload.ExpiresAt) < 30*time.Minute {
+	if time.Until(out[0].Upload.ExpiresAt) < kiln.UploadURLTTL-time.Minute {
 		t.Fatalf("upload URL expires too soon: %v", out[0].Upload.ExpiresAt)
 	}
 	return out[0]
