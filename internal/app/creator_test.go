@@ -164,7 +164,9 @@ func TestCreatorInBrowser(t *testing.T) {
 	config := func() map[string]any {
 		res := do(t, "GET", r.AvatarURL+"/creator/avatars/"+id, user.Data.Token, nil, nil)
 		want(t, "the user's avatar", res, http.StatusOK, "")
-		var v struct{ Data struct{ Configuration map[string]any } }
+		var v struct {
+			Data struct{ Configuration map[string]any }
+		}
 		res.json(t, &v)
 		return v.Data.Configuration
 	}

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kilnhq/kiln"
 )
 
 func TestNames(t *testing.T) {
@@ -327,25 +325,6 @@ func TestDense(t *testing.T) {
 	}
 	if moved != len(idx) {
 		t.Errorf("%d vertices move in Dense, %d in Deltas", moved, len(idx))
-	}
-}
-
-// TestExpressions checks that every expression the render API names has
-// a recipe of shapes the face has, with weights from 0 to 1.
-func TestExpressions(t *testing.T) {
-	for _, name := range kiln.Expressions {
-		recipe := Expression(name)
-		if len(recipe) == 0 {
-			t.Errorf("%s: no recipe", name)
-		}
-		for shape, w := range recipe {
-			if !slices.Contains(All(), shape) || w <= 0 || w > 1 {
-				t.Errorf("%s: %s at %g", name, shape, w)
-			}
-		}
-	}
-	if Expression("angry") != nil {
-		t.Error("an unknown expression has a recipe")
 	}
 }
 
