@@ -31,9 +31,13 @@ type part struct {
 	corners  []corner // three per triangle
 }
 
+// group is one OBJ group or object, its parts in the order first used.
+// byMaterial finds a part in constant time: a file can switch material
+// on every face, and a scan of the parts made such a file quadratic.
 type group struct {
-	name  string
-	parts []*part
+	name       string
+	parts      []*part
+	byMaterial map[string]*part
 }
 
 type parser struct {
@@ -86,7 +90,9 @@ func ReadContext(ctx context.Context, data []byte, files func(name string) ([]by
 // trailing backslash, and reports each with its 1-based number.
 func lines(data []byte, fn func(n int, line string) error) error {
 	n := 0
-	var pending string
+	// A continued line is gathered in one buffer: appending to a string
+	// copies it, quadratic in the lines continued.
+	var pending []byte
 	for len(data) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -95,13 +101,18 @@ func lines(data []byte, fn func(n int, line string) error) error {
 			line, data = data, nil
 		}
 		n++
-		s := strings.TrimRight(string(line), "\r \t")
-		if rest, ok := strings.CutSuffix(s, "\\"); ok {
-			pending += rest + " "
+		line = bytes.TrimRight(line, "\r \t")
+		if rest, ok := bytes.CutSuffix(line, []byte("\\")); ok {
+			pending = append(append(pending, rest...), ' ')
 			continue
 		}
-		s = pending + s
-		pending = ""
+		var s string
+		if pending != nil {
+			s = string(append(pending, line...))
+			pending = pending[:0]
+		} else {
+			s = string(line)
+		}
 		if i := strings.IndexByte(s, '#'); i >= 0 {
 			s = s[:i]
 		}
@@ -135,10 +146,11 @@ func clamp(v float32) float32 { return min(max(v, 0), 1) }
 const checkLines = 4096
 
 // stopped reports, as an error wrapping ctx.Err(), that the reading was
-// stopped before what.
-func (p *parser) stopped(what string) error {
+// stopped before what the format and args say; they are formatted only
+// then, as it is asked once per part, and a file can hold a million.
+func (p *parser) stopped(format string, args ...any) error {
 	if err := p.ctx.Err(); err != nil {
-		return fmt.Errorf("obj.Read: stopped before %s: %w", what, err)
+		return fmt.Errorf("obj.Read: stopped before %s: %w", fmt.Sprintf(format, args...), err)
 	}
 	return nil
 }
@@ -146,7 +158,7 @@ func (p *parser) stopped(what string) error {
 func (p *parser) parse(data []byte) error {
 	return lines(data, func(n int, line string) error {
 		if n%checkLines == 0 {
-			if err := p.stopped(fmt.Sprintf("line %d", n)); err != nil {
+			if err := p.stopped("line %d", n); err != nil {
 				return err
 			}
 		}
@@ -193,7 +205,7 @@ func (p *parser) parse(data []byte) error {
 			name := strings.Join(args, " ")
 			g, ok := p.byName[name]
 			if !ok {
-				g = &group{name: name}
+				g = &group{name: name, byMaterial: map[string]*part{}}
 				p.byName[name] = g
 				p.groups = append(p.groups, g)
 			}
@@ -248,18 +260,14 @@ func (p *parser) face(args []string, line int) error {
 		cs[i] = c
 	}
 	if p.current == nil {
-		p.current = &group{}
+		p.current = &group{byMaterial: map[string]*part{}}
 		p.byName[""] = p.current
 		p.groups = append(p.groups, p.current)
 	}
-	var pt *part
-	for _, q := range p.current.parts {
-		if q.material == p.material {
-			pt = q
-		}
-	}
+	pt := p.current.byMaterial[p.material]
 	if pt == nil {
 		pt = &part{material: p.material}
+		p.current.byMaterial[p.material] = pt
 		p.current.parts = append(p.current.parts, pt)
 	}
 	for i := 1; i+1 < len(cs); i++ {
@@ -354,7 +362,7 @@ func (p *parser) primitive(pt *part, mats *library, smooth *[][3]float32) (*scen
 	for k, c := range pt.corners {
 		// A part of millions of faces takes seconds to index.
 		if k%(checkLines*16) == 0 {
-			if err := p.stopped(fmt.Sprintf("corner %d of material %q", k, pt.material)); err != nil {
+			if err := p.stopped("corner %d of material %q", k, pt.material); err != nil {
 				return nil, err
 			}
 		}
