@@ -132,13 +132,26 @@ func unzip(data []byte, ext string) ([]byte, func(string) ([]byte, error), error
 		return nil, nil, err
 	}
 	dir := path.Dir(path.Clean(model.Name))
+	// Each entry is inflated once, however many times and under however
+	// many spellings the model names it: a file naming one large entry a
+	// thousand times would otherwise inflate it a thousand times. The
+	// same bytes come back each time, which lets a reader see that two
+	// names are one file.
+	inflated := map[*zip.File][]byte{}
 	files := func(uri string) ([]byte, error) {
 		name := path.Clean(path.Join(dir, strings.ReplaceAll(uri, "\\", "/")))
 		f, ok := byName[name]
 		if !ok {
 			return noFiles(uri)
 		}
-		return read(f)
+		if b, ok := inflated[f]; ok {
+			return b, nil
+		}
+		b, err := read(f)
+		if err == nil {
+			inflated[f] = b
+		}
+		return b, err
 	}
 	return main, files, nil
 }

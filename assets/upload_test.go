@@ -30,7 +30,7 @@ func gltfSet(t *testing.T) (gltfJSON, bin []byte) {
 	return b.Bytes(), bin
 }
 
-func zipOf(t *testing.T, files map[string][]byte) []byte {
+func zipOf(t testing.TB, files map[string][]byte) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := zip.NewWriter(&b)

@@ -20,6 +20,11 @@ type library struct {
 	textures  []*gltf.Texture
 	images    []*scene.Image
 	byFile    map[string]int // texture index of an image file
+	// byData is the texture of bytes already loaded under another name
+	// ("a.png", "./a.png", "C:\\maps\\a.png"): files hands the same
+	// slice for one file, and each spelling would otherwise keep and
+	// decode a copy.
+	byData map[*byte]int
 }
 
 // index returns the material named name, creating a plain one for a name
@@ -69,12 +74,19 @@ func (p *parser) fetch(name, what string) ([]byte, error) {
 }
 
 func (p *parser) materials() (*library, error) {
-	l := &library{byName: map[string]int{}, byFile: map[string]int{}}
+	l := &library{byName: map[string]int{}, byFile: map[string]int{}, byData: map[*byte]int{}}
+	// A library named again, under any spelling, is parsed once: an OBJ
+	// of a million mtllib lines would otherwise parse it a million times.
+	parsed := map[*byte]bool{}
 	for _, lib := range p.libs {
 		data, err := p.fetch(lib, "the material library")
 		if err != nil {
 			return nil, err
 		}
+		if len(data) == 0 || parsed[&data[0]] {
+			continue
+		}
+		parsed[&data[0]] = true
 		if err := p.parseMTL(l, lib, data); err != nil {
 			return nil, err
 		}
@@ -248,6 +260,13 @@ func (p *parser) texture(l *library, args []string) (int, float64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	if len(data) == 0 {
+		return 0, 0, invalid("the texture %q is empty", name)
+	}
+	if t, ok := l.byData[&data[0]]; ok {
+		l.byFile[name] = t
+		return t, scale, nil
+	}
 	img := &scene.Image{Name: path.Base(strings.ReplaceAll(name, "\\", "/")), Data: data}
 	tex := &gltf.Texture{}
 	switch img.MimeType = imagetype.Sniff(data); img.MimeType {
@@ -263,5 +282,6 @@ func (p *parser) texture(l *library, args []string) (int, float64, error) {
 	}
 	l.textures = append(l.textures, tex)
 	l.byFile[name] = len(l.textures) - 1
+	l.byData[&data[0]] = len(l.textures) - 1
 	return len(l.textures) - 1, scale, nil
 }

@@ -53,6 +53,7 @@ type parser struct {
 	current   *group
 	material  string
 	libs      []string
+	libNamed  map[string]bool
 }
 
 // Read converts an OBJ into a scene: each group or object becomes a mesh
@@ -75,7 +76,7 @@ func ReadContext(ctx context.Context, data []byte, files func(name string) ([]by
 	if len(data) == 0 {
 		return nil, invalid("the OBJ file is empty")
 	}
-	p := &parser{ctx: ctx, files: files, byName: map[string]*group{}}
+	p := &parser{ctx: ctx, files: files, byName: map[string]*group{}, libNamed: map[string]bool{}}
 	if err := p.parse(data); err != nil {
 		return nil, err
 	}
@@ -213,7 +214,10 @@ func (p *parser) parse(data []byte) error {
 		case "usemtl":
 			p.material = strings.Join(args, " ")
 		case "mtllib":
-			p.libs = append(p.libs, strings.Join(args, " "))
+			if lib := strings.Join(args, " "); !p.libNamed[lib] {
+				p.libNamed[lib] = true
+				p.libs = append(p.libs, lib)
+			}
 		}
 		// Points, lines, free-form surfaces and smoothing groups are
 		// ignored: glTF triangles cannot carry them.

@@ -1127,8 +1127,16 @@ func (pr *primReader) readTarget(ti int, t map[string]int) (Target, error) {
 }
 
 // referenced lists the vertices that indices use, in ascending order, so
-// that a compacted primitive keeps the original vertex order.
+// that a compacted primitive keeps the original vertex order. A table as
+// long as the shared buffer costs the buffer's length per primitive: a
+// file of many small primitives on one large buffer made that quadratic,
+// so few indices are sorted instead.
 func referenced(indices []uint32, count int) []uint32 {
+	if sparse(len(indices), count) {
+		order := slices.Clone(indices)
+		slices.Sort(order)
+		return slices.Compact(order)
+	}
 	used := make([]bool, count)
 	for _, v := range indices {
 		used[v] = true
@@ -1142,8 +1150,19 @@ func referenced(indices []uint32, count int) []uint32 {
 	return order
 }
 
+// sparse reports whether n indices into count vertices are few enough
+// that sorting them costs less than a table of count entries.
+func sparse(n, count int) bool { return n*8 < count }
+
 // remapIndices rewrites indices into positions in order.
 func remapIndices(indices, order []uint32, count int) {
+	if sparse(len(indices), count) {
+		for k, v := range indices {
+			i, _ := slices.BinarySearch(order, v)
+			indices[k] = uint32(i)
+		}
+		return
+	}
 	pos := make([]uint32, count)
 	for k, v := range order {
 		pos[v] = uint32(k)
