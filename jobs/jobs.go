@@ -68,7 +68,7 @@ func (p ObjectProcess) Task() (*asynq.Task, error) {
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueDefault),
 		asynq.MaxRetry(5),
-		asynq.Timeout(10*time.Minute),
+		asynq.Timeout(ObjectTime+grace),
 		asynq.Retention(Retention),
 	), nil
 }
@@ -112,8 +112,13 @@ func Decode(t *asynq.Task, v any) error {
 }
 
 // Permanent marks err as one a retry cannot fix (a corrupt file): Asynq
-// archives the task at once instead of retrying it.
+// archives the task at once instead of retrying it. An err marked
+// already is returned as it is, so that its message ends in one mark,
+// which Failure takes off.
 func Permanent(err error) error {
+	if IsPermanent(err) {
+		return err
+	}
 	return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
 }
 

@@ -50,7 +50,7 @@ func (p PreviewRender) Task() (*asynq.Task, error) {
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueInteractive),
 		asynq.MaxRetry(600),
-		asynq.Timeout(2*time.Minute),
+		asynq.Timeout(2*time.Minute+grace),
 		asynq.Retention(time.Hour),
 	), nil
 }

@@ -31,7 +31,7 @@ func (p RenderProduct) Task() (*asynq.Task, error) {
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueRender),
 		asynq.MaxRetry(2),
-		asynq.Timeout(10*time.Minute),
+		asynq.Timeout(10*time.Minute+grace),
 		asynq.Retention(Retention),
 	), nil
 }

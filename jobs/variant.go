@@ -44,7 +44,7 @@ func (p ModelVariant) Task() (*asynq.Task, error) {
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueInteractive),
 		asynq.MaxRetry(600),
-		asynq.Timeout(5*time.Minute),
+		asynq.Timeout(VariantTime+grace),
 		asynq.Retention(time.Hour),
 	), nil
 }

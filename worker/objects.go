@@ -110,13 +110,13 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	}
 	s, err := assets.ReadUploadContext(ctx, data, o.Extension)
 	if err != nil {
-		return kiln.E(op, err)
+		return building(ctx, op, "an upload", err)
 	}
 	// Repeated and zero-area triangles go before anything that costs per
 	// triangle: the thumbnail and the simplification then work on what
 	// the model really shows.
 	if _, err := s.DropDegenerate(ctx); err != nil {
-		return kiln.E(op, err)
+		return building(ctx, op, "an upload", err)
 	}
 	// The thumbnail is drawn from the source, before the levels simplify
 	// the scene in place; an uploaded preview image wins over it.
@@ -130,7 +130,7 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	}
 	models, err := assets.Levels(ctx, s, levels)
 	if err != nil {
-		return kiln.E(op, err)
+		return building(ctx, op, "an upload", err)
 	}
 	lods := make([]kiln.LOD, 0, len(models))
 	for _, m := range models {
@@ -158,6 +158,18 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	return err
 }
 
+// building is the error of a job's reading or building: one that ran out
+// of the task's time fails for good (jobs.OutOfTime), since the same
+// input would take as long again. Its message has no op in front: it is
+// the reason a client reads (an object's error, or what jobs.Failure
+// answers a download of a variant).
+func building(ctx context.Context, op, what string, err error) error {
+	if jobs.Late(ctx, err) {
+		return jobs.Permanent(jobs.OutOfTime(ctx, what))
+	}
+	return kiln.E(op, err)
+}
+
 // failObject records why processing failed and stops the retries: the
 // object's state tells the client, the archived task tells the operator.
 func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
@@ -168,7 +180,10 @@ func (w *Worker) failObject(ctx context.Context, id string, cause error) error {
 		w.Log.Error("object processing failed", "object_id", id, "err", cause)
 		msg = "processing failed after several attempts; the cause is in the worker's log under the object's id"
 	}
-	o, err := w.Objects.UpdateObject(context.WithoutCancel(ctx), id, func(o *kiln.Object) error {
+	// The task's context may be over (it ran out of time): what records
+	// the failure does not depend on it.
+	ctx = context.WithoutCancel(ctx)
+	o, err := w.Objects.UpdateObject(ctx, id, func(o *kiln.Object) error {
 		o.State = kiln.StateFailed
 		o.Error = msg
 		return nil

@@ -66,13 +66,10 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	s, err := assets.ReadContext(ctx, data)
-	if err == nil {
-		err = w.storeVariant(ctx, s, p.Variant, key)
-	}
 	if err != nil {
-		return kiln.E(op, err)
+		return building(ctx, op, "a model variant", err)
 	}
-	return nil
+	return w.storeVariant(ctx, op, s, p.Variant, key)
 }
 
 // withinBudget refuses, for good, to build a variant of a model whose
@@ -110,13 +107,15 @@ func (w *Worker) readModel(ctx context.Context, key string) ([]byte, error) {
 }
 
 // storeVariant runs the variant's stages on s and stores the GLB at key.
-func (w *Worker) storeVariant(ctx context.Context, s *scene.Scene, v kiln.Variant, key string) error {
+func (w *Worker) storeVariant(ctx context.Context, op string, s *scene.Scene, v kiln.Variant, key string) error {
 	m, err := assets.BuildVariant(ctx, s, v)
 	if err != nil {
-		return err
+		return building(ctx, op, "a model variant", err)
 	}
-	_, err = w.Blobs.Put(ctx, key, bytes.NewReader(m.GLB), int64(len(m.GLB)), "model/gltf-binary")
-	return err
+	if _, err := w.Blobs.Put(ctx, key, bytes.NewReader(m.GLB), int64(len(m.GLB)), "model/gltf-binary"); err != nil {
+		return kiln.E(op, err)
+	}
+	return nil
 }
 
 // buildAvatarVariant builds a variant of an avatar's model. The model is
@@ -146,13 +145,10 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) er
 	if err == nil {
 		err = animation.Attach(s, cfg.Body.Type, p.Variant.Animations)
 	}
-	if err == nil {
-		err = w.storeVariant(ctx, s, p.Variant, key)
-	}
 	if err != nil {
-		return kiln.E(op, err)
+		return building(ctx, op, "a model variant", err)
 	}
-	return nil
+	return w.storeVariant(ctx, op, s, p.Variant, key)
 }
 
 // avatarConfig is the configuration of an avatar: a built-in one's, or

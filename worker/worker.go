@@ -91,8 +91,12 @@ func (w *Worker) Mux() *asynq.ServeMux {
 
 // observe logs each task and counts its outcome, after deciding with
 // jobs.Outcome, for every handler, whether a failure is worth a retry.
+// Handlers run under jobs.Work, whose deadline comes before asynq's, so
+// that one stopped by it can still say so (jobs.OutOfTime).
 func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		ctx, cancel := jobs.Work(ctx)
+		defer cancel()
 		id, _ := asynq.GetTaskID(ctx)
 		retry, _ := asynq.GetRetryCount(ctx)
 		log := w.Log.With("task_id", id, "type", t.Type(), "retry", retry)
