@@ -25,7 +25,7 @@ const (
 type budgetKey struct{}
 
 // Work is the context a task's handler runs under: it ends a grace
-// before asynq's deadline (a quarter of the time left, at most 30 s), so
+// before asynq's deadline (half the time left, at most 30 s), so
 // that a handler stopped by it still has time to record why: a busy
 // machine takes a fraction of a second to notice. Without a deadline
 // ctx is returned as it is.
@@ -35,7 +35,7 @@ func Work(ctx context.Context) (context.Context, context.CancelFunc) {
 		return context.WithCancel(ctx)
 	}
 	left := time.Until(deadline)
-	budget := left - min(grace, left/4)
+	budget := left - min(grace, left/2)
 	ctx = context.WithValue(ctx, budgetKey{}, budget)
 	return context.WithDeadline(ctx, deadline.Add(budget-left))
 }

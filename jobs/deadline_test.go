@@ -11,7 +11,7 @@ import (
 )
 
 // TestWork: a handler's work context ends a grace before asynq's (30 s,
-// or a quarter of a short timeout), and the failure of a job that ran out
+// or half a short timeout), and the failure of a job that ran out
 // of it names the time the work was given, as a client reads it.
 func TestWork(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,7 +22,7 @@ func TestWork(t *testing.T) {
 		{ObjectTime + grace, grace, "the 10 minutes an upload may take"},
 		{VariantTime + grace, grace, "the 5 minutes an upload may take"},
 		{2*time.Minute + grace, grace, "the 2 minutes an upload may take"},
-		{4 * time.Second, time.Second, "the 3 seconds an upload may take"},
+		{4 * time.Second, 2 * time.Second, "the 2 seconds an upload may take"},
 	} {
 		t.Run(fmt.Sprint(tc.timeout), func(t *testing.T) {
 			outer, cancel := context.WithTimeout(context.Background(), tc.timeout)

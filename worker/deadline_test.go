@@ -33,7 +33,7 @@ func gridOBJ(side int) string {
 }
 
 // TestDeadlineFailsOnce runs the object job on a real asynq server, as
-// an upload enqueues it (5 retries allowed) but with a 4-second timeout (3 s of work and a grace),
+// an upload enqueues it (5 retries allowed) but with a 4-second timeout (2 s of work and a grace),
 // on a model whose reading and levels take longer: the object ends
 // failed with a reason a client reads, after one attempt (the task is
 // archived, not retried), and jobs.Failure answers the same reason.
@@ -84,7 +84,7 @@ func TestDeadlineFailsOnce(t *testing.T) {
 		}
 	}
 	t.Logf("ended %s after %v", got.State, time.Since(start))
-	const reason = "processing took longer than the 3 seconds an upload may take; reduce or split the model"
+	const reason = "processing took longer than the 2 seconds an upload may take; reduce or split the model"
 	if got.State != kiln.StateFailed || got.Error != reason {
 		t.Fatalf("object %s %q, want failed with %q", got.State, got.Error, reason)
 	}

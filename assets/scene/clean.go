@@ -19,10 +19,11 @@ func (s *Scene) DropDegenerate(ctx context.Context) (int, error) {
 	dropped := 0
 	for _, m := range s.Meshes {
 		for _, p := range m.Primitives {
-			if err := ctx.Err(); err != nil {
+			n, err := p.dropDegenerate(ctx)
+			if err != nil {
 				return dropped, err
 			}
-			if n := p.dropDegenerate(); n > 0 {
+			if n > 0 {
 				dropped += n
 				if err := p.Compact(); err != nil {
 					return dropped, err
@@ -34,10 +35,15 @@ func (s *Scene) DropDegenerate(ctx context.Context) (int, error) {
 }
 
 // dropDegenerate cleans one triangle list; other modes are left as they
-// are. A non-indexed primitive gets indices, which Write keeps.
-func (p *Primitive) dropDegenerate() int {
+// are. A non-indexed primitive gets indices, which Write keeps. It looks
+// at ctx every checkTriangles triangles: a primitive of millions takes
+// seconds on a busy machine, past a job's deadline.
+func (p *Primitive) dropDegenerate(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	if p.Mode != gltf.PrimitiveTriangles {
-		return 0
+		return 0, nil
 	}
 	idx := p.Indices
 	n := len(idx)
@@ -75,6 +81,11 @@ func (p *Primitive) dropDegenerate() int {
 	out := make([]uint32, 0, n)
 	dropped := 0
 	for t := 0; t < n; t += 3 {
+		if t%(3*checkTriangles) == 0 && t > 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 		a, b, c := at(t), at(t+1), at(t+2)
 		if int(a) >= len(pid) || int(b) >= len(pid) || int(c) >= len(pid) {
 			// Out of range indices are the reader's to refuse; keep them.
@@ -104,7 +115,7 @@ func (p *Primitive) dropDegenerate() int {
 		out = append(out, a, b, c)
 	}
 	if dropped == 0 {
-		return 0
+		return 0, nil
 	}
 	if len(out) == 0 {
 		// glTF has no empty primitive: one invisible triangle stays.
@@ -112,5 +123,9 @@ func (p *Primitive) dropDegenerate() int {
 		dropped--
 	}
 	p.Indices = out
-	return dropped
+	return dropped, nil
 }
+
+// checkTriangles is how many triangles a pass handles between two looks
+// at its context: a few milliseconds of work.
+const checkTriangles = 1 << 16
