@@ -102,6 +102,24 @@ var TextureFormats = []string{"webp", "png", "compat"}
 var variantParams = []string{"textureFormat", "textureAtlasSize", "mergeMesh",
 	"quality", "pose", "textureSizeLimit", "textureChannels", "useHands", "useMeshOptCompression", "useDracoMeshCompression"}
 
+// Whole reads a parameter that counts or measures (a level, a size, a
+// page): decimal digits only, at most nine of them. strconv.Atoi also
+// takes a sign, which means nothing there: "-0" and "+512" are refused
+// as the mistakes they are rather than read as 0 and 512.
+func Whole(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = 10*n + int(s[i]-'0')
+	}
+	return n, true
+}
+
 // ParseVariant reads a download's query. It reports whether a parameter
 // beyond lod was given; absent ones take the spec's defaults (lod 0,
 // webp, no atlas, no merge). Every error is a KindInvalid naming the
@@ -117,8 +135,8 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 		v.LOD, v.AtlasSize, v.TextureSizeLimit = p.LOD, p.AtlasSize, p.TextureSizeLimit
 	}
 	if s, ok := lookup(q, "lod"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > MaxLOD {
+		n, ok := Whole(s)
+		if !ok || n > MaxLOD {
 			return v, false, Errorf(KindInvalid, "invalid_lod", "lod must be 0, 1 or 2, got %q", s)
 		}
 		v.LOD = n
@@ -130,8 +148,8 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 		v.TextureFormat = s
 	}
 	if s, ok := lookup(q, "textureAtlasSize"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil {
+		n, ok := Whole(s)
+		if !ok {
 			return v, named, Errorf(KindInvalid, "invalid_texture_atlas_size", "textureAtlasSize must be a power of two from 64 to 2048, got %q", s)
 		}
 		v.AtlasSize = n
@@ -164,8 +182,8 @@ func (v *Variant) parseLeader(q url.Values) error {
 		v.Pose = strings.ToUpper(s)
 	}
 	if s, ok := lookup(q, "textureSizeLimit"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil {
+		n, ok := Whole(s)
+		if !ok {
 			return Errorf(KindInvalid, "invalid_texture_size_limit", "textureSizeLimit must be a whole number from 256 to 1024, got %q", s)
 		}
 		v.TextureSizeLimit = n
@@ -367,8 +385,8 @@ const (
 func ParsePreview(q url.Values) (Render, error) {
 	r := Render{Size: 512, Camera: "portrait"}
 	if s, ok := lookup(q, "size"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 32 || n > 512 {
+		n, ok := Whole(s)
+		if !ok || n < 32 || n > 512 {
 			return r, Errorf(KindInvalid, "invalid_size", "size must be an integer from 32 to 512, got %q", s)
 		}
 		r.Size = nearestPowerOfTwo(n)
@@ -393,8 +411,8 @@ func ParsePreview(q url.Values) (Render, error) {
 func ParseRender(q url.Values, format string) (Render, error) {
 	r := Render{Size: DefaultRenderSize, Camera: "portrait"}
 	if s, ok := lookup(q, "size"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > MaxRenderSize {
+		n, ok := Whole(s)
+		if !ok || n < 1 || n > MaxRenderSize {
 			return r, Errorf(KindInvalid, "invalid_size", "size must be an integer from 1 to %d, got %q", MaxRenderSize, s)
 		}
 		r.Size = n
@@ -409,8 +427,8 @@ func ParseRender(q url.Values, format string) (Render, error) {
 		}
 	}
 	if s, ok := lookup(q, "quality"); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 100 {
+		n, ok := Whole(s)
+		if !ok || n < 1 || n > 100 {
 			return r, Errorf(KindInvalid, "invalid_quality", "quality must be an integer from 1 to 100, got %q", s)
 		}
 		// A PNG is lossless: quality changes nothing in it, and must
@@ -514,8 +532,8 @@ func ParseBackground(s string) (color.NRGBA, error) {
 		return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
 	}
 	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 || v > 255 {
+		v, ok := Whole(p)
+		if !ok || v > 255 {
 			return color.NRGBA{}, errors.New("must be R,G,B with integers 0..255")
 		}
 		c[i] = uint8(v)

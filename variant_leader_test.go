@@ -51,6 +51,7 @@ func TestParseLeaderParameters(t *testing.T) {
 		{"textureSizeLimit=2048", kiln.Variant{}, "invalid_texture_size_limit"},
 		{"textureSizeLimit=big", kiln.Variant{}, "invalid_texture_size_limit"},
 		{"textureSizeLimit=", kiln.Variant{}, "invalid_texture_size_limit"},
+		{"textureSizeLimit=+512", kiln.Variant{}, "invalid_texture_size_limit"},
 		{"textureChannels=albedo", kiln.Variant{}, "invalid_texture_channels"},
 		{"textureChannels=", kiln.Variant{}, "invalid_texture_channels"},
 		{"textureChannels=baseColor,", kiln.Variant{}, "invalid_texture_channels"},

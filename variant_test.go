@@ -46,11 +46,15 @@ func TestParseVariant(t *testing.T) {
 		{"lod=", kiln.Variant{}, false, "invalid_lod"},
 		{"lod=3", kiln.Variant{}, false, "invalid_lod"},
 		{"lod=-1", kiln.Variant{}, false, "invalid_lod"},
+		{"lod=-0", kiln.Variant{}, false, "invalid_lod"},
+		{"lod=+1", kiln.Variant{}, false, "invalid_lod"},
 		{"textureFormat=gif", kiln.Variant{}, true, "invalid_texture_format"},
 		{"textureFormat=", kiln.Variant{}, true, "invalid_texture_format"},
 		{"textureAtlasSize=100", kiln.Variant{}, true, "invalid_texture_atlas_size"},
 		{"textureAtlasSize=4096", kiln.Variant{}, true, "invalid_texture_atlas_size"},
 		{"textureAtlasSize=x", kiln.Variant{}, true, "invalid_texture_atlas_size"},
+		{"textureAtlasSize=-0", kiln.Variant{}, true, "invalid_texture_atlas_size"},
+		{"textureAtlasSize=+512", kiln.Variant{}, true, "invalid_texture_atlas_size"},
 		{"mergeMesh=2", kiln.Variant{}, true, "invalid_merge_mesh"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -198,9 +197,9 @@ func queryInt(c *gin.Context, field string, def, lo, hi int64) (int64, error) {
 	if !set {
 		return def, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || n < lo || n > hi {
+	n, ok := kiln.Whole(strings.TrimSpace(v))
+	if !ok || int64(n) < lo || int64(n) > hi {
 		return 0, invalidf("invalid_"+field, "%s must be a whole number from %d to %d, got %q", field, lo, hi, v)
 	}
-	return n, nil
+	return int64(n), nil
 }
