@@ -21,7 +21,6 @@
 package main
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
@@ -34,11 +33,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
-	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/obj"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/bench/internal/benchfiles"
 )
 
 func main() {
@@ -57,7 +54,7 @@ func main() {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "model\ttriangles\tplain\tKiln file\tGoogle file\tKiln Draco bytes\tGoogle Draco bytes\tKiln/Google\tKiln ms\tGoogle ms\tvalidator errors\t")
 	for _, in := range inputs {
-		s, err := scene.Read(in.glb, scene.ReadOptions{})
+		s, err := scene.Read(in.GLB, scene.ReadOptions{})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -65,7 +62,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		plainPath := filepath.Join(dir, in.name+".glb")
+		plainPath := filepath.Join(dir, in.Name+".glb")
 		if err := os.WriteFile(plainPath, plain, 0o644); err != nil {
 			log.Fatal(err)
 		}
@@ -88,14 +85,14 @@ func main() {
 				kt = append(kt, time.Since(start))
 			}
 		}
-		kilnPath := filepath.Join(dir, in.name+".kiln.glb")
+		kilnPath := filepath.Join(dir, in.Name+".kiln.glb")
 		if err := os.WriteFile(kilnPath, kiln, 0o644); err != nil {
 			log.Fatal(err)
 		}
-		googlePath := filepath.Join(dir, in.name+".google.glb")
+		googlePath := filepath.Join(dir, in.Name+".google.glb")
 		out, err := exec.Command("node", "../../tools/draco/encode.mjs", plainPath, googlePath, fmt.Sprint(*runs)).Output()
 		if err != nil {
-			log.Fatalf("%s: encode.mjs: %v", in.name, err)
+			log.Fatalf("%s: encode.mjs: %v", in.Name, err)
 		}
 		var g struct{ MS []float64 }
 		if err := json.Unmarshal(out, &g); err != nil {
@@ -106,28 +103,15 @@ func main() {
 			log.Fatal(err)
 		}
 		kd, gd := dracoBytes(kiln), dracoBytes(google)
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%.0f\t%s\t\n", in.name, s.Stats().Triangles, len(plain), len(kiln), len(google),
-			kd, gd, float64(kd)/float64(gd), median(kt).Seconds()*1000, medianMS(g.MS), validate(kilnPath))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%.0f\t%s\t\n", in.Name, s.Stats().Triangles, len(plain), len(kiln), len(google),
+			kd, gd, float64(kd)/float64(gd), median(kt).Seconds()*1000, medianMS(g.MS), benchfiles.Validate(kilnPath))
 	}
 	tw.Flush()
 }
 
-type input struct {
-	name string
-	glb  []byte
-}
-
 // models reads the shared files that exist and builds the others.
-func models(shared string) ([]input, error) {
-	var out []input
-	for _, name := range []string{"rpm-avatar-casual", "rpm-avatar-office", "DamagedHelmet"} {
-		data, err := os.ReadFile(filepath.Join(shared, name+".glb"))
-		if err != nil {
-			log.Printf("%s: %v (skipped)", name, err)
-			continue
-		}
-		out = append(out, input{name, data})
-	}
+func models(shared string) ([]benchfiles.Model, error) {
+	out := benchfiles.Shared(shared, "rpm-avatar-casual", "rpm-avatar-office", "DamagedHelmet")
 	if data, err := os.ReadFile(filepath.Join(shared, "bunny.obj")); err != nil {
 		log.Printf("bunny: %v (skipped)", err)
 	} else {
@@ -139,17 +123,13 @@ func models(shared string) ([]input, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, input{"bunny", glb})
+		out = append(out, benchfiles.Model{Name: "bunny", GLB: glb})
 	}
-	s, err := avatar.Generate(avatar.Default(avatar.Masculine))
+	a, err := benchfiles.KilnAvatar()
 	if err != nil {
 		return nil, err
 	}
-	m, err := assets.BuildVariant(context.Background(), s, kiln.Variant{TextureFormat: "webp"})
-	if err != nil {
-		return nil, err
-	}
-	return append(out, input{"kiln-avatar", m.GLB}), nil
+	return append(out, a), nil
 }
 
 // dracoBytes sums the buffer views that KHR_draco_mesh_compression names.
@@ -193,18 +173,4 @@ func median(ts []time.Duration) time.Duration {
 func medianMS(ms []float64) float64 {
 	slices.Sort(ms)
 	return ms[len(ms)/2]
-}
-
-func validate(path string) string {
-	out, err := exec.Command("node", "../../tools/gltf-validator/validate.mjs", path).Output()
-	if err != nil {
-		return "n/a"
-	}
-	var r struct {
-		NumErrors int `json:"numErrors"`
-	}
-	if json.Unmarshal(out, &r) != nil {
-		return "n/a"
-	}
-	return fmt.Sprint(r.NumErrors)
 }

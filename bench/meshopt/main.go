@@ -16,8 +16,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -28,12 +26,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/kilnhq/kiln"
-	"github.com/kilnhq/kiln/assets"
-	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/quantize"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
+	"github.com/kilnhq/kiln/bench/internal/benchfiles"
 )
 
 func main() {
@@ -89,7 +85,7 @@ func main() {
 		}
 		ks, ps := size(kilnOut), size(packOut)
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%.0f\t%s\t\n", in.name, len(src), len(plain), ks, ps,
-			float64(ks)/float64(ps), kt.Seconds()*1000, pt.Seconds()*1000, validate(kilnOut))
+			float64(ks)/float64(ps), kt.Seconds()*1000, pt.Seconds()*1000, benchfiles.Validate(kilnOut))
 	}
 	tw.Flush()
 }
@@ -107,23 +103,16 @@ func models(dir, shared string) ([]input, error) {
 			log.Printf("%s: %v (skipped)", name, err)
 		}
 	}
-	s, err := avatar.Generate(avatar.Default(avatar.Masculine))
+	a, err := benchfiles.KilnAvatar()
 	if err != nil {
 		return nil, err
 	}
-	m, err := assets.BuildVariant(context.Background(), s, kiln.Variant{TextureFormat: "webp"})
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range []struct {
-		name string
-		glb  []byte
-	}{{"kiln-avatar", m.GLB}, {"faceted-rock", scenetest.FacetedRock()}} {
-		p := filepath.Join(dir, g.name+".glb")
-		if err := os.WriteFile(p, g.glb, 0o644); err != nil {
+	for _, g := range []benchfiles.Model{a, {Name: "faceted-rock", GLB: scenetest.FacetedRock()}} {
+		p := filepath.Join(dir, g.Name+".glb")
+		if err := os.WriteFile(p, g.GLB, 0o644); err != nil {
 			return nil, err
 		}
-		out = append(out, input{g.name, p})
+		out = append(out, input{g.Name, p})
 	}
 	return out, nil
 }
@@ -173,18 +162,4 @@ func size(path string) int {
 		log.Fatal(err)
 	}
 	return int(st.Size())
-}
-
-func validate(path string) string {
-	out, err := exec.Command("node", "../../tools/gltf-validator/validate.mjs", path).Output()
-	if err != nil {
-		return "n/a"
-	}
-	var r struct {
-		NumErrors int `json:"numErrors"`
-	}
-	if json.Unmarshal(out, &r) != nil {
-		return "n/a"
-	}
-	return fmt.Sprint(r.NumErrors)
 }
