@@ -32,11 +32,15 @@ func BuiltInAvatar(id string) bool { return id == AvatarDefaultMale || id == Ava
 // Avatar is a registered avatar of an account. Configuration is the
 // resolved version "1" configuration (never `{}`: the project default is
 // resolved when the avatar is registered), kept as JSON so that this
-// package needs no knowledge of its fields.
+// package needs no knowledge of its fields. An Imported avatar was made
+// by the leader and brought back with POST /avatar/import: its model is
+// the stored file (AvatarImportKey) rather than the configuration's,
+// which then only says its body type for clips and metadata.
 type Avatar struct {
 	ID            string          `json:"id"`
 	Account       string          `json:"account"`
 	Configuration json.RawMessage `json:"configuration"`
+	Imported      bool            `json:"imported,omitempty"`
 	State         AvatarState     `json:"state"`
 	Error         string          `json:"error,omitempty"`
 	CreatedAt     time.Time       `json:"createdAt"`
@@ -46,6 +50,10 @@ type Avatar struct {
 // AvatarModelKey is the blob key of an avatar's generated model (lod 0,
 // textures as generated, no animation); every variant starts from it.
 func AvatarModelKey(id string) string { return "avatars/" + id + "/model.glb" }
+
+// AvatarImportKey is the blob key of an imported avatar's file as
+// uploaded; its lod 0 model (AvatarModelKey) is built from it.
+func AvatarImportKey(id string) string { return "avatars/" + id + "/import.glb" }
 
 // AvatarVariantKey is the blob key of a variant of an avatar's model.
 func AvatarVariantKey(id, key string) string { return "avatars/" + id + "/variants/" + key + ".glb" }

@@ -30,6 +30,7 @@ const maxAvatarConfig = 64 << 10
 
 func (s *Server) avatarRoutes(r *gin.Engine) {
 	r.POST("/avatar", s.require(kiln.ScopeAvatarWrite), s.createAvatar)
+	r.POST("/avatar/import", s.require(kiln.ScopeAvatarWrite), s.importAvatar)
 	getFile(r, "/avatar/schema.json", avatarSchema)
 	getFile(r, "/model/:file", s.avatarModel)
 	r.GET("/animations", listAnimations)

@@ -184,7 +184,11 @@ func (w *Worker) avatarModel(ctx context.Context, id string, cfg avatar.Config) 
 	if kiln.KindOf(err) != kiln.KindNotFound {
 		return nil, kiln.E(op, err)
 	}
-	s, err := avatar.Generate(cfg)
+	s, err := w.generate(ctx, id, cfg)
+	if err != nil && (ctx.Err() != nil || kiln.KindOf(err) == kiln.KindUnavailable) {
+		// Storage or the deadline, not the avatar: the job runs again.
+		return nil, kiln.E(op, err)
+	}
 	var glb []byte
 	if err == nil {
 		glb, err = scene.Write(s)

@@ -138,11 +138,14 @@ func bestRotation(s [3][3]float64) [4]float64 {
 	return [4]float64{q[1], q[2], q[3], q[0]}
 }
 
-// RigidPieces replaces the offsets d of a mesh's vertices by those of the
-// rigid motion that best fits each connected piece of it: an imported
-// set of teeth or an eye, given offsets carried from Kiln's face, moves
-// as a solid.
-func RigidPieces(pos, d [][3]float32, tris [][3]uint32) [][3]float32 {
-	piece, n := pieces(pos, tris)
+// Pieces numbers the connected pieces of a mesh (vertices welded by
+// position) and gives their count.
+func Pieces(pos [][3]float32, tris [][3]uint32) ([]int, int) { return pieces(pos, tris) }
+
+// RigidOffsets replaces the offsets d of each piece (numbered 0..n-1) by
+// those of the rigid motion that best fits them: an imported set of
+// teeth or an eye, given offsets carried from Kiln's face, moves as a
+// solid.
+func RigidOffsets(pos, d [][3]float32, piece []int, n int) [][3]float32 {
 	return rigidOffsets(pos, d, piece, n)
 }

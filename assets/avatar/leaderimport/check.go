@@ -75,7 +75,11 @@ func Check(s *scene.Scene) error {
 			if p.Mode != gltf.PrimitiveTriangles {
 				return kiln.Errorf(kiln.KindInvalid, "invalid_avatar", "mesh %q draws mode %d; the leader's avatars are triangles", m.Name, p.Mode)
 			}
-			tris += len(p.Indices) / 3
+			if p.Indices != nil {
+				tris += len(p.Indices) / 3
+			} else {
+				tris += len(p.Positions) / 3
+			}
 		}
 	}
 	if tris > MaxTriangles {

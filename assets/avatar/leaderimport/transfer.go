@@ -55,12 +55,23 @@ func Transfer(ctx context.Context, s, src *scene.Scene) error {
 			return err
 		}
 		f, rigid := fit, name != "Wolf3D_Head"
-		if name == "EyeLeft" || name == "EyeRight" {
+		switch name {
+		case "EyeLeft", "EyeRight":
 			f = eyeFit(parts[name])
+		case "Wolf3D_Teeth":
+			// Teeth are matched by what the jaw moves first and by place
+			// second: Kiln's own arches are one piece that turns about
+			// its back, so by place alone the leader's upper front teeth
+			// found Kiln's moving ones.
+			f.feature = 0.1
 		}
 		p := parts[name]
 		mesh := s.Meshes[*s.Nodes[Node(s, name)].Mesh]
-		addTargets(mesh, names, carry(p[0], p[1], names, f, rigid))
+		add, err := carry(ctx, p[0], p[1], names, f, rigid)
+		if err != nil {
+			return err
+		}
+		addTargets(mesh, names, add)
 	}
 	return nil
 }
@@ -118,7 +129,13 @@ func (a affine) point(p [3]float64) (out, k [3]float64) {
 		default:
 			l[1] = e.dL + (l[1]-e.kL)*s
 		}
-		scale := [3]float64{e.ratio, e.ratio * s, e.ratio}
+		// Only the upper lid's offsets grow: below the opening the cheek
+		// moves with the jaw and the smile, which the stretch would
+		// carry up to the lower lid.
+		scale := [3]float64{e.ratio, e.ratio, e.ratio}
+		if l[1] > e.dL {
+			scale[1] *= s
+		}
 		for i := range 3 {
 			out[i] += w * (e.dc[i] + l[i] - out[i])
 			k[i] += w * (scale[i] - k[i])
@@ -306,7 +323,7 @@ func eyeFit(p [2][]bound) affine {
 
 // carry computes, for each name the leader's mesh lacks, its offsets on
 // every primitive of the leader's mesh (dst), from Kiln's (src).
-func carry(dst, src []bound, names []string, f affine, rigid bool) map[string][][][3]float32 {
+func carry(ctx context.Context, dst, src []bound, names []string, f affine, rigid bool) (map[string][][][3]float32, error) {
 	type point struct {
 		p, k [3]float64
 		feat float64
@@ -345,6 +362,9 @@ func carry(dst, src []bound, names []string, f affine, rigid bool) map[string][]
 		}
 		best := make([]near, 0, k+1)
 		for v, p := range b.pos {
+			if v%256 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			best = best[:0]
 			for i, q := range pool {
 				d := sq(p[0]-q.p[0]) + sq(p[1]-q.p[1]) + sq(p[2]-q.p[2]) + sq(f.feature*(dstFeat[pi][v]-q.feat))
@@ -394,13 +414,34 @@ func carry(dst, src []bound, names []string, f affine, rigid bool) map[string][]
 		}
 	}
 	if rigid {
-		for _, offs := range out {
-			for pi, b := range dst {
-				offs[pi] = avatar.RigidPieces(b.prim.Positions, offs[pi], triangles(b.prim))
+		for pi, b := range dst {
+			piece, n := solids(b, dstFeat[pi])
+			for _, offs := range out {
+				offs[pi] = avatar.RigidOffsets(b.prim.Positions, offs[pi], piece, n)
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// solids numbers the pieces of teeth that move as one: connected
+// pieces, split between what the leader's mouthOpen moves (more than
+// half its most) and what it does not, since the leader's upper and
+// lower teeth touch and weld into one piece.
+func solids(b bound, feat []float64) ([]int, int) {
+	piece, _ := avatar.Pieces(b.prim.Positions, triangles(b.prim))
+	id := map[int]int{}
+	for v, p := range piece {
+		k := 2 * p
+		if feat[v] > 0.5 {
+			k++
+		}
+		if _, ok := id[k]; !ok {
+			id[k] = len(id)
+		}
+		piece[v] = id[k]
+	}
+	return piece, len(id)
 }
 
 // features gives each vertex how far the mesh's own mouthOpen moves it,

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/avatar/leaderimport"
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/jobs"
+)
+
+// importAvatar serves POST /avatar/import: the body is an avatar GLB made
+// by the leader. It is read and checked here (a file that is not one is a
+// 400 saying what it lacks, before anything is stored), stored as it
+// came, and registered as an imported avatar of the key's account; the
+// build of its lod 0, which gives a face without shapes Kiln's (package
+// leaderimport), is queued at once, as POST /avatar's is.
+func (s *Server) importAvatar(c *gin.Context) {
+	ctx := c.Request.Context()
+	gender := c.DefaultQuery("outfitGender", avatar.Masculine)
+	if gender != avatar.Masculine && gender != avatar.Feminine {
+		fail(c, invalidf("invalid_gender", "outfitGender: %q is not masculine or feminine", gender))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, leaderimport.MaxBytes))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if len(body) == 0 {
+		fail(c, invalidf("invalid_avatar", "the body is empty; send the avatar's .glb file"))
+		return
+	}
+	sc, err := scene.ReadContext(ctx, body, scene.ReadOptions{})
+	if err != nil {
+		if ctx.Err() != nil {
+			fail(c, ctx.Err())
+			return
+		}
+		_, msg := kiln.CodeOf(err)
+		fail(c, invalidf("invalid_avatar", "not a valid GLB file: %s", msg))
+		return
+	}
+	if err := leaderimport.Check(sc); err != nil {
+		fail(c, err)
+		return
+	}
+	cfg, err := json.Marshal(avatar.Default(gender))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	id := kiln.NewID("av")
+	if _, err := s.Blobs.Put(ctx, kiln.AvatarImportKey(id), bytes.NewReader(body), int64(len(body)), "model/gltf-binary"); err != nil {
+		fail(c, err)
+		return
+	}
+	now := time.Now().UTC()
+	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: cfg, Imported: true, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now}
+	if err := s.Avatars.CreateAvatar(ctx, a); err != nil {
+		fail(c, err)
+		return
+	}
+	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: defaultMorphTargets()}}
+	if err := s.Jobs.Enqueue(ctx, build); err != nil {
+		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
+	}
+	base := s.PublicAvatarURL
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": gin.H{
+		"modelId":    id,
+		"modelUrl":   base + "/model/" + id + ".glb",
+		"previewUrl": base + "/preview/" + id + ".png",
+	}})
+}
