@@ -52,7 +52,13 @@ func (s *Server) importAvatar(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	cfg, err := json.Marshal(avatar.Default(gender))
+	// The configuration serves clips and metadata: the body type asked
+	// for and the skin the file shows.
+	def := avatar.Default(gender)
+	if tone, ok := leaderimport.SkinTone(sc); ok {
+		def.Skin.Tone = tone
+	}
+	cfg, err := json.Marshal(def)
 	if err != nil {
 		fail(c, err)
 		return

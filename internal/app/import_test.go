@@ -15,8 +15,10 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar/face"
+	"github.com/kilnhq/kiln/assets/avatar/leaderimport"
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/internal/gltfcheck"
 )
 
 // leaderAvatar reads one of the leader's avatars from ../shared, or skips.
@@ -106,9 +108,32 @@ func TestAvatarImport(t *testing.T) {
 				}
 			}
 		}
-		res := do(t, "GET", r.AvatarURL+"/preview/"+id+".png?size=128", "", nil, nil)
-		if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "image/png" {
-			t.Errorf("%s: preview %d %s", name, res.Status, res.Body)
+		for _, u := range []string{"/preview/" + id + ".png?size=128", "/" + id + ".png", "/" + id + ".jpg"} {
+			res := do(t, "GET", r.AvatarURL+u, "", nil, nil)
+			if res.Status != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "image/") {
+				t.Errorf("%s: %s: %d %s", name, u, res.Status, res.Body)
+			}
+		}
+		// The leader's own URLs: the model at the root, and the metadata
+		// its engine SDKs fetch beside it.
+		res := do(t, "GET", r.AvatarURL+"/"+id+".glb?morphTargets=ARKit", "", nil, nil)
+		if res.Status != http.StatusOK {
+			t.Errorf("%s: /%s.glb: %d %s", name, id, res.Status, res.Body)
+		} else {
+			gltfcheck.RequireValid(t, res.Body)
+		}
+		res = do(t, "GET", r.AvatarURL+"/"+id+".json", "", nil, nil)
+		var meta struct {
+			BodyType, OutfitGender, SkinTone string
+		}
+		res.json(t, &meta)
+		src, err := scene.Read(glb, scene.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tone, _ := leaderimport.SkinTone(src)
+		if res.Status != http.StatusOK || meta.BodyType != "fullbody" || meta.OutfitGender != "masculine" || meta.SkinTone != tone {
+			t.Errorf("%s: /%s.json: %d %s", name, id, res.Status, res.Body)
 		}
 	}
 }

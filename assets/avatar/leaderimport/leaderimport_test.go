@@ -3,6 +3,7 @@ package leaderimport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,6 +159,19 @@ func BenchmarkTransfer(b *testing.B) {
 		}
 		if err := Transfer(context.Background(), s, src); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSkinTone reads the leader's avatars' skin from their forehead: a
+// warm light tone (red over green over blue), as both files show.
+func TestSkinTone(t *testing.T) {
+	for _, file := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
+		tone, ok := SkinTone(leader(t, file))
+		t.Logf("%s: %s", file, tone)
+		var r, g, b int
+		if _, err := fmt.Sscanf(tone, "#%02x%02x%02x", &r, &g, &b); !ok || err != nil || !(r > g && g > b && r > 150) {
+			t.Errorf("%s: skin tone %q (%v), want a warm light tone", file, tone, ok)
 		}
 	}
 }
