@@ -13,7 +13,6 @@ import (
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/avatar/leaderimport"
 	"github.com/kilnhq/kiln/assets/scene"
-	"github.com/kilnhq/kiln/jobs"
 )
 
 // importAvatar serves POST /avatar/import: the body is an avatar GLB made
@@ -21,8 +20,13 @@ import (
 // 400 saying what it lacks, before anything is stored), stored as it
 // came, and registered as an imported avatar of the key's account; the
 // build of its lod 0, which gives a face without shapes Kiln's (package
-// leaderimport), is queued at once, as POST /avatar's is.
+// leaderimport), is queued at once, as POST /avatar's is, and under the
+// same rate.
 func (s *Server) importAvatar(c *gin.Context) {
+	// An import is an avatar creation: it shares POST /avatar's rate.
+	if !s.limit(c, "avatar-create:"+callerKey(c).Account, s.AvatarCreateRate) {
+		return
+	}
 	ctx := c.Request.Context()
 	gender := c.DefaultQuery("outfitGender", avatar.Masculine)
 	if gender != avatar.Masculine && gender != avatar.Feminine {
@@ -69,19 +73,5 @@ func (s *Server) importAvatar(c *gin.Context) {
 		return
 	}
 	now := time.Now().UTC()
-	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: cfg, Imported: true, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now}
-	if err := s.Avatars.CreateAvatar(ctx, a); err != nil {
-		fail(c, err)
-		return
-	}
-	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: defaultMorphTargets()}}
-	if err := s.Jobs.Enqueue(ctx, build); err != nil {
-		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
-	}
-	base := s.PublicAvatarURL
-	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": gin.H{
-		"modelId":    id,
-		"modelUrl":   base + "/model/" + id + ".glb",
-		"previewUrl": base + "/preview/" + id + ".png",
-	}})
+	s.registerAvatar(c, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: cfg, Imported: true, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now})
 }

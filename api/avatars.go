@@ -68,7 +68,13 @@ func (s *Server) createAvatar(c *gin.Context) {
 		return
 	}
 	now := time.Now().UTC()
-	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: raw, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now}
+	s.registerAvatar(c, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: raw, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now})
+}
+
+// registerAvatar stores a new avatar's record, enqueues the build of its
+// lod 0 and answers its URLs.
+func (s *Server) registerAvatar(c *gin.Context, a *kiln.Avatar) {
+	id := a.ID
 	if err := s.Avatars.CreateAvatar(c.Request.Context(), a); err != nil {
 		fail(c, err)
 		return
