@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -476,7 +477,8 @@ func (r *Render) parseCommon(q url.Values) error {
 // (w from 0 to 1, kept to thousandths) into their canonical order.
 func parseBlendShapes(q url.Values) ([]BlendShape, error) {
 	var out []BlendShape
-	for key, values := range q {
+	// In order, so that of two bad keys the same one is named each time.
+	for _, key := range slices.Sorted(maps.Keys(q)) {
 		rest, ok := strings.CutPrefix(key, "blendShapes[")
 		if !ok {
 			continue
@@ -501,9 +503,9 @@ func parseBlendShapes(q url.Values) ([]BlendShape, error) {
 		if len(parts) == 0 || len(parts) > 2 {
 			return nil, bad("must be blendShapes[name] or blendShapes[mesh][name]")
 		}
-		w, err := strconv.ParseFloat(values[0], 64)
+		w, err := strconv.ParseFloat(q.Get(key), 64)
 		if err != nil || !(w >= 0 && w <= 1) {
-			return nil, bad(fmt.Sprintf("the weight must be a number from 0 to 1, got %q", values[0]))
+			return nil, bad(fmt.Sprintf("the weight must be a number from 0 to 1, got %q", q.Get(key)))
 		}
 		b := BlendShape{Name: parts[len(parts)-1], Weight: math.Round(w*1000) / 1000}
 		if len(parts) == 2 {

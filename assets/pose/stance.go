@@ -2,6 +2,7 @@ package pose
 
 import (
 	"math"
+	"strings"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
@@ -72,7 +73,7 @@ func Strike(s *scene.Scene, name string) error {
 		b.aim("RightHandThumb2", "RightHandThumb3", b.up)
 		b.aim("RightHandThumb3", "RightHandThumb4", b.up)
 	default:
-		return kiln.Errorf(kiln.KindInvalid, "invalid_pose", "pose must be one of %v, got %q", kiln.RenderPoses, name)
+		return kiln.Errorf(kiln.KindInvalid, "invalid_pose", "pose must be one of %s, got %q", strings.Join(kiln.RenderPoses, ", "), name)
 	}
 	return b.err
 }
