@@ -91,7 +91,7 @@ func TestAvatarImport(t *testing.T) {
 	key := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
 	for name, glb := range files {
 		id := importAvatar(t, r, key, glb)
-		all := "?morphTargets=ARKit,Oculus%20Visemes,Default"
+		all := "?morphTargets=ARKit,Oculus%20Visemes,Default,Eyes%20Extra"
 		_, s, rep := getModel(t, r, id, all)
 		t.Logf("%s as %s: %v triangles, %v draw calls, %d errors, %d warnings (validator skipped: %v)", name, id, rep.Info["totalTriangleCount"], rep.Info["drawCallCount"], rep.NumErrors, rep.NumWarnings, rep.Skipped)
 		checkImportedFace(t, name, s)
@@ -139,7 +139,7 @@ func TestAvatarImport(t *testing.T) {
 }
 
 // checkImportedFace checks the shapes of an imported leader avatar: the
-// head carries every ARKit shape, viseme and default shape, and each
+// head carries every ARKit shape, viseme, default and Eyes Extra shape, and each
 // moves what it names. Regions are found on the leader's own meshes
 // (eyes from the eye meshes, the mouth from the front teeth), which sit
 // at their bind pose in the leader's files.
@@ -217,6 +217,8 @@ func checkImportedFace(t *testing.T, file string, s *scene.Scene) {
 	}{
 		{"eyeBlinkLeft", []region{{"left lids", head, leftEye}}, 5, true, []region{{"right lids", head, rightEye}, {"mouth", head, mouth}, {"left eye", eyeL, anywhere}}},
 		{"eyeBlinkRight", []region{{"right lids", head, rightEye}}, 5, true, []region{{"left lids", head, leftEye}, {"mouth", head, mouth}}},
+		{"eyesClosed", []region{{"left lids", head, leftEye}, {"right lids", head, rightEye}}, 5, true, []region{{"mouth", head, mouth}}},
+		{"eyesLookUp", []region{{"left eye", eyeL, anywhere}, {"right eye", eyeR, anywhere}}, 1, false, []region{{"mouth", head, mouth}}},
 		{"jawOpen", []region{{"mouth and chin", head, mouth}, {"lower teeth", teeth, lower}}, 5, true, []region{{"upper teeth", teeth, upper}, {"left lids", head, leftEye}, {"right lids", head, rightEye}}},
 		{"viseme_PP", []region{{"lips", head, mouth}}, 1, false, []region{{"left lids", head, leftEye}, {"right lids", head, rightEye}, {"upper teeth", teeth, upper}}},
 		{"viseme_aa", []region{{"mouth and chin", head, mouth}, {"lower teeth", teeth, lower}}, 3, true, []region{{"left lids", head, leftEye}, {"upper teeth", teeth, upper}}},
