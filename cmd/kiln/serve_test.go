@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -255,11 +256,12 @@ func TestServeKeepsStateAcrossRestart(t *testing.T) {
 	}
 	p.stop(t)
 
+	// Every start shows the key kiln serve keeps, until the operator sets one.
 	p = startServe(t, env)
-	for _, l := range p.banner(t) {
-		if strings.HasPrefix(l, "Admin key") {
-			t.Fatalf("second start printed the admin key again: %q", l)
-		}
+	if again := p.banner(t); !slices.ContainsFunc(again, func(l string) bool {
+		return strings.HasPrefix(l, "Admin key (kept in ") && strings.HasSuffix(l, "): "+admin)
+	}) {
+		t.Fatalf("second start did not show the admin key again: %q", again)
 	}
 	if st, body := c.do("GET", "/resources/objects/"+ready, "Bearer "+key, nil, ""); st != 200 || !strings.Contains(string(body), `"state":"ready"`) {
 		t.Fatalf("after restart, object: %d %s", st, body)
@@ -308,6 +310,51 @@ func TestConfigErrorsStopAtStart(t *testing.T) {
 			t.Errorf("%s: printed %q, want one line with %q", tc.env, out, tc.want)
 		}
 	}
+}
+
+// TestServePortClash starts kiln serve on a port another program holds:
+// it stops with the variable that moves the listener, and the next start
+// on a free port still shows the admin key the failed one made.
+func TestServePortClash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin, err := buildKiln()
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	dataDir := t.TempDir()
+	env := []string{"KILN_DATA_DIR=" + dataDir, "KILN_REDIS_URL=", "KILN_S3_ENDPOINT=", "KILN_ADMIN_KEY=", "KILN_LOG_LEVEL=warn",
+		"KILN_PLATFORM_ADDR=" + freeAddr(t), "KILN_WORKER_ADDR=" + freeAddr(t)}
+
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(append(os.Environ(), env...), "KILN_AVATAR_ADDR="+held.Addr().String())
+	out, err := cmd.CombinedOutput()
+	if _, ok := err.(*exec.ExitError); !ok {
+		t.Fatalf("kiln serve on a held port: %v\n%s", err, out)
+	}
+	for _, want := range []string{"avatar listener on " + held.Addr().String(), "address already in use", "set KILN_AVATAR_ADDR to move it"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("clash message %q does not say %q", out, want)
+		}
+	}
+
+	p := startServe(t, append(env, "KILN_AVATAR_ADDR="+freeAddr(t)))
+	kept, err := os.ReadFile(filepath.Join(dataDir, "admin.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if banner := p.banner(t); !slices.ContainsFunc(banner, func(l string) bool {
+		return strings.HasPrefix(l, "Admin key (kept in ") && strings.HasSuffix(l, "): "+strings.TrimSpace(string(kept)))
+	}) {
+		t.Fatalf("start after the clash does not show the key kept in %s: %q", dataDir, banner)
+	}
+	p.stop(t)
 }
 
 func TestInspect(t *testing.T) {

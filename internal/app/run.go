@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -41,11 +43,19 @@ func Run(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Roles,
 		fmt.Fprintf(out, "Kiln avatar service:   %s\n", r.AvatarURL)
 		fmt.Fprintf(out, "Start page:            %s/\n", r.PlatformURL)
 		fmt.Fprintf(out, "Queue monitor:         %s/monitoring/ (user admin, password: the admin key)\n", r.PlatformURL)
+		// A key the operator chose is theirs to know. The one kiln serve
+		// made is shown at every start: a first start that failed after
+		// making it (a port in use) must not leave the user without it.
+		// A cluster's shared key is shown once, by the process that made
+		// it, and not again in every process's log.
 		switch {
-		case r.AdminKeyCreated && cfg.Embedded():
-			fmt.Fprintf(out, "Admin key (shown once, kept in %s/admin.key): %s\n", cfg.DataDir, r.AdminKey)
+		case cfg.AdminKey != "":
+		case cfg.Embedded():
+			fmt.Fprintf(out, "Admin key (kept in %s; set KILN_ADMIN_KEY to choose your own): %s\n", filepath.Join(cfg.DataDir, "admin.key"), r.AdminKey)
 		case r.AdminKeyCreated:
 			fmt.Fprintf(out, "Admin key (shown once, kept in Redis for every api process; set KILN_ADMIN_KEY to choose it): %s\n", r.AdminKey)
+		default:
+			fmt.Fprintln(out, "Admin key:             kept in Redis (kiln:admin-key), shown by the process that made it; set KILN_ADMIN_KEY to choose your own")
 		}
 	}
 	if r.WorkerURL != "" {
@@ -81,7 +91,7 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 	listen := func(name, addr string, h http.Handler) (url string, start func(), err error) {
 		srv, ln, err := Listen(addr, h)
 		if err != nil {
-			return "", nil, fmt.Errorf("%s listener on %s: %w", name, addr, err)
+			return "", nil, fmt.Errorf("%s listener on %s: %w (set KILN_%s_ADDR to move it, e.g. KILN_%s_ADDR=:0 for any free port)", name, addr, err, strings.ToUpper(name), strings.ToUpper(name))
 		}
 		r.stops = append(r.stops, func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
