@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -45,18 +46,41 @@ type Avatar struct {
 	Error         string          `json:"error,omitempty"`
 	CreatedAt     time.Time       `json:"createdAt"`
 	UpdatedAt     time.Time       `json:"updatedAt"`
+	// App and User are the creator app and its user that made the avatar
+	// (empty for one registered with POST /avatar).
+	App  string `json:"app,omitempty"`
+	User string `json:"user,omitempty"`
+	// Revision counts the edits of the configuration. Every file built
+	// from the avatar is stored under its revision (AvatarFiles), so that
+	// an edit never serves bytes of the configuration before it, and a job
+	// of an older revision finds it is stale.
+	Revision int `json:"revision,omitempty"`
+}
+
+// Owner is the account the avatar belongs to.
+func (a *Avatar) Owner() string { return a.Account }
+
+// AvatarFiles is the blob folder of an avatar's files at a revision:
+// revision 0 keeps the folder avatars had before they could be edited.
+func AvatarFiles(id string, rev int) string {
+	if rev == 0 {
+		return "avatars/" + id
+	}
+	return "avatars/" + id + "/r" + strconv.Itoa(rev)
 }
 
 // AvatarModelKey is the blob key of an avatar's generated model (lod 0,
 // textures as generated, no animation); every variant starts from it.
-func AvatarModelKey(id string) string { return "avatars/" + id + "/model.glb" }
+func AvatarModelKey(id string, rev int) string { return AvatarFiles(id, rev) + "/model.glb" }
 
 // AvatarImportKey is the blob key of an imported avatar's file as
 // uploaded; its lod 0 model (AvatarModelKey) is built from it.
 func AvatarImportKey(id string) string { return "avatars/" + id + "/import.glb" }
 
 // AvatarVariantKey is the blob key of a variant of an avatar's model.
-func AvatarVariantKey(id, key string) string { return "avatars/" + id + "/variants/" + key + ".glb" }
+func AvatarVariantKey(id string, rev int, key string) string {
+	return AvatarFiles(id, rev) + "/variants/" + key + ".glb"
+}
 
 // AnimationsKey is the canonical part of a variant key for a set of
 // animation clips: "anim-none" without clips, else a short hash of the

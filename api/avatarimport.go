@@ -2,10 +2,8 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -62,16 +60,14 @@ func (s *Server) importAvatar(c *gin.Context) {
 	if tone, ok := leaderimport.SkinTone(sc); ok {
 		def.Skin.Tone = tone
 	}
-	cfg, err := json.Marshal(def)
-	if err != nil {
-		fail(c, err)
-		return
-	}
 	id := kiln.NewID("av")
 	if _, err := s.Blobs.Put(ctx, kiln.AvatarImportKey(id), bytes.NewReader(body), int64(len(body)), "model/gltf-binary"); err != nil {
 		fail(c, err)
 		return
 	}
-	now := time.Now().UTC()
-	s.registerAvatar(c, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: cfg, Imported: true, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now})
+	if err := s.registerAvatar(ctx, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Imported: true}, def); err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": s.avatarURLs(id)})
 }

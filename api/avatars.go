@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"hash/fnv"
-	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -22,6 +20,7 @@ import (
 type AvatarStore interface {
 	CreateAvatar(ctx context.Context, a *kiln.Avatar) error
 	Avatar(ctx context.Context, id string) (*kiln.Avatar, error)
+	UpdateAvatar(ctx context.Context, id string, fn func(*kiln.Avatar) error) (*kiln.Avatar, error)
 }
 
 // maxAvatarConfig bounds a POST /avatar body: a configuration is a few
@@ -46,51 +45,18 @@ func (s *Server) createAvatar(c *gin.Context) {
 	if !s.limit(c, "avatar-create:"+callerKey(c).Account, s.AvatarCreateRate) {
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
-	if err != nil {
-		fail(c, err)
-		return
-	}
 	id := kiln.NewID("av")
-	var cfg avatar.Config
-	if emptyObject(body) {
-		cfg, err = s.defaultAvatar(id)
-	} else {
-		cfg, err = avatar.ParseConfig(body)
-	}
+	cfg, err := s.readAvatarConfig(c, id)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	raw, err := json.Marshal(cfg)
-	if err != nil {
+	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account}
+	if err := s.registerAvatar(c.Request.Context(), a, cfg); err != nil {
 		fail(c, err)
 		return
 	}
-	now := time.Now().UTC()
-	s.registerAvatar(c, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Configuration: raw, State: kiln.AvatarBuilding, CreatedAt: now, UpdatedAt: now})
-}
-
-// registerAvatar stores a new avatar's record, enqueues the build of its
-// lod 0 and answers its URLs.
-func (s *Server) registerAvatar(c *gin.Context, a *kiln.Avatar) {
-	id := a.ID
-	if err := s.Avatars.CreateAvatar(c.Request.Context(), a); err != nil {
-		fail(c, err)
-		return
-	}
-	// The first download enqueues the same job when this one is lost, so
-	// a queue that does not answer now costs time, not the avatar.
-	build := jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: kiln.DefaultMorphTargets()}}
-	if err := s.Jobs.Enqueue(c.Request.Context(), jobs.For(a.Account, build)); err != nil {
-		logger(c).Warn("avatar build not enqueued", "avatar_id", id, "err", err)
-	}
-	base := s.PublicAvatarURL
-	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": gin.H{
-		"modelId":    id,
-		"modelUrl":   base + "/model/" + id + ".glb",
-		"previewUrl": base + "/preview/" + id + ".png",
-	}})
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": s.avatarURLs(id)})
 }
 
 // emptyObject reports whether a body asks for the project default: `{}`,
@@ -139,12 +105,13 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	owner, err := s.checkAvatar(c, id)
+	owner, rev, err := s.checkAvatar(c, id)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, v.Key()), id+"-"+v.Key()+".glb", jobs.ModelVariant{AvatarID: id, Variant: v})
+	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, rev, v.Key()), id+"-"+v.Key()+".glb",
+		jobs.ModelVariant{AvatarID: id, Variant: v, Revision: rev}, cacheShared)
 }
 
 // avatarSchema serves the JSON Schema of the avatar configuration.
@@ -155,22 +122,23 @@ func avatarSchema(c *gin.Context) {
 // checkAvatar reports why a download of avatar id cannot be built: not
 // registered (404) or its generation failed (422). The built-in ids always
 // can. owner is whose share of the job queues its builds take
-// (jobs.For): the avatar's account.
-func (s *Server) checkAvatar(c *gin.Context, id string) (owner string, err error) {
+// (jobs.For): the avatar's account; rev is the avatar's revision, whose
+// files the download serves.
+func (s *Server) checkAvatar(c *gin.Context, id string) (owner string, rev int, err error) {
 	if kiln.BuiltInAvatar(id) {
 		// Anyone may download the built-in avatars: their builds queue
 		// fairly per client address.
-		return "ip:" + c.ClientIP(), nil
+		return "ip:" + c.ClientIP(), 0, nil
 	}
 	a, err := s.Avatars.Avatar(c.Request.Context(), id)
 	if kiln.KindOf(err) == kiln.KindNotFound {
-		return "", kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id)
+		return "", 0, kiln.Errorf(kiln.KindNotFound, "avatar_not_found", "no avatar %s; register one with POST /avatar", id)
 	}
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if a.State == kiln.AvatarFailed {
-		return "", kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error)
+		return "", 0, kiln.Errorf(kiln.KindUnprocessable, "avatar_failed", "the model of avatar %s could not be generated: %s", id, a.Error)
 	}
-	return a.Account, nil
+	return a.Account, a.Revision, nil
 }

@@ -16,20 +16,34 @@ import (
 // version later (an upload's source, a stored level): clients revalidate
 // it with its ETag (304) every time.
 func (s *Server) serveBlob(c *gin.Context, key, name, contentType string) {
-	s.serveStored(c, key, name, contentType, false)
+	s.serveStored(c, key, name, contentType, cacheRevalidate)
 }
+
+// cachePolicy says how long caches may keep a stored blob's answer.
+type cachePolicy int
+
+const (
+	// cacheRevalidate: the key may hold another version later, and the
+	// answer is the account's: private, asked again every time.
+	cacheRevalidate cachePolicy = iota
+	// cacheImmutable: a key written once with one content (an object's
+	// variant, built once under a key named by its parameters), which
+	// browsers and CDNs may keep for a year without asking again.
+	cacheImmutable
+	// cacheShared: public files whose URL stays while their content may
+	// change (an avatar's model and previews, which an edit replaces):
+	// shared caches may keep them but ask again (ETag, 304) every time.
+	cacheShared
+)
 
 // serveStored streams a stored blob with ETag, conditional requests (304),
 // ranges (206) and HEAD, all from http.ServeContent. A blob that the
 // store hands over as a local file (the on-node cache, storage/blobcache)
 // goes to the socket with sendfile, without passing through Kiln's
-// memory. immutable marks a key that is written once with one content
-// (a variant, a preview: built once under a key named by its
-// parameters), which browsers and CDNs may keep for a year without
-// asking again; a request with credentials gets it as private, so that a
-// shared cache never hands an account's model to someone else.
-func (s *Server) serveStored(c *gin.Context, key, name, contentType string, immutable bool) {
-	if immutable && s.DownloadRedirect && s.redirect(c, key) {
+// memory. A request with credentials gets a cacheable answer as private,
+// so that a shared cache never hands an account's model to someone else.
+func (s *Server) serveStored(c *gin.Context, key, name, contentType string, cache cachePolicy) {
+	if cache == cacheImmutable && s.DownloadRedirect && s.redirect(c, key) {
 		return
 	}
 	b, err := s.Blobs.Get(c.Request.Context(), key)
@@ -42,7 +56,7 @@ func (s *Server) serveStored(c *gin.Context, key, name, contentType string, immu
 	h := c.Writer.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("ETag", info.ETag)
-	h.Set("Cache-Control", cacheControl(c, immutable))
+	h.Set("Cache-Control", cacheControl(c, cache))
 	h.Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", name))
 	var content io.ReadSeeker = b
 	if f, ok := b.(localFile); ok {
@@ -54,14 +68,18 @@ func (s *Server) serveStored(c *gin.Context, key, name, contentType string, immu
 }
 
 // cacheControl is the Cache-Control of a stored blob's answer.
-func cacheControl(c *gin.Context, immutable bool) string {
-	switch {
-	case !immutable:
-		return "private, max-age=0, must-revalidate"
-	case c.GetHeader("Authorization") != "":
-		return "private, max-age=31536000, immutable"
+func cacheControl(c *gin.Context, cache cachePolicy) string {
+	scope := "public"
+	if c.GetHeader("Authorization") != "" {
+		scope = "private"
 	}
-	return "public, max-age=31536000, immutable"
+	switch cache {
+	case cacheImmutable:
+		return scope + ", max-age=31536000, immutable"
+	case cacheShared:
+		return scope + ", no-cache"
+	}
+	return "private, max-age=0, must-revalidate"
 }
 
 // localFile is a blob held whole in a local file, which can then be
@@ -127,7 +145,7 @@ func (s *Server) redirect(c *gin.Context, key string) bool {
 		info, err := s.Blobs.Stat(ctx, key)
 		if err == nil && inm == info.ETag {
 			c.Header("ETag", info.ETag)
-			c.Header("Cache-Control", cacheControl(c, true))
+			c.Header("Cache-Control", cacheControl(c, cacheImmutable))
 			c.Status(http.StatusNotModified)
 			return true
 		}

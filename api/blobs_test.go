@@ -22,14 +22,14 @@ import (
 )
 
 // blobServer serves key through serveStored on a real listener (sendfile
-// needs a TCP connection), as immutable under /v and as a mutable blob
-// under /b.
+// needs a TCP connection), as immutable under /v, as a mutable blob under
+// /b and as a public one that is revalidated (an avatar's) under /a.
 func blobServer(t *testing.T, blobs kiln.BlobStore, redirect bool, key string) *httptest.Server {
 	t.Helper()
 	s := New(Config{Blobs: blobs, DownloadRedirect: redirect, Registry: prometheus.NewRegistry()})
 	r := gin.New()
-	for path, immutable := range map[string]bool{"/v": true, "/b": false} {
-		h := func(c *gin.Context) { s.serveStored(c, key, "m.glb", "model/gltf-binary", immutable) }
+	for path, cache := range map[string]cachePolicy{"/v": cacheImmutable, "/b": cacheRevalidate, "/a": cacheShared} {
+		h := func(c *gin.Context) { s.serveStored(c, key, "m.glb", "model/gltf-binary", cache) }
 		r.GET(path, h)
 		r.HEAD(path, h)
 	}
@@ -96,6 +96,15 @@ func TestStoredDownloads(t *testing.T) {
 		res, _ = do(t, "GET", srv.URL+"/b")
 		if cc := res.Header.Get("Cache-Control"); cc != "private, max-age=0, must-revalidate" {
 			t.Errorf("%s mutable blob: Cache-Control %q", name, cc)
+		}
+		for auth, want := range map[string]string{"": "public, no-cache", "Bearer kiln_x": "private, no-cache"} {
+			res, _ = do(t, "GET", srv.URL+"/a", "Authorization", auth)
+			if cc := res.Header.Get("Cache-Control"); cc != want || res.Header.Get("ETag") != info.ETag {
+				t.Errorf("%s avatar file (Authorization %q): Cache-Control %q, ETag %q", name, auth, cc, res.Header.Get("ETag"))
+			}
+		}
+		if res, _ := do(t, "GET", srv.URL+"/a", "If-None-Match", info.ETag); res.StatusCode != 304 {
+			t.Errorf("%s avatar file If-None-Match: %s, want 304", name, res.Status)
 		}
 		res, body := do(t, "GET", srv.URL+"/v", "If-None-Match", info.ETag)
 		if res.StatusCode != 304 || len(body) != 0 {
@@ -165,5 +174,8 @@ func TestDownloadRedirect(t *testing.T) {
 	}
 	if res, body := do(t, "GET", srv.URL+"/b"); res.StatusCode != 200 || string(body) != "signed glTF" {
 		t.Errorf("a mutable blob: %s %q, want served", res.Status, body)
+	}
+	if res, body := do(t, "GET", srv.URL+"/a"); res.StatusCode != 200 || string(body) != "signed glTF" {
+		t.Errorf("an avatar's file, which an edit replaces: %s %q, want served, not redirected", res.Status, body)
 	}
 }

@@ -85,7 +85,7 @@ func (s *Server) avatarMetadata(c *gin.Context) {
 	case kiln.AvatarDefaultFemale:
 		cfg = avatar.Default(avatar.Feminine)
 	default:
-		if _, err := s.checkAvatar(c, id); err != nil {
+		if _, _, err := s.checkAvatar(c, id); err != nil {
 			fail(c, err)
 			return
 		}

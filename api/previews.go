@@ -78,12 +78,12 @@ func (s *Server) servePicture(c *gin.Context, id, format string, r kiln.Render) 
 		fail(c, invalidf("invalid_blend_shapes", "blendShapes: no avatar has a shape called %s; the names are those of morphTargets (ARKit, Oculus Visemes, mouthOpen, mouthSmile)", strings.Join(unknown, ", ")))
 		return
 	}
-	owner, err := s.checkAvatar(c, id)
+	owner, rev, err := s.checkAvatar(c, id)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	job := jobs.PreviewRender{AvatarID: id, Format: format, Render: r}
+	job := jobs.PreviewRender{AvatarID: id, Format: format, Render: r, Revision: rev}
 	s.serveBuilt(c, built{owner: owner, key: job.BlobKey(), name: id + "-" + job.Key() + "." + format,
-		contentType: render.ContentType[format], job: job, what: "preview", label: job.Key()})
+		contentType: render.ContentType[format], job: job, what: "preview", label: job.Key(), cache: cacheShared})
 }

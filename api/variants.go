@@ -19,15 +19,17 @@ const variantWait = 2 * time.Minute
 // serveVariant answers a variant of an object's model.
 func (s *Server) serveVariant(c *gin.Context, o *kiln.Object, v kiln.Variant) {
 	job := jobs.ModelVariant{ObjectID: o.ID, Variant: v}
-	s.serveModelVariant(c, o.Account, o.VariantKey(v.Key()), o.ID+"-"+v.Key()+".glb", job)
+	s.serveModelVariant(c, o.Account, o.VariantKey(v.Key()), o.ID+"-"+v.Key()+".glb", job, cacheImmutable)
 }
 
 // serveModelVariant answers a variant from storage under key (served as
 // name), or enqueues job and waits for it. Objects and avatars share it:
 // only the job's payload tells them apart. owner is the account whose
-// share of the queue the build takes (jobs.For).
-func (s *Server) serveModelVariant(c *gin.Context, owner, key, name string, job jobs.ModelVariant) {
-	s.serveBuilt(c, built{owner: owner, key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Variant.Key()})
+// share of the queue the build takes (jobs.For); cache the answer's
+// caching (an object's variant never changes, an avatar's changes with an
+// edit).
+func (s *Server) serveModelVariant(c *gin.Context, owner, key, name string, job jobs.ModelVariant, cache cachePolicy) {
+	s.serveBuilt(c, built{owner: owner, key: key, name: name, contentType: "model/gltf-binary", job: job, what: "variant", label: job.Variant.Key(), cache: cache})
 }
 
 // built is a blob that a job makes on demand: a model variant, a preview
@@ -39,6 +41,7 @@ type built struct {
 	key, name, contentType string
 	job                    taskJob
 	what, label            string
+	cache                  cachePolicy
 }
 
 // taskJob is a job with a deterministic task id, which identical
@@ -48,8 +51,8 @@ type taskJob interface {
 	TaskID() string
 }
 
-// serveBuilt answers b from storage (immutable: a job builds each key
-// once, see serveStored), or enqueues its job on the
+// serveBuilt answers b from storage (a job builds each key once, see
+// serveStored for b.cache), or enqueues its job on the
 // interactive queue and polls until the blob is there (served with its
 // ETag), the job failed for good (422), or variantWait passed (503 with
 // Retry-After: the job goes on and a later request finds the result).
@@ -57,7 +60,7 @@ func (s *Server) serveBuilt(c *gin.Context, b built) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
 	defer cancel()
 	if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
-		s.serveStored(c, b.key, b.name, b.contentType, true)
+		s.serveStored(c, b.key, b.name, b.contentType, b.cache)
 		return
 	}
 	if c.Request.Method == http.MethodHead {
@@ -82,7 +85,7 @@ func (s *Server) serveBuilt(c *gin.Context, b built) {
 		case <-tick.C:
 		}
 		if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
-			s.serveStored(c, b.key, b.name, b.contentType, true)
+			s.serveStored(c, b.key, b.name, b.contentType, b.cache)
 			return
 		}
 		reason, err := s.Jobs.Failure(ctx, jobs.QueueInteractive, b.job.TaskID())

@@ -22,6 +22,10 @@ type PreviewRender struct {
 	AvatarID string      `json:"avatarId"`
 	Format   string      `json:"format"`
 	Render   kiln.Render `json:"render"`
+	// Revision is the avatar's (kiln.Avatar.Revision) the picture shows:
+	// an edit changes the blob key and the task id, so no old picture is
+	// served or rebuilt for the new model.
+	Revision int `json:"revision,omitempty"`
 }
 
 // Key is the picture's canonical key; the format is the blob's
@@ -30,12 +34,12 @@ func (p PreviewRender) Key() string { return p.Render.Key() }
 
 // BlobKey is where the picture is stored.
 func (p PreviewRender) BlobKey() string {
-	return "avatars/" + p.AvatarID + "/previews/" + p.Key() + "." + p.Format
+	return kiln.AvatarFiles(p.AvatarID, p.Revision) + "/previews/" + p.Key() + "." + p.Format
 }
 
 // TaskID is deterministic per avatar and picture.
 func (p PreviewRender) TaskID() string {
-	return TypePreviewRender + ":" + p.AvatarID + ":" + p.Key() + "." + p.Format
+	return TypePreviewRender + ":" + p.AvatarID + revisionPart(p.Revision) + ":" + p.Key() + "." + p.Format
 }
 
 // Task builds the task on the interactive queue. The retries match the

@@ -3,6 +3,7 @@ package jobs
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -22,14 +23,25 @@ type ModelVariant struct {
 	ObjectID string       `json:"objectId,omitempty"`
 	AvatarID string       `json:"avatarId,omitempty"`
 	Variant  kiln.Variant `json:"variant"`
+	// Revision is the avatar's (kiln.Avatar.Revision) the job builds.
+	Revision int `json:"revision,omitempty"`
 }
 
 // TaskID is deterministic per model and variant.
 func (p ModelVariant) TaskID() string {
 	if p.AvatarID != "" {
-		return TypeModelVariant + ":avatar:" + p.AvatarID + ":" + p.Variant.Key()
+		return TypeModelVariant + ":avatar:" + p.AvatarID + revisionPart(p.Revision) + ":" + p.Variant.Key()
 	}
 	return TypeModelVariant + ":" + p.ObjectID + ":" + p.Variant.Key()
+}
+
+// revisionPart names an avatar's revision in a task id: nothing for the
+// first, so that ids of avatars never edited stay as they were.
+func revisionPart(rev int) string {
+	if rev == 0 {
+		return ""
+	}
+	return ":r" + strconv.Itoa(rev)
 }
 
 // Task builds the task on the interactive queue: someone waits for it.

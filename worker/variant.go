@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -125,11 +126,11 @@ func (w *Worker) storeVariant(ctx context.Context, op string, s *scene.Scene, v 
 // the variant's stages, so that lod and merge keep them.
 func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) error {
 	const op = "worker.buildAvatarVariant"
-	key := kiln.AvatarVariantKey(p.AvatarID, p.Variant.Key())
+	key := kiln.AvatarVariantKey(p.AvatarID, p.Revision, p.Variant.Key())
 	if _, err := w.Blobs.Stat(ctx, key); err == nil {
 		return nil
 	}
-	cfg, err := w.avatarConfig(ctx, p.AvatarID)
+	cfg, err := w.avatarConfig(ctx, p.AvatarID, p.Revision)
 	if err != nil {
 		return kiln.E(op, err)
 	}
@@ -141,7 +142,7 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) er
 		return jobs.ErrBusy
 	}
 	defer unlock()
-	s, err := w.avatarModel(ctx, p.AvatarID, cfg)
+	s, err := w.avatarModel(ctx, p.AvatarID, p.Revision, cfg)
 	if err == nil {
 		err = animation.Attach(s, cfg.Body.Type, p.Variant.Animations)
 	}
@@ -151,10 +152,12 @@ func (w *Worker) buildAvatarVariant(ctx context.Context, p jobs.ModelVariant) er
 	return w.storeVariant(ctx, op, s, p.Variant, key)
 }
 
-// avatarConfig is the configuration of an avatar: a built-in one's, or
-// the one its record keeps (resolved and checked by POST /avatar, and
-// checked again by Generate).
-func (w *Worker) avatarConfig(ctx context.Context, id string) (avatar.Config, error) {
+// avatarConfig is the configuration of an avatar at revision rev: a
+// built-in one's, or the one its record keeps (resolved and checked by
+// POST /avatar, and checked again by Generate). A job of a revision that
+// an edit has replaced fails for good: the configuration it was for is
+// gone, and the downloads ask for the new revision's files.
+func (w *Worker) avatarConfig(ctx context.Context, id string, rev int) (avatar.Config, error) {
 	switch id {
 	case kiln.AvatarDefaultMale:
 		return avatar.Default(avatar.Masculine), nil
@@ -164,6 +167,10 @@ func (w *Worker) avatarConfig(ctx context.Context, id string) (avatar.Config, er
 	a, err := w.Avatars.Avatar(ctx, id)
 	if err != nil {
 		return avatar.Config{}, err
+	}
+	if a.Revision != rev {
+		return avatar.Config{}, jobs.Permanent(kiln.Errorf(kiln.KindConflict, "avatar_edited",
+			"avatar %s was edited (revision %d, the job was for %d); download it again", id, a.Revision, rev))
 	}
 	var cfg avatar.Config
 	if err := json.Unmarshal(a.Configuration, &cfg); err != nil {
@@ -175,9 +182,9 @@ func (w *Worker) avatarConfig(ctx context.Context, id string) (avatar.Config, er
 // avatarModel reads the avatar's stored model, or generates and stores it
 // and marks the avatar ready; a configuration that cannot be generated
 // marks it failed with the reason, for good.
-func (w *Worker) avatarModel(ctx context.Context, id string, cfg avatar.Config) (*scene.Scene, error) {
+func (w *Worker) avatarModel(ctx context.Context, id string, rev int, cfg avatar.Config) (*scene.Scene, error) {
 	const op = "worker.avatarModel"
-	data, err := w.readModel(ctx, kiln.AvatarModelKey(id))
+	data, err := w.readModel(ctx, kiln.AvatarModelKey(id, rev))
 	if err == nil {
 		return assets.ReadContext(ctx, data)
 	}
@@ -195,28 +202,38 @@ func (w *Worker) avatarModel(ctx context.Context, id string, cfg avatar.Config) 
 	}
 	if err != nil {
 		err = kiln.Errorf(kiln.KindUnprocessable, "avatar_generation_failed", "generating avatar %s failed: %v", id, err)
-		w.setAvatarState(ctx, id, kiln.AvatarFailed, err.Error())
+		w.setAvatarState(ctx, id, rev, kiln.AvatarFailed, err.Error())
 		return nil, err
 	}
-	if _, err := w.Blobs.Put(ctx, kiln.AvatarModelKey(id), bytes.NewReader(glb), int64(len(glb)), "model/gltf-binary"); err != nil {
+	if _, err := w.Blobs.Put(ctx, kiln.AvatarModelKey(id, rev), bytes.NewReader(glb), int64(len(glb)), "model/gltf-binary"); err != nil {
 		return nil, kiln.E(op, err)
 	}
-	w.setAvatarState(ctx, id, kiln.AvatarReady, "")
+	w.setAvatarState(ctx, id, rev, kiln.AvatarReady, "")
 	return s, nil
 }
 
-// setAvatarState records how the avatar's generation ended. A built-in
-// avatar has no record; a record that cannot be updated is only logged,
-// since the model (or its failure) is what downloads look at.
-func (w *Worker) setAvatarState(ctx context.Context, id string, state kiln.AvatarState, reason string) {
+// setAvatarState records how the generation of the avatar's revision rev
+// ended; an edit since then has its own state, which this leaves alone. A
+// built-in avatar has no record; a record that cannot be updated is only
+// logged, since the model (or its failure) is what downloads look at.
+func (w *Worker) setAvatarState(ctx context.Context, id string, rev int, state kiln.AvatarState, reason string) {
 	if kiln.BuiltInAvatar(id) {
 		return
 	}
 	_, err := w.Avatars.UpdateAvatar(ctx, id, func(a *kiln.Avatar) error {
+		if a.Revision != rev {
+			return errStale
+		}
 		a.State, a.Error = state, reason
 		return nil
 	})
+	if errors.Is(err, errStale) {
+		return
+	}
 	if err != nil {
 		w.Log.Error("avatar state not recorded", "avatar_id", id, "state", state, "err", err)
 	}
 }
+
+// errStale aborts the update of an avatar that an edit has moved on.
+var errStale = errors.New("avatar edited since")

@@ -13,7 +13,8 @@ import (
 func avatarRecord(id string) string  { return prefix + "avatar:" + id }
 func accountAvatars(a string) string { return prefix + "account:" + a + ":avatars" }
 
-// CreateAvatar stores a new avatar record and lists it under its account.
+// CreateAvatar stores a new avatar record and lists it under its account
+// and, when a creator user made it, under the user.
 func (db *DB) CreateAvatar(ctx context.Context, a *kiln.Avatar) error {
 	const op = "redis.CreateAvatar"
 	b, err := json.Marshal(a)
@@ -23,6 +24,9 @@ func (db *DB) CreateAvatar(ctx context.Context, a *kiln.Avatar) error {
 	_, err = db.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		p.Set(ctx, avatarRecord(a.ID), b, 0)
 		p.ZAdd(ctx, accountAvatars(a.Account), goredis.Z{Score: createdScore(a.CreatedAt), Member: a.ID})
+		if a.User != "" {
+			p.ZAdd(ctx, userAvatars(a.User), goredis.Z{Score: createdScore(a.CreatedAt), Member: a.ID})
+		}
 		return nil
 	})
 	if err != nil {
