@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -123,6 +124,13 @@ type Config struct {
 	// (KILN_CORS_ORIGINS); "*" or none means any, without credentials.
 	CORSOrigins []string
 
+	// Creator keeps the creator's apps and users; CreatorPage is its web
+	// app, and CreatorDomain (KILN_CREATOR_DOMAIN) the domain under which
+	// the first label of Host names an app (acme.avatars.example.com).
+	Creator       CreatorStore
+	CreatorPage   CreatorPage
+	CreatorDomain string
+
 	// DownloadRedirect answers the downloads of variants and previews
 	// with a 302 to a presigned URL of the store, when Blobs can sign one
 	// (KILN_DOWNLOAD_REDIRECT).
@@ -138,6 +146,8 @@ type Server struct {
 	// creatorBuilds runs and keeps the creator's preview builds.
 	creatorBuilds creatorBuilds
 	proxies       []netip.Prefix
+	// creatorETags caches the ETags of the creator's static files.
+	creatorETags sync.Map
 }
 
 // New builds a Server.
@@ -187,6 +197,7 @@ func (s *Server) Avatar() http.Handler {
 	s.avatarRoutes(r)
 	s.previewRoutes(r)
 	s.leaderRoutes(r)
+	s.creatorRoutes(r)
 	return r
 }
 

@@ -85,6 +85,7 @@ func (w *Worker) Mux() *asynq.ServeMux {
 	mux.HandleFunc(jobs.TypeMailObjectProcessed, w.MailObjectProcessed)
 	mux.HandleFunc(jobs.TypeModelVariant, w.BuildVariant)
 	mux.HandleFunc(jobs.TypePreviewRender, w.RenderPreview)
+	mux.HandleFunc(jobs.TypeConfigRender, w.RenderConfig)
 	mux.HandleFunc(jobs.TypeRenderProduct, w.RenderProduct)
 	return mux
 }
