@@ -24,6 +24,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/api"
+	"github.com/kilnhq/kiln/creator"
 	"github.com/kilnhq/kiln/internal/assistant"
 	"github.com/kilnhq/kiln/internal/config"
 	"github.com/kilnhq/kiln/internal/httperr"
@@ -218,6 +219,9 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		CORSOrigins:       a.Config.CORSOrigins,
 		DownloadRedirect:  a.Config.DownloadRedirect,
 		Renderings:        a.DB,
+		Creator:           a.DB,
+		CreatorPage:       api.CreatorPage{Index: creator.Index, Static: creator.Static, Languages: creator.Languages},
+		CreatorDomain:     a.Config.CreatorDomain,
 		Assistant:         assistant.New(assistant.Config{URL: a.Config.AI.URL, Model: a.Config.AI.Model, Key: a.Config.AI.Key}),
 	})
 	return srv, monitor, client

@@ -78,6 +78,10 @@ type Config struct {
 	// BlobCacheMB bounds the API's on-node cache of downloaded blobs,
 	// kept under DataDir/blobcache; 0 turns it off.
 	BlobCacheMB int
+	// CreatorDomain (KILN_CREATOR_DOMAIN, e.g. avatars.example.com) makes
+	// the first label of a Host under it name the creator's app, as
+	// acme.avatars.example.com opens app acme; empty turns that off.
+	CreatorDomain string
 	// DownloadRedirect answers variant and preview downloads with a 302
 	// to a presigned S3 URL instead of serving the bytes.
 	DownloadRedirect bool
@@ -171,6 +175,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.FairRunning = r.integer("KILN_FAIR_RUNNING", 2, 0, 1000)
 	c.FairHeld = r.integer("KILN_FAIR_HELD", 100, 0, 100000)
 	c.AvatarCreateRate, c.AvatarCreateBurst = r.rate("KILN_AVATAR_CREATE_RATE", 2, 30)
+	c.CreatorDomain = r.domain("KILN_CREATOR_DOMAIN")
 	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
 	if r.err != nil {
 		return nil, r.err
@@ -415,6 +420,26 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 		r.fail(name, "must be a duration like 20s, got %q", v)
 	}
 	return d
+}
+
+// domain reads a DNS name: lower case letters, digits, - and dots, at
+// least two labels, no scheme or port.
+func (r *reader) domain(name string) string {
+	v := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(r.getenv(name)), "."))
+	if v == "" {
+		return ""
+	}
+	labels := strings.Split(v, ".")
+	ok := len(labels) >= 2 && len(v) <= 253
+	for _, l := range labels {
+		ok = ok && l != "" && len(l) <= 63 && strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" &&
+			!strings.HasPrefix(l, "-") && !strings.HasSuffix(l, "-")
+	}
+	if !ok {
+		r.fail(name, "%q is not a domain name such as avatars.example.com", v)
+		return ""
+	}
+	return v
 }
 
 func (r *reader) oneOf(name, def string, allowed ...string) string {

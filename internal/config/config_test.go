@@ -126,12 +126,26 @@ func TestErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"KILN_DOWNLOAD_REDIRECT": "sometimes"}, "KILN_DOWNLOAD_REDIRECT: must be true or false"},
 		{map[string]string{"KILN_BLOB_CACHE_MB": "-1"}, "KILN_BLOB_CACHE_MB:"},
 		{map[string]string{"KILN_BLOB_CACHE_MB": "1GB"}, "KILN_BLOB_CACHE_MB:"},
+		{map[string]string{"KILN_CREATOR_DOMAIN": "https://avatars.example.com"}, "KILN_CREATOR_DOMAIN:"},
+		{map[string]string{"KILN_CREATOR_DOMAIN": "localhost"}, "KILN_CREATOR_DOMAIN:"},
+		{map[string]string{"KILN_CREATOR_DOMAIN": "avatars.example.com:8081"}, "KILN_CREATOR_DOMAIN:"},
 		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "ftp://s3.example.com"}, "KILN_S3_PUBLIC_ENDPOINT: scheme must be http or https"},
 		{map[string]string{"KILN_S3_ENDPOINT": "minio:9000", "KILN_S3_ACCESS_KEY": "a", "KILN_S3_SECRET_KEY": "b", "KILN_S3_PUBLIC_ENDPOINT": "https://s3.example.com/kiln"}, "KILN_S3_PUBLIC_ENDPOINT: must be host:port"},
 	} {
 		_, err := FromEnv(env(tc.env))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: got %v, want one line starting %q", tc.env, err, tc.want)
+		}
+	}
+}
+
+func TestCreatorDomain(t *testing.T) {
+	for in, want := range map[string]string{"": "", "Avatars.Example.com.": "avatars.example.com", "a-1.example.io": "a-1.example.io"} {
+		c, err := FromEnv(env(map[string]string{"KILN_CREATOR_DOMAIN": in}))
+		if err != nil {
+			t.Errorf("KILN_CREATOR_DOMAIN=%q: %v", in, err)
+		} else if c.CreatorDomain != want {
+			t.Errorf("KILN_CREATOR_DOMAIN=%q: %q, want %q", in, c.CreatorDomain, want)
 		}
 	}
 }
