@@ -153,6 +153,8 @@ func (s *Server) serveConfigPicture(c *gin.Context, name string, cfg avatar.Conf
 	sum := sha256.Sum256([]byte(string(raw) + "|" + camera))
 	job := jobs.ConfigRender{BlobKey: "creator/" + name + "-" + hex.EncodeToString(sum[:6]) + ".png",
 		Configuration: raw, Camera: camera, Size: thumbnailSize}
-	s.serveBuilt(c, built{key: job.BlobKey, name: strings.ReplaceAll(name, "/", "-") + ".png", contentType: "image/png",
+	// The pictures are everyone's: their builds queue fairly per client
+	// address, as the built-in avatars' do.
+	s.serveBuilt(c, built{owner: "ip:" + c.ClientIP(), key: job.BlobKey, name: strings.ReplaceAll(name, "/", "-") + ".png", contentType: "image/png",
 		job: job, what: what, label: label, cache: cacheShared})
 }
