@@ -442,6 +442,16 @@ func TestCreatorPage(t *testing.T) {
 	registerApp(t, r, acme, `{"slug":"acme","name":"Acme </script><script>alert(1)</script>","allowedOrigins":["https://game.example","http://localhost:5173"],"styles":{"glasses":["none"]}}`)
 
 	boot := regexp.MustCompile(`<script id="kiln-boot" type="application/json">(.*?)</script>`)
+
+	// The start page's link opens the creator, as a person clicking it would.
+	link := regexp.MustCompile(`<a href="([^"]+)">Avatar creator</a>`).FindSubmatch(mustGet(t, r.PlatformURL+"/"))
+	if link == nil {
+		t.Fatal("the start page has no link to the avatar creator")
+	}
+	if page := mustGet(t, string(link[1])); len(boot.FindAll(page, -1)) != 1 {
+		t.Errorf("the start page's creator link %s answers no creator page", link[1])
+	}
+
 	for _, tc := range []struct {
 		path, host, accept string
 		slug, lang, frame  string
