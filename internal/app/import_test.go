@@ -91,6 +91,8 @@ func TestAvatarImport(t *testing.T) {
 	key := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
 	for name, glb := range files {
 		id := importAvatar(t, r, key, glb)
+		// Its model is the file: a configuration edit would change nothing.
+		wantError(t, name+": PUT /avatar/"+id, putJSON(t, r.AvatarURL+"/avatar/"+id, key, `{}`), http.StatusConflict, "imported_avatar")
 		all := "?morphTargets=ARKit,Oculus%20Visemes,Default,Eyes%20Extra"
 		_, s, rep := getModel(t, r, id, all)
 		t.Logf("%s as %s: %v triangles, %v draw calls, %d errors, %d warnings (validator skipped: %v)", name, id, rep.Info["totalTriangleCount"], rep.Info["drawCallCount"], rep.NumErrors, rep.NumWarnings, rep.Skipped)
