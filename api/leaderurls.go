@@ -19,6 +19,7 @@ import (
 // leaderRoutes registers the one root route; static routes (/healthz,
 // /openapi.json, ...) win over it in Gin.
 func (s *Server) leaderRoutes(r *gin.Engine) {
+	r.GET("/", s.avatarHome)
 	getFile(r, "/:file", s.rootFile)
 }
 

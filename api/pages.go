@@ -173,13 +173,16 @@ func (s *Server) demoAvatarPage(c *gin.Context) {
 }
 
 func (s *Server) startPage(c *gin.Context) {
-	scheme := "http"
-	if c.Request.TLS != nil {
-		scheme = "https"
-	}
 	s.page(c, "start.html", struct{ PlatformURL, AvatarURL, DemoModel string }{
-		PlatformURL: scheme + "://" + c.Request.Host,
+		PlatformURL: s.platformURL(c),
 		AvatarURL:   s.PublicAvatarURL,
 		DemoModel:   s.PublicAvatarURL + "/model/" + demoAvatar + ".glb?animations=all",
 	})
+}
+
+// avatarHome is the avatar listener's root: the address kiln serve prints
+// for the avatar service, so a person who opens it learns what is there
+// rather than meeting a JSON 404.
+func (s *Server) avatarHome(c *gin.Context) {
+	s.page(c, "avatar-home.html", struct{ PlatformURL, Demo string }{s.platformURL(c), demoAvatar})
 }
