@@ -30,9 +30,10 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 const t0 = Date.now();
 await page.goto(url, { waitUntil: 'commit', timeout: 300000 });
 await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, polling: 20 });
-const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, build: window.__kiln.buildMs[0] }));
+const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, build: window.__kiln.buildMs[0], fetch: window.__kiln.fetchMs[0], ...window.__kiln.phases }));
 firstAvatarBytes = bytes;
-console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation (its build ${ms(cold.build)}), ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
+console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation, ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
+console.log(`  view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build asked ${ms(cold.sent)}, answered after ${ms(cold.fetch)}, shown after ${ms(cold.build - cold.fetch)} more`);
 
 // Slider latency: drag the height slider across with the mouse.
 const slider = page.locator('input[data-slider="body.height"]');
@@ -58,11 +59,12 @@ async function pickStyle(style) {
   const t = Date.now();
   await page.locator(`input[data-path="hair.style"][value="${style}"]`).check({ force: true });
   await page.waitForFunction((n) => window.__kiln.shown > n, before, { timeout: 300000, polling: 10 });
-  return Date.now() - t;
+  const fetch = await page.evaluate(() => window.__kiln.fetchMs.at(-1));
+  return `${Date.now() - t} ms (answer ${fetch.toFixed(0)} ms)`;
 }
 const first = await pickStyle('curly');
 const other = await pickStyle('bun');
 const cached = await pickStyle('curly');
-console.log(`style change (hair): ${first} ms uncached, ${other} ms another uncached, ${cached} ms back to a built one`);
+console.log(`style change (hair): ${first} uncached, ${other} another uncached, ${cached} back to a built one`);
 console.log(`transferred in all: ${(bytes / 1e6).toFixed(2)} MB in ${requests} requests`);
 await browser.close();

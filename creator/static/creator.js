@@ -11,14 +11,14 @@ const boot = JSON.parse(document.getElementById('kiln-boot').textContent || '{}'
 const q = new URLSearchParams(location.search);
 const flag = (name) => q.has(name) && q.get(name) !== 'false';
 const lang = pick(boot.lang, navigator.languages);
-const t = translator(lang);
+const t = await translator(lang);
 const app = boot.app || { slug: 'default' };
 const base = (boot.base || location.origin).replace(/\/$/, '');
 
 const BODY = ['body.height', 'body.build', 'body.age', 'body.muscle', 'body.weight', 'body.proportions'];
 const FEATURES = ['head', 'nose', 'mouth', 'eyes', 'ears', 'chin', 'cheeks'];
 const FACE_PRESETS = [101, 2024, 7331, 48151, 62342, 99991];
-const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], ready: false, shown: 0 };
+const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], fetchMs: [], phases: {}, ready: false, shown: 0 };
 
 // ---- state and history ----
 let cfg = {};
@@ -136,7 +136,9 @@ async function runBuild() {
   const sent = JSON.stringify(cfg);
   const t0 = performance.now();
   try {
+    kiln.phases.sent ??= t0;
     const glb = await api.build(cfg, sliderSet());
+    kiln.fetchMs.push(performance.now() - t0);
     await view.show(glb);
     kiln.buildMs.push(performance.now() - t0);
     kiln.builds++;
@@ -448,10 +450,12 @@ for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.datas
 for (const e of document.querySelectorAll('[data-t-label]')) e.setAttribute('aria-label', t(e.dataset.tLabel));
 const view = new View($('view'));
 kiln.view = view;
+kiln.phases.view = performance.now();
 
 async function start() {
   const [schema, pal, catalog] = await Promise.all([
     api.schema(), api.palettes().catch(() => palettes), api.catalog(app.slug).catch(() => null)]);
+  kiln.phases.data = performance.now();
   palettes = pal;
   styles = catalog?.styles || {};
   const faceProps = schema.properties.face.properties;

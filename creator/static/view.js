@@ -24,7 +24,8 @@ export class View {
     this.controls.minDistance = 0.4;
     this.controls.maxDistance = 6;
     this.controls.addEventListener('change', () => this.requestRender());
-    this.loader = new GLTFLoader();
+    this.textures = new Map();
+    this.loader = new GLTFLoader().register((parser) => new KeepTextures(parser, this));
     this.clock = new THREE.Clock();
     this.model = null;
     this.base = {};
@@ -89,7 +90,10 @@ export class View {
   }
 
   // show parses a build (a GLB) and puts it in place of the shown one,
-  // keeping the clip that plays and where it was.
+  // keeping the clip that plays and where it was. The old model's
+  // materials are freed only once the new ones hold their shader
+  // programs (after the first render): freeing first dropped the
+  // programs both share, and every build compiled them again.
   async show(glb) {
     const gltf = await this.loader.parseAsync(glb, '');
     const root = gltf.scene;
@@ -101,23 +105,15 @@ export class View {
         if (o.morphTargetDictionary) meshes.push(o);
       }
     });
+    const { textures } = gltf.parser.plugins[KeepTextures.NAME];
     const time = this.action ? this.action.time : 0;
-    if (this.model) {
-      this.scene.remove(this.model);
-      this.model.traverse((o) => {
-        if (o.isMesh) {
-          o.geometry.dispose();
-          for (const m of [].concat(o.material)) {
-            for (const k of Object.keys(m)) if (m[k] && m[k].isTexture) m[k].dispose();
-            m.dispose();
-          }
-        }
-      });
-    }
+    const old = this.model;
     this.model = root;
     this.meshes = meshes;
+    this.textures = textures;
     this.base = extras.sliders || {};
     this.configuration = extras.configuration || null;
+    if (old) this.scene.remove(old);
     this.scene.add(root);
     const box = new THREE.Box3().setFromObject(root);
     const h = box.max.y - box.min.y;
@@ -127,7 +123,17 @@ export class View {
     this.mixer = new THREE.AnimationMixer(root);
     if (this.clip) this.play(this.clip, time);
     this.apply(this.values);
-    this.render();
+    if (old) {
+      const kept = new Set(textures.values());
+      old.traverse((o) => {
+        if (!o.isMesh) return;
+        o.geometry.dispose();
+        for (const m of [].concat(o.material)) {
+          for (const v of Object.values(m)) if (v?.isTexture && !kept.has(v)) v.dispose();
+          m.dispose();
+        }
+      });
+    }
   }
 
   // apply sets every slider's influence from its value: the offset from
@@ -184,4 +190,39 @@ export class View {
     clip.tracks = clip.tracks.filter((t) => t.name.endsWith('.quaternion'));
     return clip;
   }
+}
+
+// KeepTextures is a GLTFLoader plugin: a texture whose image bytes the
+// shown model already has is that texture, neither decoded nor uploaded
+// again (a style change repaints one part, not eighteen images).
+class KeepTextures {
+  static NAME = 'kiln_keep_textures';
+
+  constructor(parser, view) {
+    this.name = KeepTextures.NAME;
+    this.parser = parser;
+    this.shown = view.textures;
+    // textures are this build's, by digest.
+    this.textures = new Map();
+  }
+
+  loadTexture(index) {
+    const { json } = this.parser;
+    const bufferView = json.images[json.textures[index].source]?.bufferView;
+    if (bufferView === undefined) return null;
+    return this.parser.getDependency('bufferView', bufferView).then(async (bytes) => {
+      const key = digest(new Uint8Array(bytes));
+      const texture = this.shown.get(key) ?? await this.parser.loadTexture(index);
+      this.textures.set(key, texture);
+      return texture;
+    });
+  }
+}
+
+// digest is a 32-bit FNV-1a of bytes with their length: enough to tell
+// the images of two builds apart.
+function digest(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return `${bytes.length}.${(h >>> 0).toString(16)}`;
 }
