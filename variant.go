@@ -146,6 +146,11 @@ func ParseVariant(q url.Values) (Variant, bool, error) {
 		if s == "" {
 			return v, named, Errorf(KindInvalid, "invalid_texture_format", "textureFormat must be webp, png or compat, got an empty value")
 		}
+		// The leader's jpeg is compat: JPEG where opaque, and PNG where a
+		// texture has alpha, which JPEG cannot keep.
+		if s == "jpeg" {
+			s = "compat"
+		}
 		v.TextureFormat = s
 	}
 	if s, ok := lookup(q, "textureAtlasSize"); ok {

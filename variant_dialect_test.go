@@ -23,6 +23,7 @@ func TestParseDialect(t *testing.T) {
 		{"textureAtlas=256", "textureAtlasSize=256", ""},
 		{"textureAtlas=1024&mergeMesh=1", "textureAtlasSize=1024&mergeMesh=1", ""},
 		{"textureAtlas=1024&textureAtlasSize=512", "textureAtlasSize=512", ""},
+		{"textureFormat=jpeg", "textureFormat=compat", ""},
 		{"textureQuality=low", "textureSizeLimit=256", ""},
 		{"textureQuality=medium", "textureSizeLimit=512", ""},
 		{"textureQuality=high&textureSizeLimit=300", "textureSizeLimit=300", ""},
