@@ -22,6 +22,8 @@ const (
 	KindUnavailable               // a dependency is down; try later
 	KindUnprocessable             // well-formed, but the content cannot be processed (a corrupt model)
 	KindTimeout                   // the request (its body) did not arrive in time; send it again
+	KindRange                     // the requested byte range lies outside the content
+	KindPrecondition              // a conditional request's condition (If-Match) does not hold
 )
 
 func (k Kind) String() string {
@@ -46,6 +48,10 @@ func (k Kind) String() string {
 		return "unprocessable"
 	case KindTimeout:
 		return "timeout"
+	case KindRange:
+		return "range not satisfiable"
+	case KindPrecondition:
+		return "precondition failed"
 	}
 	return "internal"
 }
@@ -176,4 +182,6 @@ var genericMessage = map[Kind]string{
 	KindUnavailable:   "a service Kiln depends on is unavailable; try again shortly (the request id in the X-Request-Id header finds it in the log)",
 	KindUnprocessable: "the content cannot be processed",
 	KindTimeout:       "the request did not arrive in time",
+	KindRange:         "the requested range lies outside the content",
+	KindPrecondition:  "the content no longer matches the request's If-Match or If-Unmodified-Since",
 }

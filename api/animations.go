@@ -54,5 +54,5 @@ func animationGLB(c *gin.Context) {
 	h.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
 	h.Set("Cache-Control", "public, max-age=3600")
 	h.Set("Content-Disposition", "inline; filename=\""+file+"\"")
-	http.ServeContent(c.Writer, c.Request, file, time.Time{}, bytes.NewReader(glb))
+	serveContent(c, file, time.Time{}, bytes.NewReader(glb))
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -64,7 +65,75 @@ func (s *Server) serveStored(c *gin.Context, key, name, contentType string, cach
 		w := &sendfileWriter{ResponseWriter: c.Writer}
 		c.Writer = w
 	}
-	http.ServeContent(c.Writer, c.Request, name, info.LastModified, content)
+	serveContent(c, name, info.LastModified, content)
+}
+
+// serveContent is http.ServeContent with its error answers (416 for a
+// range outside the content, 412 for an If-Match that no longer holds, 500
+// for a failed seek) in Kiln's error body instead of net/http's plain
+// text, so a client reads every error the same way. The Content-Range of
+// a 416 (bytes */size) stays.
+func serveContent(c *gin.Context, name string, modtime time.Time, content io.ReadSeeker) {
+	w := &contentErrorWriter{ResponseWriter: c.Writer}
+	c.Writer = w
+	http.ServeContent(w, c.Request, name, modtime, content)
+	c.Writer = w.ResponseWriter
+	if w.status == 0 {
+		return
+	}
+	h := c.Writer.Header()
+	h.Del("Content-Type")
+	h.Del("Content-Disposition")
+	h.Del("X-Content-Type-Options")
+	switch w.status {
+	case http.StatusRequestedRangeNotSatisfiable:
+		fail(c, kiln.Errorf(kiln.KindRange, "range_not_satisfiable",
+			"the Range %.100q lies outside the %s bytes of the file (Content-Range gives its size)", c.GetHeader("Range"), strings.TrimPrefix(h.Get("Content-Range"), "bytes */")))
+	case http.StatusPreconditionFailed:
+		fail(c, kiln.Errorf(kiln.KindPrecondition, "precondition_failed",
+			"the file no longer matches If-Match or If-Unmodified-Since; fetch it again"))
+	default:
+		fail(c, kiln.E("api.serveContent", fmt.Errorf("http.ServeContent answered %d", w.status)))
+	}
+}
+
+// contentErrorWriter keeps the error answer of http.ServeContent (a
+// status of 400 or more, and its plain-text body) from the client, for
+// serveContent to answer it in the error body.
+type contentErrorWriter struct {
+	gin.ResponseWriter
+	status int
+}
+
+func (w *contentErrorWriter) WriteHeader(code int) {
+	if code >= http.StatusBadRequest {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *contentErrorWriter) Write(b []byte) (int, error) {
+	if w.status != 0 {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ReadFrom keeps sendfileWriter's ReadFrom within reach of
+// http.ServeContent's copy.
+func (w *contentErrorWriter) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := w.ResponseWriter.(io.ReaderFrom); ok && w.status == 0 {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(struct{ io.Writer }{w}, r)
+}
+
+func (w *contentErrorWriter) WriteString(s string) (int, error) {
+	if w.status != 0 {
+		return len(s), nil
+	}
+	return w.ResponseWriter.WriteString(s)
 }
 
 // cacheControl is the Cache-Control of a stored blob's answer.

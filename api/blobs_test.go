@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -117,6 +118,26 @@ func TestStoredDownloads(t *testing.T) {
 		res, body = do(t, "HEAD", srv.URL+"/v")
 		if res.StatusCode != 200 || len(body) != 0 || res.ContentLength != int64(len(data)) {
 			t.Errorf("%s HEAD: %s, %d bytes, length %d", name, res.Status, len(body), res.ContentLength)
+		}
+		// Errors net/http's ServeContent answers in plain text come in
+		// the error body, with the 416's Content-Range kept.
+		for _, tc := range []struct {
+			header, value string
+			status        int
+			code, also    string
+		}{
+			{"Range", "bytes=2000000-2000100", 416, "range_not_satisfiable", "1800000 bytes"},
+			{"If-Match", `"not-the-etag"`, 412, "precondition_failed", "If-Match"},
+		} {
+			res, body = do(t, "GET", srv.URL+"/v", tc.header, tc.value)
+			var e errorBody
+			if res.StatusCode != tc.status || json.Unmarshal(body, &e) != nil || e.Status != "error" || e.Error.Code != tc.code ||
+				!strings.Contains(e.Error.Message, tc.also) || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("%s %s: %s %q %s", name, tc.header, res.Status, res.Header.Get("Content-Type"), body)
+			}
+			if tc.status == 416 && res.Header.Get("Content-Range") != "bytes */1800000" {
+				t.Errorf("%s 416: Content-Range %q, want bytes */1800000", name, res.Header.Get("Content-Range"))
+			}
 		}
 	}
 }

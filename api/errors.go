@@ -34,6 +34,10 @@ func statusOf(k kiln.Kind) int {
 		return http.StatusServiceUnavailable
 	case kiln.KindTimeout:
 		return http.StatusRequestTimeout
+	case kiln.KindRange:
+		return http.StatusRequestedRangeNotSatisfiable
+	case kiln.KindPrecondition:
+		return http.StatusPreconditionFailed
 	}
 	return http.StatusInternalServerError
 }
