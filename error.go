@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind classifies an error by what the caller can do about it. Each kind maps
@@ -114,8 +115,57 @@ func E(args ...any) error {
 }
 
 // Errorf builds a client-facing error with a code and a formatted message.
+// A string, error or Stringer argument longer than MaxEcho bytes is
+// clipped (Clip): messages quote the client's bad values, and a request
+// of 10,000 unknown names must not get them all back (a 139 KB body).
 func Errorf(kind Kind, code, format string, args ...any) error {
-	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, clipArgs(args)...)}
+}
+
+// MaxEcho is how many bytes of one value an error message quotes.
+const MaxEcho = 256
+
+// Clip cuts s to MaxEcho bytes, at a character's start, and says how long
+// it was.
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all)", s[:cut], len(s))
+}
+
+// clipArgs answers args with each long text clipped; args itself when
+// none is long.
+func clipArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		var s string
+		switch a := a.(type) {
+		case string:
+			s = a
+		case error:
+			s = a.Error()
+		case fmt.Stringer:
+			s = a.String()
+		default:
+			continue
+		}
+		if len(s) <= MaxEcho {
+			continue
+		}
+		if out == nil {
+			out = append([]any(nil), args...)
+		}
+		out[i] = Clip(s)
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // KindOf reports the kind of the outermost *Error in err's chain that has

@@ -68,3 +68,30 @@ func TestEKeepsItsCause(t *testing.T) {
 		t.Errorf("E built %+v", e)
 	}
 }
+
+// TestErrorfClipsLongValues: a long value in an error message is cut at
+// kiln.MaxEcho bytes, at a character's start, with its whole length;
+// short values and other arguments are quoted whole.
+func TestErrorfClipsLongValues(t *testing.T) {
+	long := strings.Repeat("é", 1000) // 2,000 bytes; MaxEcho falls inside no character
+	tests := []struct {
+		name string
+		err  error
+		want string // the whole message, or its prefix when it ends in …
+	}{
+		{"short", kiln.Errorf(kiln.KindInvalid, "x", "name %q and %d", "walk", 7), `name "walk" and 7`},
+		{"long string", kiln.Errorf(kiln.KindInvalid, "x", "name %s; use all", long),
+			"name " + strings.Repeat("é", kiln.MaxEcho/2) + "… (2000 bytes in all); use all"},
+		{"odd cut", kiln.Errorf(kiln.KindInvalid, "x", "%s", "a"+long),
+			"a" + strings.Repeat("é", (kiln.MaxEcho-1)/2) + "… (2001 bytes in all)"},
+		{"long error", kiln.Errorf(kiln.KindInvalid, "x", "cannot read: %v", errors.New(long)),
+			"cannot read: " + strings.Repeat("é", kiln.MaxEcho/2) + "… (2000 bytes in all)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, msg := kiln.CodeOf(tt.err); msg != tt.want {
+				t.Errorf("message %q, want %q", msg, tt.want)
+			}
+		})
+	}
+}

@@ -73,7 +73,7 @@ func notFound(c *gin.Context) {
 func methodNotAllowed(c *gin.Context) {
 	c.AbortWithStatusJSON(405, errorBody{Status: "error", Error: errorDetail{
 		Code:    "method_not_allowed",
-		Message: "method " + c.Request.Method + " is not allowed on " + c.Request.URL.Path,
+		Message: "method " + kiln.Clip(c.Request.Method) + " is not allowed on " + kiln.Clip(c.Request.URL.Path),
 	}})
 }
 

@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 // invalidf is the error of a bad configuration: a client error whose
 // message starts with the field's path, so that a form can point at it.
 func invalidf(field, format string, args ...any) error {
-	return kiln.Errorf(kiln.KindInvalid, "invalid_avatar_config", "%s: %s", field, fmt.Sprintf(format, args...))
+	return kiln.Errorf(kiln.KindInvalid, "invalid_avatar_config", "%s: "+format, append([]any{field}, args...)...)
 }
 
 // Validate checks a resolved configuration's values.

@@ -113,3 +113,34 @@ func TestMalformedHeaderJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLongBadValuesClipped: an error quotes a bad value, but at most
+// kiln.MaxEcho bytes of it: 10,000 unknown clip names (139 KB of query)
+// and an avatar colour of 60 KB answer bodies under a kilobyte that still
+// name the first bad value and say what to send.
+func TestLongBadValuesClipped(t *testing.T) {
+	r := start(t)
+	key := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
+	names := make([]string, 10_000)
+	for i := range names {
+		names[i] = fmt.Sprintf("clip_%05d", i)
+	}
+	for _, tc := range []struct {
+		method, url, body, code, names string
+	}{
+		{"GET", r.AvatarURL + "/model/default-male.glb?animations=" + strings.Join(names, ","), "", "invalid_animations", "clip_00000"},
+		{"POST", r.AvatarURL + "/avatar", `{"version":"1","skin":{"tone":"` + strings.Repeat("x", 60_000) + `"}}`, "invalid_avatar_config", "skin.tone"},
+	} {
+		var body io.Reader
+		if tc.body != "" {
+			body = strings.NewReader(tc.body)
+		}
+		res := do(t, tc.method, tc.url, key, body, map[string]string{"Content-Type": "application/json"})
+		if res.Status != http.StatusBadRequest || res.errorCode(t) != tc.code {
+			t.Fatalf("%s: %d %.300s, want 400 %s", tc.code, res.Status, res.Body, tc.code)
+		}
+		if len(res.Body) > 1024 || !strings.Contains(string(res.Body), tc.names) || !strings.Contains(string(res.Body), "bytes in all") {
+			t.Errorf("%s: a body of %d bytes: %.600s", tc.code, len(res.Body), res.Body)
+		}
+	}
+}
