@@ -42,19 +42,33 @@ func (s *Server) registerAvatar(ctx context.Context, a *kiln.Avatar, cfg avatar.
 	if err := s.Avatars.CreateAvatar(ctx, a); err != nil {
 		return err
 	}
-	s.enqueueAvatarBuild(ctx, a)
+	if err := s.enqueueAvatarBuild(ctx, a); err != nil {
+		// A new avatar whose build cannot be queued would be a silent
+		// pile-up: the record goes again, and the caller answers the 429
+		// of every enqueuer (failQueued).
+		if derr := s.Avatars.DeleteAvatar(ctx, a); derr != nil {
+			s.log.Warn("refused avatar not deleted", "avatar_id", a.ID, "err", derr)
+		}
+		return err
+	}
 	return nil
 }
 
 // enqueueAvatarBuild starts building the lod 0 of the avatar's current
 // revision. The first download enqueues the same job when this one is
-// lost, so a queue that does not answer now costs time, not the avatar.
-func (s *Server) enqueueAvatarBuild(ctx context.Context, a *kiln.Avatar) {
+// lost, so a queue that does not answer now costs time, not the avatar;
+// only the account's full backlog (429 too_many_queued_jobs) is returned.
+func (s *Server) enqueueAvatarBuild(ctx context.Context, a *kiln.Avatar) error {
 	build := jobs.ModelVariant{AvatarID: a.ID, Revision: a.Revision,
 		Variant: kiln.Variant{TextureFormat: "webp", MorphTargets: kiln.DefaultMorphTargets()}}
-	if err := s.Jobs.Enqueue(ctx, jobs.For(a.Account, build)); err != nil {
+	err := s.Jobs.Enqueue(ctx, jobs.For(a.Account, build))
+	if kiln.KindOf(err) == kiln.KindRateLimited {
+		return err
+	}
+	if err != nil {
 		s.log.Warn("avatar build not enqueued", "avatar_id", a.ID, "revision", a.Revision, "err", err)
 	}
+	return nil
 }
 
 // editAvatar replaces the configuration of avatar id, which allow must
@@ -87,7 +101,11 @@ func (s *Server) editAvatar(ctx context.Context, id string, allow func(*kiln.Ava
 	if err != nil {
 		return nil, err
 	}
-	s.enqueueAvatarBuild(ctx, a)
+	if err := s.enqueueAvatarBuild(ctx, a); err != nil {
+		// The edit is made; its build waits for the first download, which
+		// answers the 429 itself while the backlog stays full.
+		s.log.Info("edited avatar's build not queued", "avatar_id", a.ID, "err", err)
+	}
 	s.dropOldRevisions(ctx, a)
 	return a, nil
 }

@@ -66,7 +66,10 @@ func (s *Server) importAvatar(c *gin.Context) {
 		return
 	}
 	if err := s.registerAvatar(ctx, &kiln.Avatar{ID: id, Account: callerKey(c).Account, Imported: true}, def); err != nil {
-		fail(c, err)
+		if derr := s.Blobs.Delete(ctx, kiln.AvatarImportKey(id)); derr != nil {
+			logger(c).Warn("refused import not deleted", "avatar_id", id, "err", derr)
+		}
+		failQueued(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": s.avatarURLs(id)})

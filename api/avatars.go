@@ -19,6 +19,8 @@ import (
 // AvatarStore keeps avatar records.
 type AvatarStore interface {
 	CreateAvatar(ctx context.Context, a *kiln.Avatar) error
+	// DeleteAvatar removes a new avatar whose build could not be queued.
+	DeleteAvatar(ctx context.Context, a *kiln.Avatar) error
 	Avatar(ctx context.Context, id string) (*kiln.Avatar, error)
 	UpdateAvatar(ctx context.Context, id string, fn func(*kiln.Avatar) error) (*kiln.Avatar, error)
 }
@@ -53,7 +55,7 @@ func (s *Server) createAvatar(c *gin.Context) {
 	}
 	a := &kiln.Avatar{ID: id, Account: callerKey(c).Account}
 	if err := s.registerAvatar(c.Request.Context(), a, cfg); err != nil {
-		fail(c, err)
+		failQueued(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": s.avatarURLs(id)})

@@ -99,7 +99,7 @@ func (s *Server) createUserAvatar(c *gin.Context) {
 	}
 	a := &kiln.Avatar{ID: id, Account: who.App.Account, App: who.App.Slug, User: who.User.ID}
 	if err := s.registerAvatar(c.Request.Context(), a, cfg); err != nil {
-		fail(c, err)
+		failQueued(c, err)
 		return
 	}
 	c.JSON(http.StatusCreated, gin.H{"status": "ok", "data": s.avatarView(a)})

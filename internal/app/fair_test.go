@@ -1,7 +1,11 @@
 package app
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,5 +136,48 @@ func TestFairUnderFlood(t *testing.T) {
 		if n < len(floodIDs)/2 {
 			t.Errorf("the quiet %s was ready only when %d of the %d flood avatars were built: it waited behind the flood", what, len(floodIDs)-n, len(floodIDs))
 		}
+	}
+}
+
+// TestAvatarBacklogFull: POST /avatar queues the avatar's build, so an
+// account whose backlog is full gets the 429 too_many_queued_jobs with
+// Retry-After of every enqueuer, and nothing of the refused avatar stays
+// recorded. No worker runs, so nothing leaves the backlog: one build
+// admitted and two held fill it.
+func TestAvatarBacklogFull(t *testing.T) {
+	cfg := testenv.Config(t, 1)
+	cfg.FairRunning, cfg.FairHeld = 1, 2
+	cfg.AvatarCreateRate = 0
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	r, err := Start(context.Background(), cfg, log, Roles{API: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Stop)
+	key := newKey(t, r, "flood", kiln.ScopeAvatarWrite)
+	var ids []string
+	for range 3 {
+		ids = append(ids, postAvatar(t, r, key, `{}`))
+	}
+	for range 2 {
+		res := do(t, "POST", r.AvatarURL+"/avatar", key, strings.NewReader(`{}`), map[string]string{"Content-Type": "application/json"})
+		if n, err := strconv.Atoi(res.Header.Get("Retry-After")); res.Status != http.StatusTooManyRequests || res.errorCode(t) != "too_many_queued_jobs" || err != nil || n < 1 {
+			t.Fatalf("POST /avatar over a full backlog: %d Retry-After %q %s, want 429 too_many_queued_jobs", res.Status, res.Header.Get("Retry-After"), res.Body)
+		}
+	}
+	var stored []string
+	iter := r.Redis.Scan(t.Context(), 0, "*kiln*:avatar:av_*", 1000).Iterator()
+	for iter.Next(t.Context()) { // the records, not asynq's tasks that name them
+		if id := iter.Val()[strings.LastIndex(iter.Val(), ":avatar:")+len(":avatar:"):]; !strings.Contains(id, ":") {
+			stored = append(stored, id)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(stored)
+	slices.Sort(ids)
+	if !slices.Equal(stored, ids) {
+		t.Errorf("avatar records %v, want only the 3 accepted %v", stored, ids)
 	}
 }

@@ -35,6 +35,20 @@ func (db *DB) CreateAvatar(ctx context.Context, a *kiln.Avatar) error {
 	return nil
 }
 
+// DeleteAvatar removes a new avatar record that its account's full job
+// backlog refused (POST /avatar's 429), so that nothing stays of it.
+func (db *DB) DeleteAvatar(ctx context.Context, a *kiln.Avatar) error {
+	_, err := db.rdb.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		p.Del(ctx, avatarRecord(a.ID))
+		p.ZRem(ctx, accountAvatars(a.Account), a.ID)
+		return nil
+	})
+	if err != nil {
+		return kiln.E("redis.DeleteAvatar", kiln.KindUnavailable, err)
+	}
+	return nil
+}
+
 // Avatar returns the avatar with id. Model downloads are public, so no
 // account is checked.
 func (db *DB) Avatar(ctx context.Context, id string) (*kiln.Avatar, error) {
