@@ -19,6 +19,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/imagemeta"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -191,6 +192,10 @@ func (w *Worker) render(ctx context.Context, blender string, r *kiln.Rendering) 
 		if data, err = toWebP(data); err != nil {
 			return 0, &renderError{codeRenderFailed, err.Error()}
 		}
+	}
+	// Blender writes the job's temporary paths into the file.
+	if data, err = imagemeta.Strip(data); err != nil {
+		return 0, &renderError{codeRenderFailed, "Blender's image: " + err.Error()}
 	}
 	if _, err := w.Blobs.Put(ctx, r.FileKey(), bytes.NewReader(data), int64(len(data)), r.ContentType()); err != nil {
 		return 0, err

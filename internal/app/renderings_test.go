@@ -147,6 +147,7 @@ func TestRenderingWithBlender(t *testing.T) {
 	}
 	t.Logf("64x64, 4 samples: Blender took %.1f s", done.Duration)
 	img := download(t, k.key, done.URL, "image/png")
+	noInternals(t, k.key, done.URL)
 	if b := img.Bounds(); b.Dx() != 64 || b.Dy() != 64 {
 		t.Fatalf("PNG is %v, want 64x64", b)
 	}
@@ -160,6 +161,7 @@ func TestRenderingWithBlender(t *testing.T) {
 		t.Fatalf("web rendering ended %+v", done)
 	}
 	img = download(t, k.key, done.URL, "image/jpeg")
+	noInternals(t, k.key, done.URL)
 	if b := img.Bounds(); b.Dx() != 64 || b.Dy() != 48 {
 		t.Fatalf("JPEG is %v, want 64x48", b)
 	}
@@ -172,6 +174,18 @@ func TestRenderingWithBlender(t *testing.T) {
 	// Another account's key cannot download it; the file needs the viewer.
 	if res := do(t, "GET", done.URL, k.other, nil, nil); res.Status != http.StatusNotFound {
 		t.Fatalf("other account's download: %d", res.Status)
+	}
+}
+
+// noInternals checks a served rendering says nothing of the worker that
+// made it: Blender writes its temporary paths and version into the file.
+func noInternals(t *testing.T, key, url string) {
+	t.Helper()
+	res := do(t, "GET", url, key, nil, nil)
+	for _, s := range []string{os.TempDir() + "/", ".blend", "Blender"} {
+		if bytes.Contains(res.Body, []byte(s)) {
+			t.Errorf("%s: the served file contains %q", url, s)
+		}
 	}
 }
 
