@@ -140,16 +140,21 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 		fail(c, invalidf("invalid_json", "the body must be {\"configuration\":{...},\"sliders\":[...]}"))
 		return
 	}
-	if len(req.Sliders) > maxCreatorSliders {
-		fail(c, invalidf("too_many_sliders", "%d sliders; ask for at most %d", len(req.Sliders), maxCreatorSliders))
-		return
-	}
 	cfg := avatar.Default(avatar.Masculine)
 	if !emptyObject(req.Configuration) {
 		if cfg, err = avatar.ParseConfig(req.Configuration); err != nil {
 			fail(c, err)
 			return
 		}
+	}
+	sliders, err := avatar.SliderSet(req.Sliders)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if len(sliders) > maxCreatorSliders {
+		fail(c, invalidf("too_many_sliders", "%d sliders; ask for at most %d", len(sliders), maxCreatorSliders))
+		return
 	}
 	resolved, err := json.Marshal(cfg)
 	if err != nil {
@@ -158,11 +163,11 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 	}
 	h := sha256.New()
 	h.Write(resolved)
-	h.Write([]byte(strings.Join(req.Sliders, ",")))
+	h.Write([]byte(strings.Join(sliders, ",")))
 	key := hex.EncodeToString(h.Sum(nil)[:16])
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorBuildTimeout)
 	defer cancel()
-	gz, err := s.creatorBuilds.build(ctx, key, cfg, req.Sliders)
+	gz, err := s.creatorBuilds.build(ctx, key, cfg, sliders)
 	if err != nil {
 		fail(c, err)
 		return

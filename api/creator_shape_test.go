@@ -37,7 +37,8 @@ func TestCreatorBuild(t *testing.T) {
 		{"not JSON", `{`, "invalid_json"},
 		{"unknown slider", `{"configuration":{},"sliders":["body.type"]}`, "invalid_avatar_config"},
 		{"bad configuration", `{"configuration":{"body":{"height":9}},"sliders":[]}`, "invalid_avatar_config"},
-		{"too many", `{"configuration":{},"sliders":[` + strings.Repeat(`"body.age",`, 40) + `"body.age"]}`, "too_many_sliders"},
+		{"too many", `{"configuration":{},"sliders":["face.head.*","face.nose.*","face.mouth.*"]}`, "too_many_sliders"},
+		{"unknown feature", `{"configuration":{},"sliders":["face.tail.*"]}`, "invalid_avatar_config"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := post(tc.body, false)

@@ -32,6 +32,33 @@ func Sliders() []string {
 	return out
 }
 
+// SliderSet is the sliders named, in Sliders' order and once each:
+// "face.<feature>.*" stands for every dial of the feature, so a page asks
+// for a feature's dials without knowing them, and two pages that name
+// the same sliders in another order ask for the same build.
+func SliderSet(names []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, name := range names {
+		if feature, ok := strings.CutSuffix(strings.TrimPrefix(name, "face."), ".*"); ok && strings.HasPrefix(name, "face.") && len(faceDials[feature]) > 0 {
+			for _, d := range faceDials[feature] {
+				want["face."+feature+"."+d] = true
+			}
+			continue
+		}
+		if _, _, ok := SliderRange(name); !ok {
+			return nil, invalidf("sliders", "%q is not a slider; give body.height, body.build, body.age, body.muscle, body.weight, body.proportions, face.<feature>.<dial> or face.<feature>.*", name)
+		}
+		want[name] = true
+	}
+	out := make([]string, 0, len(want))
+	for _, name := range Sliders() {
+		if want[name] {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
 // SliderRange is the values a slider takes.
 func SliderRange(name string) (lo, hi float64, ok bool) {
 	switch name {
@@ -148,7 +175,7 @@ func (s *sliderShape) fit(id string) *human.Fitted {
 }
 
 // Basis is the avatar of cfg as Generate builds it, with one morph target
-// per named slider in place of the face shapes: how far each vertex moves
+// per named slider (as SliderSet reads the names) in place of the face shapes: how far each vertex moves
 // per unit of the slider around cfg (a forward difference of the body and
 // its fitted assets, one step towards the inside of the range). The
 // scene's extras hold each slider's value in cfg under "sliders", so a
@@ -162,10 +189,9 @@ func Basis(cfg Config, sliders []string) (*scene.Scene, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	for _, name := range sliders {
-		if _, _, ok := SliderRange(name); !ok {
-			return nil, invalidf("sliders", "%q is not a slider; give body.height, body.build, body.age, body.muscle, body.weight, body.proportions or face.<feature>.<dial>", name)
-		}
+	sliders, err := SliderSet(sliders)
+	if err != nil {
+		return nil, err
 	}
 	values := map[string]any{}
 	shapes := make([]*sliderShape, len(sliders))

@@ -100,6 +100,35 @@ func dist(a, b [3]float32) float64 {
 	return math.Sqrt(x*x + y*y + z*z)
 }
 
+func TestSliderSet(t *testing.T) {
+	nose := make([]string, len(faceDials["nose"]))
+	for i, d := range faceDials["nose"] {
+		nose[i] = "face.nose." + d
+	}
+	for _, tc := range []struct {
+		name      string
+		in, want  []string
+		wantError bool
+	}{
+		{"none", nil, []string{}, false},
+		{"canonical order, once each", []string{"face.nose.width1", "body.age", "body.height", "body.age"}, []string{"body.height", "body.age", "face.nose.width1"}, false},
+		{"a feature's dials", []string{"face.nose.*", "body.height"}, append([]string{"body.height"}, nose...), false},
+		{"unknown feature", []string{"face.tail.*"}, nil, true},
+		{"body glob", []string{"body.*"}, nil, true},
+		{"unknown dial", []string{"face.nose.nope"}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := SliderSet(tc.in)
+			if (err != nil) != tc.wantError {
+				t.Fatalf("SliderSet(%q) error %v, want error %v", tc.in, err, tc.wantError)
+			}
+			if !tc.wantError && !slices.Equal(got, tc.want) {
+				t.Errorf("SliderSet(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestSliderNames(t *testing.T) {
 	for _, n := range Sliders() {
 		lo, hi, ok := SliderRange(n)

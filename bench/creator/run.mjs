@@ -30,10 +30,10 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 const t0 = Date.now();
 await page.goto(url, { waitUntil: 'commit', timeout: 300000 });
 await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, polling: 20 });
-const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, build: window.__kiln.buildMs[0], fetch: window.__kiln.fetchMs[0], ...window.__kiln.phases }));
+const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, ...window.__kiln.phases }));
 firstAvatarBytes = bytes;
 console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation, ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
-console.log(`  view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build asked ${ms(cold.sent)}, answered after ${ms(cold.fetch)}, shown after ${ms(cold.build - cold.fetch)} more`);
+console.log(`  (after navigation) build asked ${ms(cold.sent)}, view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build answered ${ms(cold.answered)}, avatar shown ${ms(cold.firstAvatar)}`);
 
 // Slider latency: drag the height slider across with the mouse.
 const slider = page.locator('input[data-slider="body.height"]');

@@ -11,7 +11,6 @@ const boot = JSON.parse(document.getElementById('kiln-boot').textContent || '{}'
 const q = new URLSearchParams(location.search);
 const flag = (name) => q.has(name) && q.get(name) !== 'false';
 const lang = pick(boot.lang, navigator.languages);
-const t = await translator(lang);
 const app = boot.app || { slug: 'default' };
 const base = (boot.base || location.origin).replace(/\/$/, '');
 
@@ -119,16 +118,29 @@ let buildTimer = 0, building = false, again = false, lastShown = '';
 const status = document.getElementById('status');
 const spinner = document.getElementById('spinner');
 
-function sliderSet() { return [...BODY, ...(dials[faceFeature] || []).map((d) => `face.${faceFeature}.${d}`)]; }
+// sliderSet is what a build carries targets for: the body and the face
+// feature whose dials are shown.
+function sliderSet() { return [...BODY, `face.${faceFeature}.*`]; }
 
 function scheduleBuild(delay = 300) {
   clearTimeout(buildTimer);
   buildTimer = setTimeout(runBuild, delay);
 }
 
+// prefetch asks for a build before anything else is ready (the words,
+// the view, the schema): on a cold load it is the longest wait.
+let prefetched = null;
+function prefetch(configuration) {
+  const sliders = sliderSet();
+  const glb = api.build(configuration, sliders);
+  glb.catch(() => {}); // runBuild reports a failure if it uses this one
+  prefetched = { key: JSON.stringify([configuration, sliders]), glb, asked: performance.now() };
+}
+
 async function runBuild() {
   if (building) { again = true; return; }
-  const key = JSON.stringify([cfg, faceFeature]);
+  const sliders = sliderSet();
+  const key = JSON.stringify([cfg, sliders]);
   if (key === lastShown) return;
   building = true;
   spinner.hidden = false;
@@ -136,9 +148,13 @@ async function runBuild() {
   const sent = JSON.stringify(cfg);
   const t0 = performance.now();
   try {
-    kiln.phases.sent ??= t0;
-    const glb = await api.build(cfg, sliderSet());
-    kiln.fetchMs.push(performance.now() - t0);
+    const early = prefetched?.key === key ? prefetched : null;
+    prefetched = null;
+    const asked = early?.asked ?? t0;
+    kiln.phases.sent ??= asked;
+    const glb = await (early ? early.glb : api.build(cfg, sliders));
+    kiln.fetchMs.push(performance.now() - asked);
+    kiln.phases.answered ??= performance.now();
     await view.show(glb);
     kiln.buildMs.push(performance.now() - t0);
     kiln.builds++;
@@ -444,6 +460,16 @@ async function done() {
 }
 
 // ---- start ----
+// startConfiguration is the app's default avatar, of the gender asked for.
+function startConfiguration() {
+  const d = app.defaults || {};
+  const c = clone(d.configuration || {});
+  const gender = q.get('gender') || d.gender;
+  if (gender) set(c, 'body.type', /^f/.test(gender) ? 'feminine' : 'masculine');
+  return c;
+}
+if (!avatarId) prefetch(startConfiguration());
+const t = await translator(lang);
 document.documentElement.lang = lang;
 document.title = t('title');
 for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
@@ -468,10 +494,7 @@ async function start() {
   ranges['body.age'] = [bp.age?.minimum ?? 18, bp.age?.maximum ?? 90];
   for (const n of ['body.build', 'body.muscle', 'body.weight', 'body.proportions']) ranges[n] = [0, 1];
 
-  const d = app.defaults || {};
-  cfg = clone(d.configuration || {});
-  const gender = q.get('gender') || d.gender;
-  if (gender) set(cfg, 'body.type', /^f/.test(gender) ? 'feminine' : 'masculine');
+  cfg = startConfiguration();
 
   user = loadUser();
   const token = q.get('token');
