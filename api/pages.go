@@ -43,11 +43,17 @@ func (s *Server) pageRoutes(r *gin.Engine) {
 // data-normal in metres of the model's space.
 type hotspot struct {
 	Slot, Title, Text, Position, Normal string
+	// Kind is "" for an annotation, else the space-object's kind, which
+	// the page styles apart.
+	Kind string
 }
 
 type viewerPageData struct {
 	Title, ModelURL, TrackingURL, AvatarURL string
 	Hotspots                                []hotspot
+	// SpaceObjects are the sticky notes and movable objects of a space
+	// viewer, listed under the view too, so they read without the model.
+	SpaceObjects []hotspot
 }
 
 func vec(v []float64) string {
@@ -97,7 +103,42 @@ func (s *Server) viewerPage(c *gin.Context) {
 			Position: vec(a.Position), Normal: vec(a.Normal),
 		})
 	}
+	if v.Kind == kiln.ViewerSpace {
+		if d.SpaceObjects, err = s.spaceHotspots(c, v, len(as)); err != nil {
+			fail(c, err)
+			return
+		}
+		d.Hotspots = append(d.Hotspots, d.SpaceObjects...)
+	}
 	s.page(c, "viewer.html", d)
+}
+
+// spaceHotspots are a space viewer's sticky notes, with their text, and
+// its movable objects, with their object's name, where each is now: a
+// reset shows as notes gone and objects back where they started.
+func (s *Server) spaceHotspots(c *gin.Context, v *kiln.Viewer, first int) ([]hotspot, error) {
+	objs, err := s.Viewers.SpaceObjects(c.Request.Context(), v.Token)
+	if err != nil {
+		return nil, err
+	}
+	var out []hotspot
+	for i, o := range objs {
+		h := hotspot{Slot: fmt.Sprintf("hotspot-%d", first+i), Position: vec(o.Position), Kind: o.Kind}
+		switch o.Kind {
+		case kiln.StickyNote:
+			h.Title, h.Text = "Note", o.Text
+		default:
+			h.Title = "Object"
+			if obj, err := s.Objects.Object(c.Request.Context(), o.ObjectID); err == nil && obj.Name != "" {
+				h.Title = obj.Name
+			} else if err != nil && kiln.KindOf(err) != kiln.KindNotFound {
+				return nil, err
+			}
+			h.Text = "at " + strings.ReplaceAll(h.Position, "m", " m")
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 func (s *Server) page(c *gin.Context, name string, data any) {

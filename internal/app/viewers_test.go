@@ -453,3 +453,44 @@ func TestSpaceObjects(t *testing.T) {
 	}
 	want(t, "delete the freed space", call(t, r, "DELETE", "/resources/spaces/instances/"+f.space.ID, f.key, nil), 200, "")
 }
+
+// TestSpaceViewerPage opens a space viewer's page as a visitor: its
+// sticky notes and movable objects show where they are, and after a
+// reset the notes are gone and the objects are back where they started.
+func TestSpaceViewerPage(t *testing.T) {
+	r := start(t)
+	f := newViewerFixture(t, r)
+	path := "/viewers/" + f.spaceViewer.Token + "/objects"
+	want(t, "add note", call(t, r, "POST", path, f.key, map[string]any{"kind": "sticky_note", "text": "Meet <here> at 3", "position": []float64{1, 1.5, 0}}), 201, "")
+	want(t, "add object", call(t, r, "POST", path, f.key, map[string]any{"kind": "movable", "objectId": f.object,
+		"position": []float64{3, 0, 0}, "initialPosition": []float64{0.5, 0, 0}}), 201, "")
+	page := func() string {
+		t.Helper()
+		res := do(t, "GET", r.PlatformURL+"/v/"+f.spaceViewer.Token, "", nil, nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("page: %d %s", res.Status, res.Body)
+		}
+		return string(res.Body)
+	}
+	before := page()
+	for _, s := range []string{
+		`class="hotspot sticky_note"`, `data-position="1m 1.5m 0m"`, "Meet &lt;here&gt; at 3",
+		`class="hotspot movable"`, `data-position="3m 0m 0m"`, "<strong>Room</strong>",
+	} {
+		if !strings.Contains(before, s) {
+			t.Errorf("page before the reset has no %q", s)
+		}
+	}
+	want(t, "reset", call(t, r, "DELETE", path, f.key, nil), http.StatusOK, "")
+	after := page()
+	if strings.Contains(after, "Meet &lt;here&gt;") || strings.Contains(after, "sticky_note") {
+		t.Error("the note still shows after the reset")
+	}
+	if !strings.Contains(after, `data-position="0.5m 0m 0m"`) || strings.Contains(after, `data-position="3m 0m 0m"`) {
+		t.Error("the object did not go back to where it started")
+	}
+	// A product viewer's page lists no space-objects.
+	if res := do(t, "GET", r.PlatformURL+"/v/"+f.prodViewer.Token, "", nil, nil); strings.Contains(string(res.Body), "space-objects") {
+		t.Error("a product viewer's page lists space-objects")
+	}
+}
