@@ -8,7 +8,9 @@ import (
 // The leader's later dialect (2025) renamed some parameters; its newer
 // clients send these names. Each maps onto the older parameter, which
 // wins when both are given (README, "Moving from Ready Player Me").
-var dialectParams = []string{"textureAtlas", "textureQuality", "meshCompression", "useQuantizeMeshOptCompression"}
+// PlayerZero's avatars (avatars.readyplayer.me) took meshCompression and
+// dracoCompression as booleans, meshopt and Draco.
+var dialectParams = []string{"textureAtlas", "textureQuality", "meshCompression", "dracoCompression", "useQuantizeMeshOptCompression"}
 
 // lodNames are the names of the level of detail, first wins: the spec's
 // lod, the 2025 dialect's meshLOD, the Unity SDK's meshLod.
@@ -61,6 +63,15 @@ func (v *Variant) parseDialect(q url.Values) error {
 			v.Draco = true
 		default:
 			return Errorf(KindInvalid, "invalid_mesh_compression", "meshCompression must be none, meshopt or draco (or true, false), got %q", s)
+		}
+	}
+	if s, ok := lookup(q, "dracoCompression"); ok {
+		switch s {
+		case "1", "true":
+			v.Draco = true
+		case "0", "false":
+		default:
+			return Errorf(KindInvalid, "invalid_draco_compression", "dracoCompression must be true, false, 1 or 0, got %q", s)
 		}
 	}
 	if s, ok := lookup(q, "useQuantizeMeshOptCompression"); ok {
