@@ -10,10 +10,11 @@ import (
 
 // BrowserTools finds what the browser tests run: node, Debian's chromium
 // (or $CHROMIUM) and tools/browser-test with its packages (playwright-core
-// and three.js), whose folder it answers with node. It skips the test when
-// one is missing, except in CI, where .ci/run installs them all and a
-// missing one is a failure.
-func BrowserTools(t *testing.T) (node, dir string) {
+// and three.js, and the packages a test names in more, such as a client
+// it runs), whose folder it answers with node. It skips the test when one
+// is missing, except in CI, where .ci/run installs them all and a missing
+// one is a failure.
+func BrowserTools(t *testing.T, more ...string) (node, dir string) {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	dir = filepath.Join(filepath.Dir(file), "..", "..", "tools", "browser-test")
@@ -34,7 +35,7 @@ func BrowserTools(t *testing.T) (node, dir string) {
 	if _, err := os.Stat(chromium); err != nil {
 		missing("chromium")
 	}
-	for _, pkg := range []string{"playwright-core", "three"} {
+	for _, pkg := range append([]string{"playwright-core", "three"}, more...) {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
 			missing(pkg + " (npm ci in tools/browser-test)")
 		}

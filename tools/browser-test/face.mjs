@@ -10,12 +10,9 @@
 // The model is fetched here and served to the page from the same origin
 // as three's modules, so the page needs nothing from the network. Exits 1
 // with one line when the model does not load or lacks a named target.
-import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main, modules, openPage } from './page.mjs';
 
 const args = process.argv.slice(2);
 const modelURL = args[0];
@@ -38,7 +35,6 @@ if (!res.ok) {
 }
 const model = Buffer.from(await res.arrayBuffer());
 
-const three = join(dirname(fileURLToPath(import.meta.url)), 'node_modules', 'three');
 const page = `<!doctype html><html><body style="margin:0;background:#fff">
 <script type="importmap">{"imports":{"three":"/three/build/three.module.js","three/addons/":"/three/examples/jsm/"}}</script>
 <script type="module">
@@ -161,59 +157,12 @@ try {
 </script></body></html>`;
 
 // The page, three's modules and the model, all from one local origin.
-const server = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (path === '/') {
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
-  } else if (path === '/model.glb') {
-    res.writeHead(200, { 'Content-Type': 'model/gltf-binary' }).end(model);
-  } else if (path.startsWith('/three/')) {
-    const file = normalize(join(three, path.slice('/three/'.length)));
-    if (!file.startsWith(three)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(file));
-    } catch {
-      res.writeHead(404).end();
-    }
-  } else {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
-
-const profile = mkdtempSync(join(tmpdir(), 'kiln-chromium-'));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
-  viewport: { width: 600, height: 600 },
-});
-let code = 0;
-try {
-  const tab = await browser.newPage();
-  const errors = [];
-  tab.on('pageerror', (e) => errors.push(e.message));
-  await tab.goto(origin + '/', { waitUntil: 'domcontentloaded' });
-  await tab.waitForFunction(() => window.result !== undefined, null, { timeout: 120000 });
-  const result = await tab.evaluate(() => window.result);
-  if (result.error) throw new Error(result.error + (errors.length ? '; ' + errors.join('; ') : ''));
+await main(async () => {
+  const result = await openPage(page, { roots: { '/three/': join(modules, 'three') }, files: { '/model.glb': model }, timeout: 120000 });
   const pictures = result.pictures;
   delete result.pictures;
   if (shots) {
     ['rest', 'blink', 'viseme'].forEach((n, i) => writeFileSync(`${shots}-${n}.png`, Buffer.from(pictures[i].split(',')[1], 'base64')));
   }
-  console.log(JSON.stringify(result));
-} catch (e) {
-  console.error(String(e.message || e).split('\n')[0]);
-  code = 1;
-} finally {
-  await browser.close();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(code);
+  return result;
+});
