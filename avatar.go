@@ -79,8 +79,17 @@ func AvatarImportKey(id string) string { return "avatars/" + id + "/import.glb" 
 
 // AvatarVariantKey is the blob key of a variant of an avatar's model.
 func AvatarVariantKey(id string, rev int, key string) string {
-	return AvatarFiles(id, rev) + "/variants/" + key + ".glb"
+	return AvatarFiles(id, rev) + "/variants/" + avatarVariantGeneration + "-" + key + ".glb"
 }
+
+// avatarVariantGeneration names the avatar pipeline a cached variant was
+// built by. The same parameters (the same Variant.Key) gave another file
+// once the leader's scene tree came (meshes under Armature, one
+// primitive per mesh), and a variant cached before it would be served
+// with the old tree for ever; a new generation puts new variants beside
+// the old ones, which are built again on their first download. Bump it
+// whenever the pipeline changes what the same parameters give.
+const avatarVariantGeneration = "tree2"
 
 // AnimationsKey is the canonical part of a variant key for a set of
 // animation clips: "anim-none" without clips, else a short hash of the

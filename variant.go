@@ -598,6 +598,12 @@ func (r Render) Validate() error {
 	return nil
 }
 
+// expressionsGeneration joins an expression's name in a render's key:
+// a new recipe (assets/avatar/face/expressions.go) draws another picture
+// for the same parameters, so it is bumped with one, and the pictures
+// cached with the old recipe are drawn again. 2: happy parts the lips.
+const expressionsGeneration = "2"
+
 // Key is the canonical form of the options: equal pictures have equal
 // keys. It starts with camera, size and background as preview keys
 // always have, so the pictures stored before the render API stay valid;
@@ -613,7 +619,7 @@ func (r Render) Key() string {
 		key += fmt.Sprintf("-q%d", r.Quality)
 	}
 	if r.Expression != "" {
-		key += "-" + r.Expression
+		key += "-" + r.Expression + expressionsGeneration
 	}
 	if r.Pose != "" {
 		key += "-" + r.Pose

@@ -189,6 +189,20 @@ func TestRenderPictures(t *testing.T) {
 				t.Errorf("expression=%s: %d pixels changed around the mouth %v, %d on the shoulders; want the mouth to move and the shoulders not", e, inMouth.count, mouth.box, below.count)
 			}
 		}
+		// Happy reads as a smile: the lips part over the teeth, which
+		// show as light pixels around the mouth, counted at 512² (the
+		// same framing, the mouth's box twice as large). The first
+		// recipe kept the lips shut and read as a pout: about as many as
+		// the rest face (in a box of the lips alone 1, 0 at rest, 48 for
+		// this one; in this box 9 at rest and 57 for this one).
+		big := image.Rect(2*mouth.box.Min.X, 2*mouth.box.Min.Y, 2*mouth.box.Max.X, 2*mouth.box.Max.Y)
+		rest512, _ := get(t, "/default-male.png?size=512")
+		happy512, _ := get(t, "/default-male.png?size=512&expression=happy")
+		restTeeth, happyTeeth := teethShown(rest512, big), teethShown(happy512, big)
+		t.Logf("happy: %d light pixels around the mouth, %d at rest", happyTeeth, restTeeth)
+		if happyTeeth < 20 || happyTeeth < 4*(restTeeth+1) {
+			t.Errorf("expression=happy: %d light pixels (teeth) around the mouth, %d at rest: want the lips parted over the teeth", happyTeeth, restTeeth)
+		}
 		// An explicit shape weighs over the expression's.
 		happy, _ := get(t, q+"&expression=happy")
 		open, _ := get(t, q+"&expression=happy&blendShapes[jawOpen]=1")
@@ -261,6 +275,21 @@ type diff struct {
 
 // changed compares a and b inside area: a pixel counts when a channel
 // (alpha included) moves by more than 24 of 255.
+// teethShown counts the opaque pixels in area light in every channel
+// (170 of 255 or more): on the lit face only the teeth are.
+func teethShown(m image.Image, area image.Rectangle) int {
+	n := 0
+	area = area.Intersect(m.Bounds())
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for x := area.Min.X; x < area.Max.X; x++ {
+			if c := rgbaAt(m, x, y); c.a == 255 && min(c.r, c.g, c.b) >= 170 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func changed(a, b image.Image, area image.Rectangle) diff {
 	var d diff
 	area = area.Intersect(a.Bounds())

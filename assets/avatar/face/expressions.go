@@ -11,9 +11,17 @@ import (
 // the eyes; sadness lifts the inner brows and pulls the corners down;
 // fear widens the eyes and stretches the lips; anger lowers the brows,
 // wrinkles the nose and bares the upper teeth).
+//
+// Kiln's smile shapes pull the corners up and back but hardly apart, so
+// with closed lips (the first recipe: smile, a little stretch, the lips
+// shut) the picture read as a pout: the corners went into the cheeks and
+// the lips bulged between them. Happy parts the lips over the teeth
+// (upper lip up, lower lip down and rolled in, the jaw a little open),
+// which is what reads as a smile at a portrait's size.
 var expressions = map[string]map[string]float64{
 	"happy": both(map[string]float64{
-		"mouthSmile": 1, "mouthStretch": 0.3, "mouthUpperUp": 0.25, "jawOpen": 0.06, "cheekSquint": 0.6, "eyeSquint": 0.35,
+		"mouthSmile": 1, "mouthUpperUp": 0.7, "mouthLowerDown": 0.5, "mouthRollLower": 0.3, "jawOpen": 0.15,
+		"cheekSquint": 0.7, "eyeSquint": 0.4,
 	}),
 	"lol": both(map[string]float64{
 		"jawOpen": 0.5, "mouthSmile": 1, "mouthUpperUp": 0.4, "cheekSquint": 0.8,
