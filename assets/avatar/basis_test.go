@@ -145,3 +145,48 @@ func TestSliderNames(t *testing.T) {
 		t.Error("Basis took an unknown slider")
 	}
 }
+
+// What the creator shows once a person stops (the build of the
+// configuration, its sliders' influences at zero) is the avatar the
+// server saves for it: every mesh's vertices where Generate puts them,
+// within the 1 mm.
+func TestBasisAtRestIsTheSavedAvatar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two avatars")
+	}
+	cfg := Default(Feminine)
+	cfg.Hair.Style = "bun"
+	cfg.Glasses.Style = "round"
+	basis, err := Basis(cfg, []string{"body.height", "body.build", "face.nose.*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(basis.Meshes) != len(saved.Meshes) {
+		t.Fatalf("%d meshes shown, %d saved", len(basis.Meshes), len(saved.Meshes))
+	}
+	for i, m := range saved.Meshes {
+		b := basis.Meshes[i]
+		var got, want [][3]float32
+		for _, p := range b.Primitives {
+			got = append(got, p.Positions...)
+		}
+		for _, p := range m.Primitives {
+			want = append(want, p.Positions...)
+		}
+		if b.Name != m.Name || len(got) != len(want) {
+			t.Fatalf("mesh %d: shown %s of %d vertices, saved %s of %d", i, b.Name, len(got), m.Name, len(want))
+		}
+		worst := 0.0
+		for k := range got {
+			worst = math.Max(worst, dist(got[k], want[k]))
+		}
+		t.Logf("%s: %d vertices, farthest %.4f mm from the saved avatar's", m.Name, len(got), 1000*worst)
+		if worst > 0.001 {
+			t.Errorf("%s: a vertex %.2f mm from the saved avatar's", m.Name, 1000*worst)
+		}
+	}
+}
