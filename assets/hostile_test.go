@@ -2,7 +2,14 @@ package assets
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,6 +65,77 @@ func BenchmarkUploadSpellings(b *testing.B) {
 			for b.Loop() {
 				if _, err := ReadUpload(data, "obj"); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestBloatedImageReencoded: a 2×2 PNG padded with 8 MB of junk, after
+// its end or in an ancillary chunk the decoder skips, is re-encoded
+// before the levels are written (texture.Slim), so no level carries the
+// junk, and its pixels are the same; a PNG that is not bloated is kept
+// byte for byte.
+func TestBloatedImageReencoded(t *testing.T) {
+	m := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	for i := range m.Pix {
+		m.Pix[i] = uint8(37 * i)
+		if i%4 == 3 {
+			m.Pix[i] = 255 // the quad's material is opaque: alpha would go
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	small := b.Bytes()
+	junk := bytes.Repeat([]byte("junk"), 2<<20)
+	iend := len(small) - 12 // the IEND chunk: length, type, CRC
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(junk)))
+	chunk = append(chunk, "zzJk"...) // ancillary, private, safe to copy
+	chunk = append(chunk, junk...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		maxGLB  int
+		keptAll bool
+	}{
+		{"junk after IEND", append(slices.Clone(small), junk...), 4 << 10, false},
+		{"junk in a chunk", slices.Concat(small[:iend], chunk, small[iend:]), 4 << 10, false},
+		{"not bloated", small, 4 << 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Read(imageGLB(t, tc.data, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			levels, err := Levels(context.Background(), s, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range levels {
+				if len(l.GLB) > tc.maxGLB {
+					t.Errorf("lod %d: %d bytes, want at most %d", l.Level.Level, len(l.GLB), tc.maxGLB)
+				}
+				ls, err := Read(l.GLB)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data := ls.Images[0].Data
+				if tc.keptAll && !bytes.Equal(data, small) {
+					t.Errorf("lod %d: the image was re-encoded (%d bytes), want it kept", l.Level.Level, len(data))
+				}
+				got, err := png.Decode(bytes.NewReader(data))
+				if err != nil {
+					t.Fatalf("lod %d: %v", l.Level.Level, err)
+				}
+				for y := range 2 {
+					for x := range 2 {
+						if a, b := color.NRGBAModel.Convert(got.At(x, y)), m.At(x, y); a != b {
+							t.Errorf("lod %d: pixel %d,%d is %v, want %v", l.Level.Level, x, y, a, b)
+						}
+					}
 				}
 			}
 		})

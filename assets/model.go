@@ -40,13 +40,18 @@ func ReadContext(ctx context.Context, data []byte) (*scene.Scene, error) {
 
 // Levels writes the model as one self-contained GLB per level of detail,
 // from lod 0 (the source, cleaned) to maxLevel. The clean-up drops
-// duplicate and unused data, which never changes what renders. From lod 1
+// duplicate and unused data, which never changes what renders, and
+// re-encodes an image file far larger than its pixels (texture.Bloated)
+// so that its junk is in no level. From lod 1
 // on, images are scaled down to the level's cap (lod.TextureCap), in
 // their own format: each level starts from the one before, so lod 2
 // scales lod 1's images.
 func Levels(ctx context.Context, s *scene.Scene, maxLevel int) ([]Model, error) {
 	s.Dedup()
 	s.Prune()
+	if _, err := texture.Slim(ctx, s); err != nil {
+		return nil, err
+	}
 	var out []Model
 	err := lod.Chain(ctx, s, maxLevel, func(l lod.Level, s *scene.Scene) error {
 		m := Model{Level: l}

@@ -21,8 +21,14 @@ func texturedGLB(t *testing.T, w, h, n int) []byte {
 	if err := png.Encode(&p, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
 		t.Fatal(err)
 	}
+	return imageGLB(t, p.Bytes(), n)
+}
+
+// imageGLB is a quad whose n textures all use the PNG file data.
+func imageGLB(t *testing.T, data []byte, n int) []byte {
+	t.Helper()
 	zero := 0
-	s := &scene.Scene{Asset: gltf.Asset{Version: "2.0"}, Images: []*scene.Image{{MimeType: "image/png", Data: p.Bytes()}}}
+	s := &scene.Scene{Asset: gltf.Asset{Version: "2.0"}, Images: []*scene.Image{{MimeType: "image/png", Data: data}}}
 	mesh := &scene.Mesh{}
 	for i := range n {
 		m := i

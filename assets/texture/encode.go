@@ -2,6 +2,7 @@ package texture
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -33,6 +34,37 @@ var (
 // compat output are about being lossless and universal, not smallest.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
+// bloatSlack is what an image file may hold beyond its pixels: chunks of
+// metadata, an ICC profile, a JPEG's thumbnail.
+const bloatSlack = 1 << 20
+
+// Bloated reports whether an image file of n bytes is far larger than its
+// w×h pixels justify: more than their raw RGBA and a MiB besides, which
+// no encoder produces (the worst PNG of noise is its raw bytes and a byte
+// a row). Such a file carries junk (appended after the image's end, or in
+// ancillary chunks the decoder skips): a 2×2 PNG padded to 75 MB.
+func Bloated(n, w, h int) bool {
+	return int64(n) > 4*int64(w)*int64(h)+bloatSlack
+}
+
+// Slim re-encodes, in their own format and size, the images of s that
+// are Bloated, and leaves the others as they are: an upload's lod 0
+// keeps its images, but not the junk a hostile file pads them with.
+func Slim(ctx context.Context, s *scene.Scene) (Report, error) {
+	for _, im := range s.Images {
+		if im == nil {
+			continue
+		}
+		if w, h, err := size(im.Data); err == nil && Bloated(len(im.Data), w, h) {
+			return Convert(ctx, s, Options{Format: FormatKeep, MaxSize: noCap})
+		}
+	}
+	return Report{}, nil // nothing to re-encode, nothing decoded
+}
+
+// noCap is a MaxSize no image reaches (Decode refuses more than 8192²).
+const noCap = 1 << 30
+
 // result is one converted image.
 type result struct {
 	data          []byte
@@ -61,8 +93,10 @@ func convertImage(im *scene.Image, u use, opt Options) (result, error) {
 	keep.before, keep.after = [2]int{w, h}, [2]int{w, h}
 	nw, nh, scale := capped(w, h, opt.MaxSize)
 	// Already in the target format and within the cap: re-encoding would
-	// cost time and, for lossy formats, quality.
-	if !scale && (opt.Format == FormatKeep ||
+	// cost time and, for lossy formats, quality. A bloated file is
+	// re-encoded all the same, or its junk would be copied into every
+	// level and variant.
+	if !scale && !Bloated(len(im.Data), w, h) && (opt.Format == FormatKeep ||
 		opt.Format == FormatWebP && src == "image/webp" ||
 		opt.Format == FormatPNG && src == "image/png" ||
 		opt.Format == FormatCompat && src == "image/jpeg") {
