@@ -53,7 +53,7 @@ type BlobStore interface {
 
 // GetPresigner is a BlobStore that signs download URLs (S3 does, local
 // disk does not): the API can then redirect a download to the store
-// instead of serving it (KILN_BLOB_REDIRECT). ok is false when the store
+// instead of serving it (KILN_DOWNLOAD_REDIRECT). ok is false when the store
 // behind cannot sign.
 type GetPresigner interface {
 	PresignGet(ctx context.Context, key string, expiry time.Duration) (url string, ok bool, err error)

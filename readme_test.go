@@ -148,3 +148,77 @@ func eachProseLine(path string, fn func(string)) error {
 	}
 	return s.Err()
 }
+
+var kilnVar = regexp.MustCompile(`KILN_[A-Z0-9_]*[A-Z0-9]`)
+
+// TestReadmeConfiguration keeps the Configuration table and the program
+// in step: every variable internal/config reads has a row, every row is
+// read, and every KILN_ variable the README names anywhere is either
+// read by the program or substituted by docker-compose.yml.
+func TestReadmeConfiguration(t *testing.T) {
+	read := map[string]bool{}
+	sources, err := filepath.Glob("internal/config/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range sources {
+		if strings.HasSuffix(src, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`"(KILN_[A-Z0-9_]+)"`).FindAllStringSubmatch(string(b), -1) {
+			read[m[1]] = true
+		}
+	}
+	if len(read) < 10 {
+		t.Fatalf("found %d variables in internal/config: the parser is broken", len(read))
+	}
+	compose, err := os.ReadFile("docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	composed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\$\{(KILN_[A-Z0-9_]+)`).FindAllStringSubmatch(string(compose), -1) {
+		composed[m[1]] = true
+	}
+
+	rows := map[string]bool{}
+	named := map[string]bool{}
+	section := ""
+	err = eachProseLine("README.md", func(line string) {
+		if strings.HasPrefix(line, "## ") {
+			section = line
+		}
+		for _, v := range kilnVar.FindAllString(line, -1) {
+			named[v] = true
+		}
+		if section != "## Configuration" || !strings.HasPrefix(line, "| `KILN_") {
+			return
+		}
+		first, _, _ := strings.Cut(line[1:], "|")
+		for _, v := range kilnVar.FindAllString(first, -1) {
+			rows[v] = true
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range read {
+		if !rows[v] {
+			t.Errorf("%s is read by internal/config but has no row in the README's Configuration table", v)
+		}
+	}
+	for v := range rows {
+		if !read[v] {
+			t.Errorf("%s has a row in the README's Configuration table but internal/config does not read it", v)
+		}
+	}
+	for v := range named {
+		if !read[v] && !composed[v] {
+			t.Errorf("the README names %s, which neither internal/config nor docker-compose.yml reads", v)
+		}
+	}
+}

@@ -229,7 +229,7 @@ func (s *Store) PresignPut(ctx context.Context, key string, size int64, expiry t
 
 // PresignGet returns a URL that a client can GET the blob from directly,
 // signed for the public endpoint like PresignPut's: the API redirects
-// downloads to it when KILN_BLOB_REDIRECT is set.
+// downloads to it when KILN_DOWNLOAD_REDIRECT is set.
 func (s *Store) PresignGet(ctx context.Context, key string, expiry time.Duration) (string, bool, error) {
 	const op = "minio.PresignGet"
 	if err := kiln.CheckBlobKey(key); err != nil {
