@@ -2,9 +2,13 @@
 // (creator-parent.html), as a person and the app would, in Debian's
 // chromium:
 //
-//   node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN
+//   node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN OUT_DIR
 //
 // CREATOR_URL is the creator page without its query (…/apps/acme/avatar).
+// After each export the model is also fetched as any client would (its
+// bytes go to OUT_DIR/first.glb and OUT_DIR/edited.glb, with their ETag
+// and the avatar's updatedAt in the output) so the Go test can check
+// that an edit changes them under the same URL.
 //
 // 1. frameApi: the parent gets v1.frame.ready, subscribes, gets
 //    v1.subscription.created; axe-core finds no serious or critical
@@ -18,15 +22,15 @@
 //    three.js loads the changed model.
 // Prints one JSON object (what was seen) for the Go test to check.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const [parentURL, creator, token] = process.argv.slice(2);
-if (!token) {
-  console.error('usage: node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN');
+const [parentURL, creator, token, outDir] = process.argv.slice(2);
+if (!outDir) {
+  console.error('usage: node creator.mjs PARENT_URL CREATOR_URL USER_TOKEN OUT_DIR');
   process.exit(2);
 }
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,30 +45,55 @@ const browser = await chromium.launchPersistentContext(profile, {
   viewport: { width: 1200, height: 800 },
 });
 const out = { errors: [] };
+const started = Date.now();
+// step tells the Go test (stderr) how far the run got.
+const step = (what) => console.error(`creator.mjs ${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
 
 async function open(query) {
   const page = await browser.newPage();
   // Software WebGL on a shared machine: a keypress redraws the avatar.
   page.setDefaultTimeout(LONG);
   page.on('pageerror', (e) => out.errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') step(`console: ${m.text()}`); });
+  step(`open ${query.replace(/token=[^&]*/, 'token=…')}`);
   const src = `${creator}?${query}`;
   await page.goto(`${parentURL}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: LONG });
   const frame = page.frameLocator('#frame');
   const inner = () => page.frames().find((f) => f !== page.mainFrame() && f.url().startsWith(creator));
   await page.waitForFunction(() => window.threeReady, null, { timeout: LONG });
   for (let i = 0; i < 600 && !inner(); i++) await page.waitForTimeout(100);
+  step('creator frame loaded');
   await inner().waitForFunction(() => window.__kiln?.ready, null, { timeout: LONG, polling: 100 });
+  step('first avatar shown');
   return { page, frame, inner: inner() };
+}
+// fetched downloads an exported model outside the browser, keeps its
+// bytes in OUT_DIR/name, and answers its ETag and the avatar's
+// updatedAt as the creator API says it (the user's token).
+async function fetched(url, id, name) {
+  const res = await fetch(url, { cache: 'no-store' });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  writeFileSync(join(outDir, name), Buffer.from(await res.arrayBuffer()));
+  const api = await fetch(new URL(`/creator/avatars/${id}`, creator), { headers: { Authorization: `Bearer ${token}` } });
+  if (!api.ok) throw new Error(`GET /creator/avatars/${id}: ${api.status}`);
+  return { file: name, etag: res.headers.get('etag'), cacheControl: res.headers.get('cache-control'), updatedAt: (await api.json()).data.updatedAt };
 }
 const received = (page) => page.evaluate(() => window.received);
 async function waitFor(page, pred, what) {
+  step(`waiting for ${what}`);
   const t = Date.now();
+  let told = t;
   while (Date.now() - t < LONG) {
-    const r = (await received(page)).find(pred);
+    const all = await received(page);
+    const r = all.find(pred);
     if (r) return r;
+    if (Date.now() - told > 30000) {
+      told = Date.now();
+      step(`still waiting for ${what}; the parent has ${JSON.stringify(all.map((m) => m.eventName || 'bare'))}`);
+    }
     await page.waitForTimeout(100);
   }
-  throw new Error(`no ${what} within ${LONG} ms`);
+  throw new Error(`no ${what} within ${LONG} ms; got ${JSON.stringify(await received(page))}`);
 }
 
 process.on('uncaughtException', (e) => { console.error(e); console.error(JSON.stringify(out)); process.exit(1); });
@@ -111,11 +140,13 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
   await frame.locator('input[data-path="hair.style"][value="bun"]').check();
   await frame.getByRole('tab', { name: 'Outfit' }).click();
   await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#c0307a');
+  step('shaped; Done');
   await frame.getByRole('button', { name: 'Done' }).click();
   const v1 = await waitFor(page, (m) => m.eventName === 'v1.avatar.exported', 'v1.avatar.exported');
   const v2 = await waitFor(page, (m) => m.eventName === 'v2.avatar.exported', 'v2.avatar.exported');
   out.first = { v1, v2, messages: (await received(page)).map((m) => m.eventName || 'bare') };
   out.first.loaded = await page.evaluate((u) => window.loadAvatar(u), v1.data.url);
+  out.first.fetched = await fetched(v1.data.url, v1.data.avatarId, 'first.glb');
   await page.close();
 }
 
@@ -124,6 +155,8 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
   const { page, frame } = await open(`token=${encodeURIComponent(token)}`);
   await frame.getByRole('button', { name: 'Done' }).click();
   out.bare = (await waitFor(page, (m) => m.bare, 'a bare URL')).bare;
+  await page.waitForTimeout(1000); // a second post would come now
+  out.bareCount = (await received(page)).filter((m) => m.bare).length;
   out.bareOthers = (await received(page)).filter((m) => !m.bare).length;
   await page.close();
 }
@@ -139,7 +172,8 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
   await frame.getByRole('button', { name: 'Done' }).click();
   const v1 = await waitFor(page, (m) => m.eventName === 'v1.avatar.exported', 'v1.avatar.exported');
   out.edited = { v1 };
-  out.edited.loaded = await page.evaluate((u) => window.loadAvatar(`${u}?tail=${Date.now()}`), v1.data.url);
+  out.edited.loaded = await page.evaluate((u) => window.loadAvatar(u), v1.data.url);
+  out.edited.fetched = await fetched(v1.data.url, id, 'edited.glb');
   await page.close();
 }
 
