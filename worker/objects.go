@@ -99,12 +99,12 @@ func (w *Worker) buildGLB(ctx context.Context, o *kiln.Object) error {
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
 	}
-	if w.JobMemory > 0 {
+	if budget := w.budget(); budget > 0 {
 		need, err := assets.Estimate(data, o.Extension)
 		if err != nil {
 			return kiln.E(op, err)
 		}
-		if err := need.OverBudget(w.JobMemory); err != nil {
+		if err := need.OverBudget(budget); err != nil {
 			return err
 		}
 	}

@@ -80,14 +80,15 @@ func (w *Worker) BuildVariant(ctx context.Context, t *asynq.Task) error {
 // error's message is the client's whole reason: without an op in front,
 // what jobs.Failure reads of the archived task is the message alone.
 func (w *Worker) withinBudget(glb []byte) error {
-	if w.JobMemory <= 0 {
+	budget := w.budget()
+	if budget <= 0 {
 		return nil
 	}
 	need, err := assets.Estimate(glb, "glb")
 	if err != nil {
 		return kiln.E("worker.BuildVariant", err)
 	}
-	if err := need.OverBudget(w.JobMemory); err != nil {
+	if err := need.OverBudget(budget); err != nil {
 		return jobs.Permanent(err)
 	}
 	return nil

@@ -49,6 +49,10 @@ type Worker struct {
 	// (assets.Estimate) is over it fails before it is read, instead of
 	// taking the worker down; 0 sets no budget.
 	JobMemory int64
+	// Budget, when set, is the budget of a job starting now, in place of
+	// JobMemory: the default budget shared among the workers running on
+	// the machine at the time (internal/hostshare).
+	Budget func() int64
 	// Ends hears of every task that ended for good, so that fair queuing
 	// lets the account's next task in (jobs.Client.Ended); nil for none.
 	Ends Ender
@@ -161,4 +165,13 @@ func NewServer(opt asynq.RedisConnOpt, cfg Config, log *slog.Logger) *asynq.Serv
 			return !errors.Is(err, context.Canceled) && !errors.Is(err, jobs.ErrBusy)
 		},
 	})
+}
+
+// budget is the memory a job starting now may need: Budget, else
+// JobMemory; 0 sets none.
+func (w *Worker) budget() int64 {
+	if w.Budget != nil {
+		return w.Budget()
+	}
+	return w.JobMemory
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/kilnhq/kiln/creator"
 	"github.com/kilnhq/kiln/internal/assistant"
 	"github.com/kilnhq/kiln/internal/config"
+	"github.com/kilnhq/kiln/internal/hostshare"
 	"github.com/kilnhq/kiln/internal/httperr"
 	"github.com/kilnhq/kiln/internal/mail"
 	"github.com/kilnhq/kiln/jobs"
@@ -53,6 +54,9 @@ type App struct {
 
 	// workerJobs queues the worker's follow-up jobs (mail after upload).
 	workerJobs *jobs.Client
+	// share registers the worker among those of the machine, which share
+	// the default job memory; nil when KILN_JOB_MEMORY is set.
+	share *hostshare.Member
 }
 
 // SetClock replaces the API's clock, so that a test can replay visitor
@@ -262,6 +266,11 @@ func (a *App) Worker() (*asynq.Server, *asynq.ServeMux) {
 	w.Avatars = a.DB
 	w.Renderings, w.Blender = a.DB, a.Config.Blender
 	w.JobMemory = a.Config.JobMemory
+	if a.share != nil {
+		w.Budget = func() int64 {
+			return max(config.MinJobMemory, a.Config.JobMemory/int64(a.share.Count()))
+		}
+	}
 	a.workerJobs = a.jobsClient()
 	w.Ends = a.workerJobs
 	w.Jobs, w.PublicURL = a.workerJobs, a.Config.PublicPlatformURL

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kilnhq/kiln/internal/config"
+	"github.com/kilnhq/kiln/internal/hostshare"
 )
 
 // Roles chooses what a process runs: kiln serve runs both.
@@ -109,6 +110,13 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 	}
 
 	if roles.Worker {
+		if cfg.JobMemoryShared {
+			if a.share, err = hostshare.Join(hostshare.Dir()); err != nil {
+				log.Warn("the default job memory is not shared with the machine's other workers", "err", err)
+			} else {
+				r.stops = append(r.stops, a.share.Leave)
+			}
+		}
 		wsrv, mux := a.Worker()
 		if err := wsrv.Start(mux); err != nil {
 			return r, fmt.Errorf("worker: %w", err)

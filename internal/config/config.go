@@ -36,8 +36,11 @@ type Config struct {
 	// a model whose estimate is over it fails before the work starts
 	// instead of killing the worker.
 	JobMemory int64
-	LogLevel  string
-	LogFormat string
+	// JobMemoryShared is true when JobMemory is the default: the workers
+	// running on the machine share it (internal/hostshare).
+	JobMemoryShared bool
+	LogLevel        string
+	LogFormat       string
 	// PublicPlatformURL is the base of links in mails (the worker has no
 	// request to take a host from) and of the URLs the platform answers
 	// (local upload URLs, rendering files): from configuration, never from
@@ -170,6 +173,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
 	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
 	c.JobMemory = r.bytes("KILN_JOB_MEMORY", defaultJobMemory(c.Concurrency), MinJobMemory)
+	c.JobMemoryShared = r.str("KILN_JOB_MEMORY", "") == ""
 	c.BlobCacheMB = r.integer("KILN_BLOB_CACHE_MB", 1024, 0, 1<<20)
 	c.DownloadRedirect = r.boolean("KILN_DOWNLOAD_REDIRECT", false)
 	c.FairRunning = r.integer("KILN_FAIR_RUNNING", 2, 0, 1000)

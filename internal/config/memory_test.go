@@ -29,8 +29,8 @@ func TestJobMemory(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || c.JobMemory != tc.want {
-				t.Fatalf("JobMemory %d (%v), want %d", c.JobMemory, err, tc.want)
+			if err != nil || c.JobMemory != tc.want || c.JobMemoryShared {
+				t.Fatalf("JobMemory %d shared %v (%v), want %d, not shared", c.JobMemory, c.JobMemoryShared, err, tc.want)
 			}
 		})
 	}
@@ -42,6 +42,9 @@ func TestJobMemory(t *testing.T) {
 	four, err := FromEnv(env(map[string]string{"KILN_WORKER_CONCURRENCY": "4"}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !one.JobMemoryShared {
+		t.Errorf("the default is not shared among the machine's workers")
 	}
 	if total := machineMemory(); total > 0 && (one.JobMemory >= total || one.JobMemory < total/2) {
 		t.Fatalf("default for one job: %d of %d bytes", one.JobMemory, total)
