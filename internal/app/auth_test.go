@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -175,9 +174,6 @@ func TestAdminKeys(t *testing.T) {
 
 func TestMonitoringAndOps(t *testing.T) {
 	r := start(t)
-	basic := func(user, pass string) map[string]string {
-		return map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))}
-	}
 	for _, tc := range []struct {
 		name   string
 		header map[string]string

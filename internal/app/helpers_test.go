@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -137,4 +138,9 @@ func eventually(t *testing.T, d time.Duration, what string, f func() bool) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// basic is the header of an HTTP Basic login (the queue monitor's).
+func basic(user, pass string) map[string]string {
+	return map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))}
 }
