@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,6 +63,29 @@ func TestVendoredThreeMatchesPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n < 7 {
-		t.Errorf("%d vendored files, want the build, four addons and the licence", n)
+		t.Errorf("%d vendored files, want the build, five addons and the licence", n)
+	}
+}
+
+// Every module the vendored addons import by a relative path is vendored
+// too: the browser fetches it, and a missing one stops the whole page
+// (three.js 0.183's GLTFLoader imports utils/SkeletonUtils.js).
+func TestVendoredImportsResolve(t *testing.T) {
+	imports := regexp.MustCompile(`(?m)^import [^;]*? from '(\.[^']+)'`)
+	err := fs.WalkDir(Static, "three/addons", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, _ := fs.ReadFile(Static, p)
+		for _, m := range imports.FindAllSubmatch(src, -1) {
+			dep := path.Join(path.Dir(p), string(m[1]))
+			if _, err := fs.Stat(Static, dep); err != nil {
+				t.Errorf("%s imports %s, which is not vendored: add it to tools/creator/vendor.sh", p, dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -14,7 +14,7 @@ rm -rf "$dst"
 mkdir -p "$dst/build"
 cp "$src/LICENSE" "$dst/LICENSE"
 cp "$src/build/three.module.min.js" "$src/build/three.core.min.js" "$dst/build/"
-for f in loaders/GLTFLoader.js controls/OrbitControls.js environments/RoomEnvironment.js utils/BufferGeometryUtils.js; do
+for f in loaders/GLTFLoader.js controls/OrbitControls.js environments/RoomEnvironment.js utils/BufferGeometryUtils.js utils/SkeletonUtils.js; do
 	mkdir -p "$dst/addons/$(dirname "$f")"
 	cp "$src/examples/jsm/$f" "$dst/addons/$f"
 done
