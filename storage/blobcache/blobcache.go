@@ -190,13 +190,9 @@ func (c *Cache) fill(ctx context.Context, key string) (blob kiln.Blob, again boo
 		return b, false, nil
 	}
 	defer b.Close()
-	path, err := c.write(key, b)
+	f, path, err := c.write(key, b)
 	if err != nil {
 		return nil, false, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false, kiln.E("blobcache.Get", err)
 	}
 	c.add(key, info, path)
 	return &File{File: f, info: info}, false, nil
@@ -204,12 +200,15 @@ func (c *Cache) fill(ctx context.Context, key string) (blob kiln.Blob, again boo
 
 // write copies b into a file of its own: the name holds the key's hash
 // and the ETag's, so a newer blob under the same key never overwrites a
-// file that a download is reading.
-func (c *Cache) write(key string, b kiln.Blob) (string, error) {
+// file that a download is reading. It answers the file opened for
+// reading before its rename: a write through the cache may drop (remove)
+// an older entry of the same name at any moment, and an open file stays
+// readable after that.
+func (c *Cache) write(key string, b kiln.Blob) (*os.File, string, error) {
 	const op = "blobcache.Get"
 	tmp, err := os.CreateTemp(c.dir, ".fill-*")
 	if err != nil {
-		return "", kiln.E(op, err)
+		return nil, "", kiln.E(op, err)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	_, err = io.Copy(tmp, b)
@@ -217,13 +216,18 @@ func (c *Cache) write(key string, b kiln.Blob) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		return "", kiln.E(op, kiln.KindUnavailable, err)
+		return nil, "", kiln.E(op, kiln.KindUnavailable, err)
+	}
+	f, err := os.Open(tmp.Name())
+	if err != nil {
+		return nil, "", kiln.E(op, err)
 	}
 	path := filepath.Join(c.dir, hash(key)+"-"+hash(b.Info().ETag))
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", kiln.E(op, err)
+		f.Close()
+		return nil, "", kiln.E(op, err)
 	}
-	return path, nil
+	return f, path, nil
 }
 
 func hash(s string) string {
