@@ -253,6 +253,9 @@ func idle(st style) clip {
 	const seconds = 6
 	return clip{name: "locomotion_idle", duration: seconds, loop: true, at: func(t float64) pose {
 		p := stand(st)
+		// The feet stand where they are: the legs follow the weight
+		// shift instead of the feet sliding under it.
+		p.plant = 1
 		shift := 2 * math.Pi * t / seconds // one weight shift a loop
 		breath := 0.5 - 0.5*math.Cos(2*math.Pi*t/3)
 		// Weight over the left leg when sway is positive; the unloaded

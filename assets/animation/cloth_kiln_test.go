@@ -3,6 +3,7 @@ package animation
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar"
@@ -24,10 +25,12 @@ func clothBar(leader []map[string]map[string]clothFigure, clip, garment string) 
 }
 
 // clothConfigs are avatars that together wear every garment style on
-// both body types and across builds and heights.
+// both body types and across builds and heights, and between them every
+// style of the catalogue's other categories (hair, headwear, glasses…).
 func clothConfigs() []avatar.Config {
 	var out []avatar.Config
 	builds := []float64{0.15, 0.4, 0.6, 0.9, 0.3}
+	n := 0
 	for _, gender := range Genders() {
 		for i, top := range avatar.TopStyles() {
 			c := avatar.Default(gender)
@@ -36,10 +39,45 @@ func clothConfigs() []avatar.Config {
 			c.Outfit.Footwear.Style = avatar.FootwearStyles()[i%len(avatar.FootwearStyles())]
 			c.Body.Build = builds[i]
 			c.Body.Height += 0.04 * float64(i-2)
+			for _, cat := range avatar.StyleCategories {
+				switch cat {
+				case "top", "bottom", "footwear":
+					continue
+				}
+				if st := avatar.Styles(cat); len(st) > 0 {
+					c = c.WithStyle(cat, st[n%len(st)])
+				}
+			}
+			n++
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// floorDepth is how far a sole may go below the floor under any clip,
+// and idleSlide how far a foot may move in locomotion_idle (issue 22).
+const (
+	floorDepth = 0.01
+	idleSlide  = 0.01
+)
+
+// checkFloor holds a Kiln avatar's floor figures to the issue's bar.
+func checkFloor(t *testing.T, figs map[string]floorFigure) {
+	t.Helper()
+	for _, clip := range Names() {
+		f, ok := figs[clip]
+		if !ok {
+			t.Errorf("%s: no floor measured", clip)
+			continue
+		}
+		if f.Depth > floorDepth {
+			t.Errorf("%s: a sole goes %.1f cm below the floor, at most %.0f cm", clip, 100*f.Depth, 100*floorDepth)
+		}
+		if clip == "locomotion_idle" && (f.Slide[0] >= idleSlide || f.Slide[1] >= idleSlide) {
+			t.Errorf("%s: the feet move %.1f and %.1f cm, under %.0f cm each", clip, 100*f.Slide[0], 100*f.Slide[1], 100*idleSlide)
+		}
+	}
 }
 
 // primitiveBar is the stretch the issue measured on Kiln's primitive
@@ -63,18 +101,25 @@ type clothException struct {
 // avatar's top under locomotion_run and 4 through the casual avatar's
 // shoes. Causes, as far as measured: the tank, 1 or 2 vertices of the
 // inner upper arm at the armhole, by 2 mm, where the arm swings; the
-// blouse, 1 at the neck.
+// blouse, 1 at the neck; the shorts, 1 on the feminine body of build 0.6
+// with short hair (whose smaller triangle budget leaves the body finer),
+// under the three locomotion clips.
 var clothExceptions = map[[3]string]clothException{
-	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}: {poked: 1},
-	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:   {poked: 2},
-	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:  {poked: 1},
+	{"shorts", "locomotion_idle", "Wolf3D_Outfit_Bottom"}: {poked: 1},
+	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:  {poked: 1},
+	{"shorts", "locomotion_walk", "Wolf3D_Outfit_Bottom"}: {poked: 1},
+	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}:     {poked: 1},
+	{"tank", "locomotion_run", "Wolf3D_Outfit_Top"}:       {poked: 2},
+	{"tank", "locomotion_walk", "Wolf3D_Outfit_Top"}:      {poked: 1},
 }
 
 // TestClothKiln measures Kiln's avatars (every garment style on both body
 // types, across builds) under every clip beside the leader's, logging the
 // figures (-v), and holds them to the issue's bar: no garment stretched
 // past the limit on a larger share of its edges than the leader's avatar
-// under the same clip, and no body vertex out through a garment. The
+// under the same clip, no body vertex out through a garment, no sole more
+// than a centimetre below the floor and no foot sliding a centimetre in
+// locomotion_idle. The
 // styles and clips listed in clothExceptions are held to their measured
 // figures instead, and every garment to the primitive generator's.
 func TestClothKiln(t *testing.T) {
@@ -87,7 +132,7 @@ func TestClothKiln(t *testing.T) {
 		passing[k] = true
 	}
 	for _, cfg := range clothConfigs() {
-		name := fmt.Sprintf("%s/%s-%s-%s/build%.2f", cfg.Body.Type, cfg.Outfit.Top.Style, cfg.Outfit.Bottom.Style, cfg.Outfit.Footwear.Style, cfg.Body.Build)
+		name := fmt.Sprintf("%s/%s-%s-%s-%s/build%.2f", cfg.Body.Type, cfg.Outfit.Top.Style, cfg.Outfit.Bottom.Style, cfg.Outfit.Footwear.Style, cfg.Hair.Style, cfg.Body.Build)
 		style := map[string]string{"Wolf3D_Outfit_Top": cfg.Outfit.Top.Style, "Wolf3D_Outfit_Bottom": cfg.Outfit.Bottom.Style, "Wolf3D_Outfit_Footwear": cfg.Outfit.Footwear.Style}
 		t.Run(name, func(t *testing.T) {
 			s, err := avatar.Generate(cfg)
@@ -95,7 +140,13 @@ func TestClothKiln(t *testing.T) {
 				t.Fatal(err)
 			}
 			figs := measureCloth(t, s, cfg.Body.Type)
-			t.Logf("\n%s", clothTable(figs))
+			floor := measureFloor(t, s, cfg.Body.Type)
+			var worn []string
+			for _, cat := range avatar.StyleCategories {
+				worn = append(worn, cat+"="+cfg.Style(cat))
+			}
+			t.Logf("%s, height %.2f m\n%s%s", strings.Join(worn, " "), cfg.Body.Height, clothTable(figs), floorTable(floor))
+			checkFloor(t, floor)
 			for _, clip := range Names() {
 				for _, g := range garments {
 					f, ok := figs[clip][g]

@@ -476,4 +476,17 @@ func TestClothLeader(t *testing.T) {
 	for i, f := range figs {
 		t.Logf("%s:\n%s", leaderFiles[i], clothTable(f))
 	}
+	// The floor under Kiln's clips, for comparison (logged): the leader's
+	// shoes are skinned their own way.
+	for _, file := range leaderFiles {
+		b, err := os.ReadFile("/work/shared/testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scene.Read(b, scene.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s:\n%s", file, floorTable(measureFloor(t, s, "masculine")))
+	}
 }

@@ -37,6 +37,11 @@ type pose struct {
 	// solved so that the lowest foot is lift above the floor.
 	hips vec
 	lift float64
+	// plant, 0 to 1, pulls both feet to where they stand at rest, flat,
+	// by a two-bone solve of each leg after the Hips are placed: a clip
+	// that stands in place (locomotion_idle) shifts its weight without
+	// the feet sliding over the floor, whatever the legs' proportions.
+	plant float64
 }
 
 type aim struct {
@@ -133,16 +138,94 @@ func (k *target) solve(p pose) (local []quat, trans []vec) {
 		// the floor they rest on.
 		var heights []float64
 		for _, c := range k.soles {
-			at := wp[c.joint].add(wr[c.joint].rotate(c.off.scale(ws[c.joint])))
-			rest := k.wp[c.joint].add(k.wr[c.joint].rotate(c.off.scale(k.ws[c.joint])))
-			heights = append(heights, at[1]-rest[1])
+			// Each point's height over the floor: now, less at rest, plus
+			// its rest height (zero for the points on the floor).
+			rest := c.at(k.wr, k.wp, k.ws)
+			heights = append(heights, c.at(wr, wp, ws)[1]-rest[1]+c.rest)
 		}
 		if len(heights) > 0 {
-			low := softMin(heights, 0.003*k.unit)
+			low := softMin(heights, k.soft) - k.restLow
 			trans[hips] = trans[hips].add(k.toParent(hips, vec{0, p.lift*k.unit - low, 0}))
+		}
+		if p.plant > 0 {
+			k.plant(p.plant, local, trans)
 		}
 	}
 	return local, trans
+}
+
+// legs are the joints of each leg a plant solves, hip to ankle.
+var legs = [2][3]string{{"LeftUpLeg", "LeftLeg", "LeftFoot"}, {"RightUpLeg", "RightLeg", "RightFoot"}}
+
+// plant moves each foot toward its rest place and orientation by the
+// fraction w: the Hips come down first where a leg cannot reach (they
+// never rise), then each thigh and shank turn in the plane of hip, knee
+// and ankle so that the knee keeps pointing where the pose had it.
+func (k *target) plant(w float64, local []quat, trans []vec) {
+	hips := k.index["Hips"]
+	type leg struct {
+		up, knee, ankle int
+		goal            vec
+	}
+	var ls []leg
+	for _, names := range legs {
+		up, ok1 := k.index[names[0]]
+		knee, ok2 := k.index[names[1]]
+		ankle, ok3 := k.index[names[2]]
+		if !ok1 || !ok2 || !ok3 || k.parent[knee] != up || k.parent[ankle] != knee {
+			continue
+		}
+		ls = append(ls, leg{up: up, knee: knee, ankle: ankle})
+	}
+	if len(ls) == 0 {
+		return
+	}
+	wr, wp, _ := k.fk(local, trans)
+	drop := 0.0
+	for i := range ls {
+		l := &ls[i]
+		l.goal = wp[l.ankle].add(k.wp[l.ankle].sub(wp[l.ankle]).scale(w))
+		reach := (k.wp[l.knee].sub(k.wp[l.up]).length() + k.wp[l.ankle].sub(k.wp[l.knee]).length()) * 0.999
+		h := wp[l.up].sub(l.goal)
+		if flat := reach*reach - h[0]*h[0] - h[2]*h[2]; flat > 0 {
+			drop = math.Max(drop, h[1]-math.Sqrt(flat))
+		}
+	}
+	if drop > 0 {
+		trans[hips] = trans[hips].add(k.toParent(hips, vec{0, -drop, 0}))
+		wr, wp, _ = k.fk(local, trans)
+	}
+	for _, l := range ls {
+		hip, knee, ankle := wp[l.up], wp[l.knee], wp[l.ankle]
+		a := k.wp[l.knee].sub(k.wp[l.up]).length()
+		b := k.wp[l.ankle].sub(k.wp[l.knee]).length()
+		to := l.goal.sub(hip)
+		d := math.Max(math.Min(to.length(), (a+b)*0.9999), math.Abs(a-b)*1.0001)
+		u := to.unit()
+		pole := knee.sub(hip)
+		v := pole.sub(u.scale(pole.dot(u)))
+		if v.length() < 1e-9 {
+			v = wr[hips].mul(k.wr[hips].conj()).rotate(vec{0, 0, 1})
+			v = v.sub(u.scale(v.dot(u)))
+		}
+		v = v.unit()
+		cosA := (a*a + d*d - b*b) / (2 * a * d)
+		sinA := math.Sqrt(math.Max(0, 1-cosA*cosA))
+		newKnee := hip.add(u.scale(a * cosA)).add(v.scale(a * sinA))
+		newAnkle := hip.add(u.scale(d))
+		thigh := between(knee.sub(hip), newKnee.sub(hip))
+		upR := thigh.mul(wr[l.up]).norm()
+		shinDir := thigh.rotate(ankle.sub(knee))
+		kneeR := between(shinDir, newAnkle.sub(newKnee)).mul(thigh).mul(wr[l.knee]).norm()
+		footR := slerp(wr[l.ankle], k.wr[l.ankle], w)
+		parentR := k.baseR[l.up]
+		if pa := k.parent[l.up]; pa >= 0 {
+			parentR = wr[pa]
+		}
+		local[l.up] = parentR.conj().mul(upR).norm()
+		local[l.knee] = upR.conj().mul(kneeR).norm()
+		local[l.ankle] = kneeR.conj().mul(footR).norm()
+	}
 }
 
 // toParent turns a body-frame offset of a root joint into its parent's

@@ -42,15 +42,49 @@ type target struct {
 	// palm is the rest palm normal of each finger joint (zero elsewhere),
 	// for curls that bend toward the palm whatever the hand's axes.
 	palm []vec
-	// soles are the points of each foot that meet the floor, carried by
-	// their joints: see soles.
-	soles []contact
+	// soles are the points of the feet that must stay on or above the
+	// floor, carried by their joints: see soles and meshSoles. The Hips'
+	// height follows their soft minimum (within soft of the lowest),
+	// taken relative to its value at rest (restLow).
+	soles   []contact
+	soft    float64
+	restLow float64
 }
 
-// contact is a point fixed to a joint: its offset in the joint's frame.
+// contact is a point carried by joints as a skinned vertex is: its offset
+// in each joint's frame, blended by weight (one joint of weight 1 for a
+// point fixed to a joint). rest is its height above the floor at rest.
 type contact struct {
+	inf  []influence
+	rest float64
+}
+
+type influence struct {
 	joint int
 	off   vec
+	w     float64
+}
+
+// at is where the point is when the joints are at wr, wp, ws.
+func (c contact) at(wr []quat, wp []vec, ws []float64) vec {
+	var out vec
+	for _, f := range c.inf {
+		out = out.add(wp[f.joint].add(wr[f.joint].rotate(f.off.scale(ws[f.joint]))).scale(f.w))
+	}
+	return out
+}
+
+// setSoles sets the contacts and the soft minimum of their rest heights.
+func (k *target) setSoles(c []contact, soft float64) {
+	k.soles, k.soft = c, soft
+	rest := make([]float64, len(c))
+	for i, x := range c {
+		rest[i] = x.rest
+	}
+	k.restLow = 0
+	if len(rest) > 0 {
+		k.restLow = softMin(rest, soft)
+	}
 }
 
 // mainChildren names the child a bone points at where a joint has
@@ -125,7 +159,7 @@ func newTarget(names []string, parent []int, t []vec, r []quat, s []float64, bas
 			k.unit = u
 		}
 	}
-	k.soles = soles(k)
+	k.setSoles(soles(k), 0.003*k.unit)
 	k.palm = make([]vec, n)
 	for _, side := range []string{"Left", "Right"} {
 		hand, ok1 := k.index[side+"Hand"]
@@ -191,7 +225,7 @@ func soles(k *target) []contact {
 		pin := func(j int, p vec) {
 			p[1] = floor
 			off := k.wr[j].conj().rotate(p.sub(k.wp[j])).scale(1 / k.ws[j])
-			out = append(out, contact{j, off})
+			out = append(out, contact{inf: []influence{{j, off, 1}}})
 		}
 		back := k.wp[ankle].sub(k.wp[ball].sub(k.wp[ankle]).scale(1.0 / 3))
 		pin(ankle, k.wp[ankle])
@@ -311,31 +345,41 @@ func sceneTarget(s *scene.Scene) (*target, []int) {
 	}
 	k := newTarget(names, parent, t, r, sc, baseR, baseP, baseS)
 	if c := meshSoles(k, s, jointOf); len(c) > 0 {
-		k.soles = c
+		k.setSoles(c, meshSoft)
 	}
 	return k, nodes
 }
 
-// meshSoles finds the floor contacts of an avatar's own feet: of the
-// skinned vertices that follow a foot joint most (shoes, bare feet), in
-// the rest pose, those within a centimetre of the lowest give the back of
-// the heel, the tip of the toe and the inner and outer edges of each
-// sole, each carried by its joint. The soles then stay on the floor
-// whatever the shoe's shape (nil when the scene has no such vertices).
+// meshSoft is the softness of the minimum over an avatar's own sole
+// vertices: the lowest of them is within meshSoft·ln(count) of the floor,
+// about 4 mm for the thousand or so an avatar has.
+const meshSoft = 0.0005
+
+// soleBand is how high above the lowest vertex at rest a vertex may be
+// and still be one the floor can catch: the soles, the heels' backs, the
+// toe caps, a trouser hem.
+const soleBand = 0.05
+
+// meshSoles finds the points of an avatar's own feet that must stay above
+// the floor: every skinned vertex within soleBand of the lowest at rest
+// (shoes, bare feet, hems), carried by its joints as a player skins it
+// (linear blend skinning, the file's inverse bind matrices). Solving the
+// Hips' height against them rather than against points fixed to the
+// foot joints keeps every vertex out of the floor whatever the shoe's
+// shape and weights: a heel that partly follows the shank swings below
+// the sole at a heel strike. Nil when the scene has no skinned feet.
 func meshSoles(k *target, s *scene.Scene, jointOf map[int]int) []contact {
-	type pt struct {
-		joint int
-		at    vec
-	}
-	foot := map[int]int{} // joint -> side
-	for side, f := range feet {
+	foot := map[int]bool{}
+	for _, f := range feet {
 		for _, name := range f {
 			if j, ok := k.index[name]; ok {
-				foot[j] = side
+				foot[j] = true
 			}
 		}
 	}
-	var pts [2][]pt
+	var pts []contact
+	var heights []float64
+	hasFoot := false
 	for _, n := range s.Nodes {
 		if n == nil || n.Mesh == nil || n.Skin == nil || *n.Mesh >= len(s.Meshes) || *n.Skin >= len(s.Skins) {
 			continue
@@ -346,70 +390,61 @@ func meshSoles(k *target, s *scene.Scene, jointOf map[int]int) []contact {
 				continue
 			}
 			for v, pos := range p.Positions {
-				js, ws := p.Joints[0][v], p.Weights[0][v]
-				best := 0
-				for c := 1; c < 4; c++ {
-					if ws[c] > ws[best] {
-						best = c
+				var c contact
+				var at vec
+				sum := 0.0
+				for i := 0; i < 4; i++ {
+					w := float64(p.Weights[0][v][i])
+					ji := int(p.Joints[0][v][i])
+					if w <= 0 || ji >= len(sk.Joints) {
+						continue
+					}
+					j, ok := jointOf[sk.Joints[ji]]
+					if !ok {
+						continue
+					}
+					// The vertex in the joint's bind frame.
+					local := vec{float64(pos[0]), float64(pos[1]), float64(pos[2])}
+					if ji < len(sk.InverseBindMatrices) {
+						m := sk.InverseBindMatrices[ji]
+						x, y, z := local[0], local[1], local[2]
+						local = vec{
+							float64(m[0])*x + float64(m[4])*y + float64(m[8])*z + float64(m[12]),
+							float64(m[1])*x + float64(m[5])*y + float64(m[9])*z + float64(m[13]),
+							float64(m[2])*x + float64(m[6])*y + float64(m[10])*z + float64(m[14]),
+						}
+					}
+					c.inf = append(c.inf, influence{j, local.scale(1 / k.ws[j]), w})
+					at = at.add(k.wp[j].add(k.wr[j].rotate(local)).scale(w))
+					sum += w
+					if foot[j] && w >= 0.5 {
+						hasFoot = true
 					}
 				}
-				if int(js[best]) >= len(sk.Joints) {
+				if sum < 1e-6 {
 					continue
 				}
-				j, ok := jointOf[sk.Joints[js[best]]]
-				side, isFoot := foot[j]
-				if !ok || !isFoot || ws[best] < 0.5 {
-					continue
+				for i := range c.inf {
+					c.inf[i].w /= sum
 				}
-				// Rest position: the joint's rest world transform applied
-				// to the vertex in the joint's bind frame.
-				local := vec{float64(pos[0]), float64(pos[1]), float64(pos[2])}
-				if int(js[best]) < len(sk.InverseBindMatrices) {
-					m := sk.InverseBindMatrices[js[best]]
-					x, y, z := local[0], local[1], local[2]
-					local = vec{
-						float64(m[0])*x + float64(m[4])*y + float64(m[8])*z + float64(m[12]),
-						float64(m[1])*x + float64(m[5])*y + float64(m[9])*z + float64(m[13]),
-						float64(m[2])*x + float64(m[6])*y + float64(m[10])*z + float64(m[14]),
-					}
-				}
-				pts[side] = append(pts[side], pt{j, k.wp[j].add(k.wr[j].rotate(local.scale(k.ws[j])))})
+				c.rest = at[1] / sum
+				pts = append(pts, c)
+				heights = append(heights, c.rest)
 			}
 		}
 	}
+	if !hasFoot {
+		return nil
+	}
+	low := math.Inf(1)
+	for _, h := range heights {
+		low = math.Min(low, h)
+	}
 	var out []contact
-	for _, side := range pts {
-		if len(side) == 0 {
-			return nil
-		}
-		low := math.Inf(1)
-		for _, q := range side {
-			low = math.Min(low, q.at[1])
-		}
-		var ext [4]*pt // back, front, -x, +x
-		for i := range side {
-			q := &side[i]
-			if q.at[1] > low+0.01 {
-				continue
-			}
-			if ext[0] == nil || q.at[2] < ext[0].at[2] {
-				ext[0] = q
-			}
-			if ext[1] == nil || q.at[2] > ext[1].at[2] {
-				ext[1] = q
-			}
-			if ext[2] == nil || q.at[0] < ext[2].at[0] {
-				ext[2] = q
-			}
-			if ext[3] == nil || q.at[0] > ext[3].at[0] {
-				ext[3] = q
-			}
-		}
-		for _, q := range ext {
-			at := q.at
-			at[1] = low
-			off := k.wr[q.joint].conj().rotate(at.sub(k.wp[q.joint])).scale(1 / k.ws[q.joint])
-			out = append(out, contact{q.joint, off})
+	for _, c := range pts {
+		if c.rest <= low+soleBand {
+			c.rest -= low
+			out = append(out, c)
 		}
 	}
 	return out
