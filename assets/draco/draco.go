@@ -71,6 +71,7 @@ const (
 	codingNormals      = 3
 
 	predictionDifference         = 0
+	predictionParallelogram      = 1
 	transformWrap                = 1
 	transformOctahedronCanonical = 3
 )
@@ -80,28 +81,8 @@ const (
 // Points and triangles keep their order and triangles their winding, but
 // a triangle may start at another of its corners (see rotateCorners).
 func Encode(m Mesh) ([]byte, error) {
-	if len(m.Indices)%3 != 0 {
-		return nil, fmt.Errorf("draco: %d indices is not a triangle list", len(m.Indices))
-	}
-	for _, idx := range m.Indices {
-		if int(idx) >= m.Points {
-			return nil, fmt.Errorf("draco: index %d beyond %d points", idx, m.Points)
-		}
-	}
-	if len(m.Attributes) == 0 || len(m.Attributes) > 255 {
-		return nil, fmt.Errorf("draco: %d attributes", len(m.Attributes))
-	}
-	for i, a := range m.Attributes {
-		n := len(a.Int)
-		if a.Float != nil {
-			n = len(a.Float)
-			if a.Bits < 1 || a.Bits > 30 || (a.Octahedral && (a.Bits < 2 || a.Components != 3)) {
-				return nil, fmt.Errorf("draco: attribute %d: %d quantization bits for %d components", i, a.Bits, a.Components)
-			}
-		}
-		if a.Components < 1 || a.Components > 4 || n != m.Points*a.Components {
-			return nil, fmt.Errorf("draco: attribute %d has %d values for %d points of %d components", i, n, m.Points, a.Components)
-		}
+	if err := check(m); err != nil {
+		return nil, err
 	}
 	// Header: magic, version 2.2, triangular mesh, sequential method, no
 	// flags (no metadata).
@@ -112,6 +93,51 @@ func Encode(m Mesh) ([]byte, error) {
 	out = appendConnectivity(out, m)
 	// One attributes decoder holding every attribute, in order.
 	out = append(out, 1)
+	out = appendAttributes(out, m, nil, nil)
+	// Google's decoder refuses a stream whose bytes after the face count
+	// are fewer than three per face, a bound on uncompressed indices that
+	// well-coded regular meshes undercut: zeros after the end, which it
+	// never reads, make up the difference.
+	for len(out) < afterCounts+len(m.Indices) {
+		out = append(out, 0)
+	}
+	return out, nil
+}
+
+// check refuses what Draco cannot carry.
+func check(m Mesh) error {
+	if len(m.Indices)%3 != 0 {
+		return fmt.Errorf("draco: %d indices is not a triangle list", len(m.Indices))
+	}
+	for _, idx := range m.Indices {
+		if int(idx) >= m.Points {
+			return fmt.Errorf("draco: index %d beyond %d points", idx, m.Points)
+		}
+	}
+	if len(m.Attributes) == 0 || len(m.Attributes) > 255 {
+		return fmt.Errorf("draco: %d attributes", len(m.Attributes))
+	}
+	for i, a := range m.Attributes {
+		n := len(a.Int)
+		if a.Float != nil {
+			n = len(a.Float)
+			if a.Bits < 1 || a.Bits > 30 || (a.Octahedral && (a.Bits < 2 || a.Components != 3)) {
+				return fmt.Errorf("draco: attribute %d: %d quantization bits for %d components", i, a.Bits, a.Components)
+			}
+		}
+		if a.Components < 1 || a.Components > 4 || n != m.Points*a.Components {
+			return fmt.Errorf("draco: attribute %d has %d values for %d points of %d components", i, n, m.Points, a.Components)
+		}
+	}
+	return nil
+}
+
+// appendAttributes writes the attributes' descriptions, codings, values
+// and quantization grids. order lists the points in the order their
+// values are written (nil: as they are); with tr, the order of an
+// edgebreaker traversal over t, each attribute also tries parallelogram
+// prediction and keeps whichever prediction is smaller.
+func appendAttributes(out []byte, m Mesh, order []uint32, eb *meshPrediction) []byte {
 	out = appendVarint(out, uint64(len(m.Attributes)))
 	for i, a := range m.Attributes {
 		dt := byte(dtFloat32)
@@ -138,7 +164,7 @@ func Encode(m Mesh) ([]byte, error) {
 	}
 	for i, a := range m.Attributes {
 		if a.Octahedral {
-			out = appendOctahedral(out, a.Float, a.Bits)
+			out = appendOctahedral(out, gather(a.Float, 3, order), a.Bits)
 			continue
 		}
 		values := quants[i].values
@@ -148,7 +174,14 @@ func Encode(m Mesh) ([]byte, error) {
 				values[j] = int32(v)
 			}
 		}
-		out = appendPredicted(out, values, a.Components)
+		values = gather(values, a.Components, order)
+		diff := appendPredicted(nil, values, a.Components, nil)
+		if eb != nil {
+			if para := appendPredicted(nil, values, a.Components, eb); len(para) < len(diff) {
+				diff = para
+			}
+		}
+		out = append(out, diff...)
 	}
 	// The quantization grids come after every attribute's values.
 	for i, q := range quants {
@@ -165,14 +198,20 @@ func Encode(m Mesh) ([]byte, error) {
 		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(q.rng))
 		out = append(out, byte(q.bits))
 	}
-	// Google's decoder refuses a stream whose bytes after the face count
-	// are fewer than three per face, a bound on uncompressed indices that
-	// well-coded regular meshes undercut: zeros after the end, which it
-	// never reads, make up the difference.
-	for len(out) < afterCounts+len(m.Indices) {
-		out = append(out, 0)
+	return out
+}
+
+// gather lists the values of the points in order (all of them, as they
+// are, when order is nil).
+func gather[T any](v []T, comps int, order []uint32) []T {
+	if order == nil {
+		return v
 	}
-	return out, nil
+	out := make([]T, 0, len(order)*comps)
+	for _, p := range order {
+		out = append(out, v[int(p)*comps:int(p+1)*comps]...)
+	}
+	return out
 }
 
 // appendConnectivity writes the indices: as deltas from the previous
@@ -219,12 +258,19 @@ func appendConnectivity(out []byte, m Mesh) []byte {
 	return coded
 }
 
-// appendPredicted writes integer values with difference prediction and
-// the wrap transform: each point's values minus the previous point's,
-// folded into the range of the values so no correction needs more bits
-// than the values themselves.
-func appendPredicted(out []byte, values []int32, comps int) []byte {
-	out = append(out, predictionDifference, transformWrap)
+// appendPredicted writes integer values with the wrap transform over
+// their range, so no correction needs more bits than the values
+// themselves: each point predicted from the previous one (difference
+// prediction), or with eb across the triangle it was reached by
+// (parallelogram prediction: the opposite vertex mirrored over the shared
+// edge), from the previous one where that triangle's vertices are not
+// all decoded yet.
+func appendPredicted(out []byte, values []int32, comps int, eb *meshPrediction) []byte {
+	method := byte(predictionDifference)
+	if eb != nil {
+		method = predictionParallelogram
+	}
+	out = append(out, method, transformWrap)
 	lo, hi := int32(0), int32(0)
 	if len(values) > 0 {
 		lo, hi = values[0], values[0]
@@ -239,18 +285,30 @@ func appendPredicted(out []byte, values []int32, comps int) []byte {
 		maxCorr--
 	}
 	symbols := make([]uint32, len(values))
-	for i, v := range values {
-		pred := lo // the first point is predicted from zero, clamped
-		if i >= comps {
-			pred = values[i-comps]
+	pred := make([]int32, comps)
+	for p := 0; p < len(values)/comps; p++ {
+		switch {
+		case p == 0:
+			for c := range pred {
+				pred[c] = lo // the first point is predicted from zero, clamped
+			}
+		case eb != nil && eb.parallelogram(values, p, comps, pred):
+			for c := range pred {
+				pred[c] = min(max(pred[c], lo), hi)
+			}
+		default:
+			copy(pred, values[(p-1)*comps:p*comps])
 		}
-		c := v - pred
-		if c < minCorr {
-			c += span
-		} else if c > maxCorr {
-			c -= span
+		for c := 0; c < comps; c++ {
+			i := p*comps + c
+			d := values[i] - pred[c]
+			if d < minCorr {
+				d += span
+			} else if d > maxCorr {
+				d -= span
+			}
+			symbols[i] = zigzag(d)
 		}
-		symbols[i] = zigzag(c)
 	}
 	out = encodeSymbols(append(out, 1), symbols, comps)
 	out = binary.LittleEndian.AppendUint32(out, uint32(lo))
