@@ -22,8 +22,8 @@ const (
 
 // Sides of a face a topology split event names.
 const (
-	rightEdge = 0
-	leftEdge  = 1
+	leftEdge  = 0
+	rightEdge = 1
 )
 
 type splitEvent struct {
