@@ -71,4 +71,3 @@ func TestEdgebreakerConnectivityRoundTrip(t *testing.T) {
 		}
 	}
 }
-

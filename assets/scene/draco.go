@@ -24,7 +24,8 @@ var DracoBits = struct{ Position, Normal, TexCoord, Color, Generic int }{14, 10,
 // Draco stream and their accessors without buffer views, as
 // KHR_draco_mesh_compression has them; morph targets and application
 // attributes stay plain accessors, valid beside it because the
-// sequential method keeps the vertex order. It reports false, leaving gp
+// sequential method keeps the vertex order; a primitive without them may
+// be coded with edgebreaker, which renumbers its vertices. It reports false, leaving gp
 // untouched, for what the extension does not cover (points, lines, an
 // empty primitive).
 func (w *writer) dracoPrimitive(p *Primitive, gp *gltf.Primitive) (bool, error) {
@@ -104,12 +105,23 @@ func (w *writer) dracoPrimitive(p *Primitive, gp *gltf.Primitive) (bool, error) 
 			float(fmt.Sprintf("WEIGHTS_%d", i), draco.Generic, flat4(wt, 4), 4, DracoBits.Generic, false)
 		}
 	}
-	data, err := draco.Encode(mesh)
+	// Without morph targets or application attributes nothing outside the
+	// stream counts on the vertex order, so the encoder may renumber the
+	// vertices for edgebreaker when that is smaller, and the accessors
+	// take the number of vertices the decoder gives back.
+	var data []byte
+	var err error
+	if len(p.Targets) == 0 && len(p.Custom) == 0 {
+		data, n, err = draco.EncodeReordered(mesh)
+	} else {
+		data, err = draco.Encode(mesh)
+	}
 	if err != nil {
 		return false, err
 	}
 	ids := map[string]any{}
 	for i, name := range names {
+		accs[i].Count = n
 		w.doc.Accessors = append(w.doc.Accessors, accs[i])
 		gp.Attributes[name] = len(w.doc.Accessors) - 1
 		ids[name] = i

@@ -10,6 +10,7 @@ import (
 
 	"github.com/qmuntal/gltf"
 
+	"github.com/kilnhq/kiln/assets/draco"
 	"github.com/kilnhq/kiln/assets/draco/dracotest"
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
@@ -83,8 +84,8 @@ func TestWriteDraco(t *testing.T) {
 					}
 					for name, id := range ext.Attributes {
 						a := doc.Accessors[gp.Attributes[name]]
-						if a.BufferView != nil || a.Count != p.VertexCount() || id < 0 {
-							t.Errorf("mesh %d primitive %d %s: view %v count %d of %d", i, j, name, a.BufferView, a.Count, p.VertexCount())
+						if a.BufferView != nil || a.Count != doc.Accessors[gp.Attributes[gltf.POSITION]].Count || id < 0 {
+							t.Errorf("mesh %d primitive %d %s: view %v count %d", i, j, name, a.BufferView, a.Count)
 						}
 					}
 					if ext.Attributes[gltf.POSITION] != 0 || doc.Accessors[*gp.Indices].BufferView != nil {
@@ -111,6 +112,16 @@ func TestWriteDraco(t *testing.T) {
 					for i := range want {
 						want[i] = uint32(i)
 					}
+				}
+				if n := doc.Accessors[gp.Attributes[gltf.POSITION]].Count; got.Points != n {
+					t.Fatalf("primitive %d: %d points decoded, accessors say %d", k, got.Points, n)
+				}
+				if len(p.Targets) == 0 && len(p.Custom) == 0 {
+					// Edgebreaker may renumber the vertices: the same
+					// triangles, by their corners' positions, and every
+					// decoded vertex one of the primitive's.
+					checkReordered(t, k, p, got, want)
+					continue
 				}
 				if got.Points != p.VertexCount() || !dracotest.SameTriangles(got.Indices, want) {
 					t.Fatalf("primitive %d: %d points of %d, same triangles %v", k, got.Points, p.VertexCount(), dracotest.SameTriangles(got.Indices, want))
@@ -143,5 +154,67 @@ func TestWriteDraco(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkReordered compares a primitive with its decoded stream whose
+// vertices may be renumbered (and split at non-manifold vertices): the
+// triangles, as the positions of their corners (dequantized as the
+// decoder gives them), with their winding, are the same; each decoded
+// vertex has the position and, within the octahedral grid's spacing, the
+// normal of a vertex of the primitive at that position.
+func checkReordered(t *testing.T, k int, p *Primitive, got dracotest.Mesh, want []uint32) {
+	t.Helper()
+	deq := draco.Dequantized(flat3(p.Positions), 3, DracoBits.Position)
+	key := func(v []float32) [3]float32 { return [3]float32{v[0], v[1], v[2]} }
+	tris := func(idx []uint32, pos []float32) [][9]float32 {
+		var out [][9]float32
+		for i := 0; i+2 < len(idx); i += 3 {
+			a, b, c := key(pos[3*idx[i]:]), key(pos[3*idx[i+1]:]), key(pos[3*idx[i+2]:])
+			if a == b || b == c || a == c {
+				continue
+			}
+			// Start at the smallest corner, keeping the winding.
+			for slices.Compare(b[:], a[:]) < 0 || slices.Compare(c[:], a[:]) < 0 {
+				a, b, c = b, c, a
+			}
+			out = append(out, [9]float32{a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]})
+		}
+		slices.SortFunc(out, func(x, y [9]float32) int { return slices.Compare(x[:], y[:]) })
+		return out
+	}
+	if w, g := tris(want, deq), tris(got.Indices, got.Attributes[0].Values); !slices.Equal(w, g) {
+		t.Fatalf("primitive %d: decoded triangles differ (%d against %d)", k, len(g), len(w))
+	}
+	normals := map[[3]float32][]float32{}
+	var unit []float32
+	if p.Normals != nil {
+		unit = flat3(unitNormals(p.Normals))
+	}
+	for i := 0; i < p.VertexCount(); i++ {
+		pk := key(deq[3*i:])
+		if unit == nil {
+			normals[pk] = nil
+		} else {
+			normals[pk] = append(normals[pk], unit[3*i:3*i+3]...)
+		}
+	}
+	tol := 2.5 / float64(int(1)<<(DracoBits.Normal-1)-1)
+	for i := 0; i < got.Points; i++ {
+		ns, ok := normals[key(got.Attributes[0].Values[3*i:])]
+		if !ok {
+			t.Fatalf("primitive %d: decoded vertex %d at %v, no vertex there", k, i, got.Attributes[0].Values[3*i:3*i+3])
+		}
+		if unit == nil {
+			continue
+		}
+		dn := got.Attributes[1].Values[3*i : 3*i+3]
+		found := false
+		for j := 0; j+2 < len(ns) && !found; j += 3 {
+			found = math.Abs(float64(dn[0]-ns[j])) <= tol && math.Abs(float64(dn[1]-ns[j+1])) <= tol && math.Abs(float64(dn[2]-ns[j+2])) <= tol
+		}
+		if !found {
+			t.Fatalf("primitive %d: decoded vertex %d normal %v, none of the primitive's there", k, i, dn)
+		}
 	}
 }
