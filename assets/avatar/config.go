@@ -1,9 +1,6 @@
 package avatar
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 // Masculine and Feminine are the two body types, named like the folders
 // of the leader's animation library so that a gender string travels
@@ -183,45 +180,5 @@ func (c Config) resolve() Config {
 	fill(&c.Outfit.Footwear.Color, d.Outfit.Footwear.Color)
 	fill(&c.Glasses.Style, d.Glasses.Style)
 	fill(&c.Glasses.Color, d.Glasses.Color)
-	return c
-}
-
-// Random is a random valid configuration, the same for the same seed
-// (the API seeds it from the avatar's id, so an id always shows the same
-// person).
-func Random(seed int64) Config {
-	r := rand.New(rand.NewPCG(uint64(seed), 0x6b696c6e))
-	pick := func(list []string) string { return list[r.IntN(len(list))] }
-	g := pick(bodyTypes)
-	c := Default(g)
-	if g == Feminine {
-		c.Body.Height = math.Round((1.52+r.Float64()*0.26)*100) / 100
-		c.Hair.Style = pick([]string{"long", "long", "bun", "ponytail", "curly", "short"})
-		c.Outfit.Top.Style = pick([]string{"blouse", "tshirt", "tank", "hoodie", "shirt"})
-		c.Outfit.Bottom.Style = pick(bottomStyles)
-	} else {
-		c.Body.Height = math.Round((1.65+r.Float64()*0.30)*100) / 100
-		c.Hair.Style = pick([]string{"short", "short", "buzz", "curly", "bald", "long"})
-		c.Outfit.Top.Style = pick([]string{"tshirt", "shirt", "hoodie", "tank"})
-		c.Outfit.Bottom.Style = pick([]string{"jeans", "trousers", "shorts"})
-	}
-	c.Body.Build = math.Round(r.Float64()*100) / 100
-	c.Body.Age = float64(20 + r.IntN(41))
-	prop := math.Round((0.3+0.6*r.Float64())*100) / 100
-	c.Body.Proportions = &prop
-	// A face of its own: 53 bits, exact in any JSON reader.
-	c.Face.Seed = r.Uint64()>>11 | 1
-	c.Skin.Tone = pick(names(skinTones))
-	c.Hair.Color = pick(names(hairColors))
-	c.Eyes.Color = pick(names(eyeColors))
-	garments := []string{"white", "black", "grey", "charcoal", "navy", "blue", "light-blue", "red", "burgundy", "pink", "orange", "yellow", "green", "olive", "teal", "purple", "beige", "khaki", "brown"}
-	c.Outfit.Top.Color = pick(garments)
-	c.Outfit.Bottom.Color = pick([]string{"denim", "black", "charcoal", "navy", "khaki", "beige", "grey", "olive", "brown"})
-	c.Outfit.Footwear.Style = pick(footwearStyles)
-	c.Outfit.Footwear.Color = pick([]string{"white", "black", "brown", "tan", "grey", "navy", "red"})
-	if r.IntN(3) == 0 {
-		c.Glasses.Style = pick([]string{"round", "square"})
-		c.Glasses.Color = pick([]string{"black", "tortoise", "gold", "silver", "brown"})
-	}
 	return c
 }

@@ -1,0 +1,94 @@
+package avatar
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestRandomRules draws 200 random avatars and checks each against the
+// rules of the draw: body and face dials within their ranges, an outfit
+// whose styles and colours go together, a hair colour plausible for the
+// age, and every avatar different from the one before.
+func TestRandomRules(t *testing.T) {
+	seen := map[string]int64{}
+	var prev string
+	styles := map[string]bool{}
+	ages := map[bool]int{}
+	for seed := int64(0); seed < 200; seed++ {
+		c := Random(seed)
+		if err := c.Validate(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		in := func(what string, v float64, r [2]float64) {
+			if v < r[0] || v > r[1] {
+				t.Errorf("seed %d: %s %.2f outside %.2f..%.2f", seed, what, v, r[0], r[1])
+			}
+		}
+		in("build", c.Body.Build, randomBuild)
+		in("height", c.Body.Height, randomHeight[c.Body.Type])
+		in("age", c.Body.Age, randomAge)
+		in("proportions", c.Body.ProportionsValue(), randomProportions)
+		for key, r := range randomFace {
+			feature, dial, _ := strings.Cut(key, ".")
+			v, ok := (*c.Face.feature(feature))[dial]
+			if !ok {
+				t.Errorf("seed %d: face %s left to the seed", seed, key)
+			}
+			in("face "+key, v, r)
+		}
+		o := c.Outfit
+		if why := OutfitClash(c.Body.Type, c.Body.Height, o.Top.Style, o.Bottom.Style, o.Footwear.Style); why != "" {
+			t.Errorf("seed %d: %s, %s and %s: %s", seed, o.Top.Style, o.Bottom.Style, o.Footwear.Style, why)
+		}
+		if why := ColorClash(o.Top.Color, o.Bottom.Color, o.Footwear.Color); why != "" {
+			t.Errorf("seed %d: %s, %s and %s: %s", seed, o.Top.Color, o.Bottom.Color, o.Footwear.Color, why)
+		}
+		if why := HairClash(c.Body.Age, c.Hair.Color); why != "" {
+			t.Errorf("seed %d: %s hair at %.0f: %s", seed, c.Hair.Color, c.Body.Age, why)
+		}
+		b, _ := json.Marshal(c)
+		if s, ok := seen[string(b)]; ok {
+			t.Errorf("seeds %d and %d draw the same avatar", s, seed)
+		}
+		if string(b) == prev {
+			t.Errorf("seed %d draws the avatar before it again", seed)
+		}
+		seen[string(b)], prev = seed, string(b)
+		styles[c.Outfit.Top.Style+"/"+c.Outfit.Bottom.Style] = true
+		ages[c.Body.Age >= 45]++
+	}
+	// The rules leave variety: many outfits, young and older faces.
+	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 {
+		t.Errorf("%d top/bottom pairs, %d avatars 45 or older and %d younger in 200 draws", len(styles), ages[true], ages[false])
+	}
+}
+
+// TestRandomRulesCatch shows the rules reject what the issue saw.
+func TestRandomRulesCatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		why  string
+	}{
+		{"cropped top and shorts", OutfitClash(Feminine, 1.68, "tank", "shorts", "sneakers")},
+		{"work jacket on a short body", OutfitClash(Feminine, 1.55, "hoodie", "jeans", "sneakers")},
+		{"hoodie and dress shoes", OutfitClash(Masculine, 1.80, "hoodie", "jeans", "shoes")},
+		{"two bright colours", ColorClash("red", "denim", "red")},
+		{"one colour head to toe", ColorClash("navy", "navy", "white")},
+		{"white hair at 25", HairClash(25, "white")},
+	} {
+		if tc.why == "" {
+			t.Errorf("%s: allowed", tc.name)
+		}
+	}
+	for _, ok := range []string{
+		OutfitClash(Feminine, 1.68, "blouse", "skirt", "shoes"),
+		OutfitClash(Masculine, 1.80, "tshirt", "jeans", "sneakers"),
+		ColorClash("red", "denim", "white"),
+		HairClash(62, "grey"),
+	} {
+		if ok != "" {
+			t.Errorf("refused: %s", ok)
+		}
+	}
+}
