@@ -58,7 +58,7 @@ func (t *cornerTable) onBoundary(v int32) bool { return t.swingLeft(t.left[v]) <
 // boundaries, and the fans of each point become its vertices.
 func newCornerTable(indices []uint32) *cornerTable {
 	n := int32(len(indices))
-	t := &cornerTable{vert: make([]int32, n), opp: make([]int32, n)}
+	t := &cornerTable{opp: make([]int32, n)}
 	key := func(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
 	// edges maps a directed edge to the corner facing it, or -2 when
 	// more than one corner faces it.
@@ -80,6 +80,16 @@ func newCornerTable(indices []uint32) *cornerTable {
 			t.opp[c] = o
 		}
 	}
+	t.assignFans(func(c int32) uint32 { return indices[c] })
+	return t
+}
+
+// assignFans numbers the vertices of t from its opposites: one vertex per
+// fan of corners around a point (swinging across edges that have an
+// opposite), with its left-most corner.
+func (t *cornerTable) assignFans(pointOf func(c int32) uint32) {
+	n := int32(len(t.opp))
+	t.vert, t.left, t.point = make([]int32, n), t.left[:0], t.point[:0]
 	for c := range t.vert {
 		t.vert[c] = -1
 	}
@@ -88,7 +98,7 @@ func newCornerTable(indices []uint32) *cornerTable {
 			continue
 		}
 		v := int32(len(t.point))
-		t.point = append(t.point, indices[c])
+		t.point = append(t.point, pointOf(c))
 		// Swing left to the fan's end, or all the way round.
 		first, s := c, t.swingLeft(c)
 		for s >= 0 && s != c {
@@ -102,5 +112,4 @@ func newCornerTable(indices []uint32) *cornerTable {
 			t.vert[s] = v
 		}
 	}
-	return t
 }

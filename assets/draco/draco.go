@@ -133,72 +133,131 @@ func check(m Mesh) error {
 }
 
 // appendAttributes writes the attributes' descriptions, codings, values
-// and quantization grids. order lists the points in the order their
-// values are written (nil: as they are); with tr, the order of an
-// edgebreaker traversal over t, each attribute also tries parallelogram
-// prediction and keeps whichever prediction is smaller.
+// and quantization grids, all in one attributes decoder. order lists the
+// points in the order their values are written (nil: as they are); with
+// eb, the order of an edgebreaker traversal, each attribute also tries
+// parallelogram prediction and keeps whichever prediction is smaller.
 func appendAttributes(out []byte, m Mesh, order []uint32, eb *meshPrediction) []byte {
+	g := newGrids(m)
 	out = appendVarint(out, uint64(len(m.Attributes)))
-	for i, a := range m.Attributes {
-		dt := byte(dtFloat32)
-		if a.Float == nil {
-			dt = dtUint8
-			if a.Wide {
-				dt = dtUint16
-			}
-		}
-		out = append(out, byte(a.Kind), dt, byte(a.Components), 0)
-		out = appendVarint(out, uint64(i))
+	for i := range m.Attributes {
+		out = appendDescriptor(out, m.Attributes[i], i)
 	}
-	quants := make([]quantization, len(m.Attributes))
-	for i, a := range m.Attributes {
-		switch {
-		case a.Octahedral:
-			out = append(out, codingNormals)
-		case a.Float != nil:
-			quants[i] = quantize(a.Float, a.Components, a.Bits)
-			out = append(out, codingQuantization)
-		default:
-			out = append(out, codingInteger)
-		}
+	for _, a := range m.Attributes {
+		out = append(out, codingOf(a))
 	}
-	for i, a := range m.Attributes {
-		if a.Octahedral {
-			out = appendOctahedral(out, gather(a.Float, 3, order), a.Bits)
-			continue
-		}
-		values := quants[i].values
-		if a.Float == nil {
-			values = make([]int32, len(a.Int))
-			for j, v := range a.Int {
-				values[j] = int32(v)
-			}
-		}
-		values = gather(values, a.Components, order)
-		diff := appendPredicted(nil, values, a.Components, nil)
-		if eb != nil {
-			if para := appendPredicted(nil, values, a.Components, eb); len(para) < len(diff) {
-				diff = para
-			}
-		}
-		out = append(out, diff...)
+	for i := range m.Attributes {
+		out = g.appendValues(out, m, i, order, eb)
 	}
-	// The quantization grids come after every attribute's values.
-	for i, q := range quants {
-		if m.Attributes[i].Octahedral {
-			out = append(out, byte(m.Attributes[i].Bits))
-			continue
-		}
-		if q.values == nil {
-			continue
-		}
-		for _, v := range q.min {
-			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
-		}
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(q.rng))
-		out = append(out, byte(q.bits))
+	for i := range m.Attributes {
+		out = g.appendGrid(out, m, i)
 	}
 	return out
+}
+
+// appendDescriptor writes attribute i's type, data type, width and
+// unique id.
+func appendDescriptor(out []byte, a Attribute, i int) []byte {
+	dt := byte(dtFloat32)
+	if a.Float == nil {
+		dt = dtUint8
+		if a.Wide {
+			dt = dtUint16
+		}
+	}
+	out = append(out, byte(a.Kind), dt, byte(a.Components), 0)
+	return appendVarint(out, uint64(i))
+}
+
+func codingOf(a Attribute) byte {
+	switch {
+	case a.Octahedral:
+		return codingNormals
+	case a.Float != nil:
+		return codingQuantization
+	}
+	return codingInteger
+}
+
+// grids holds every attribute as the integers Draco codes: quantized
+// floats, integers as they are, normals as their octahedral coordinates
+// (two a point).
+type grids struct {
+	quants []quantization
+	ints   [][]int32
+	comps  []int
+}
+
+func newGrids(m Mesh) *grids {
+	g := &grids{quants: make([]quantization, len(m.Attributes)), ints: make([][]int32, len(m.Attributes)), comps: make([]int, len(m.Attributes))}
+	for i, a := range m.Attributes {
+		g.comps[i] = a.Components
+		switch {
+		case a.Octahedral:
+			o := newOctahedron(a.Bits)
+			v := make([]int32, 0, 2*m.Points)
+			for p := 0; p < m.Points; p++ {
+				s, t := o.coords(a.Float[3*p], a.Float[3*p+1], a.Float[3*p+2])
+				v = append(v, s, t)
+			}
+			g.ints[i], g.comps[i] = v, 2
+		case a.Float != nil:
+			g.quants[i] = quantize(a.Float, a.Components, a.Bits)
+			g.ints[i] = g.quants[i].values
+		default:
+			v := make([]int32, len(a.Int))
+			for j, x := range a.Int {
+				v[j] = int32(x)
+			}
+			g.ints[i] = v
+		}
+	}
+	return g
+}
+
+// same reports whether points p and q have the same coded value of
+// attribute i.
+func (g *grids) same(i int, p, q uint32) bool {
+	c := g.comps[i]
+	for k := 0; k < c; k++ {
+		if g.ints[i][int(p)*c+k] != g.ints[i][int(q)*c+k] {
+			return false
+		}
+	}
+	return true
+}
+
+// appendValues writes attribute i's values for the points in order.
+func (g *grids) appendValues(out []byte, m Mesh, i int, order []uint32, eb *meshPrediction) []byte {
+	a := m.Attributes[i]
+	if a.Octahedral {
+		return appendOctahedral(out, gather(a.Float, 3, order), a.Bits)
+	}
+	values := gather(g.ints[i], a.Components, order)
+	best := appendPredicted(nil, values, a.Components, nil)
+	if eb != nil {
+		if para := appendPredicted(nil, values, a.Components, eb); len(para) < len(best) {
+			best = para
+		}
+	}
+	return append(out, best...)
+}
+
+// appendGrid writes what the decoder needs after attribute i's values:
+// a quantized attribute's grid, a normal's bits.
+func (g *grids) appendGrid(out []byte, m Mesh, i int) []byte {
+	if m.Attributes[i].Octahedral {
+		return append(out, byte(m.Attributes[i].Bits))
+	}
+	q := g.quants[i]
+	if q.values == nil {
+		return out
+	}
+	for _, v := range q.min {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
+	}
+	out = binary.LittleEndian.AppendUint32(out, math.Float32bits(q.rng))
+	return append(out, byte(q.bits))
 }
 
 // gather lists the values of the points in order (all of them, as they

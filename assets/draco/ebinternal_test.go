@@ -45,7 +45,7 @@ func TestEdgebreakerConnectivityRoundTrip(t *testing.T) {
 		{"two components", append(holeGrid(3, 3), 100, 101, 102, 101, 103, 102)},
 	} {
 		eb := encodeEdgebreakerConnectivity(c.indices)
-		stream := append([]byte{'D', 'R', 'A', 'C', 'O', 2, 2, 1, 1, 0, 0}, eb.conn...)
+		stream := append([]byte{'D', 'R', 'A', 'C', 'O', 2, 2, 1, 1, 0, 0}, eb.stream(nil)...)
 		d, err := decodeEdgebreaker(stream)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)

@@ -1,5 +1,7 @@
 package draco
 
+import "math"
+
 // Edgebreaker connectivity (Draco's "standard" edgebreaker, spec sections
 // "EdgeBreaker Decoder" and "EdgeBreaker Traversal"): the faces are walked
 // from face to neighbouring face and each is coded as one of five symbols
@@ -54,7 +56,7 @@ type ebWalk struct {
 type edgebreaker struct {
 	t        *cornerTable
 	faces    int
-	conn     []byte
+	walk     *ebWalk
 	faceOrds []int32
 }
 
@@ -104,11 +106,19 @@ func encodeEdgebreakerConnectivity(indices []uint32) *edgebreaker {
 	}
 	order = append(order, w.initCorners...)
 
+	return &edgebreaker{t: t, faces: nf, walk: w, faceOrds: order}
+}
+
+// stream is the connectivity's bytes, with one seam bit for each
+// attribute with seams on every edge between faces, in the decoder's
+// face order (see seamBits).
+func (e *edgebreaker) stream(seams [][]bool) []byte {
+	t, w, nf := e.t, e.walk, e.faces
 	var out []byte
 	out = append(out, 0) // standard edgebreaker
 	out = appendVarint(out, uint64(len(t.point)))
 	out = appendVarint(out, uint64(nf))
-	out = append(out, 0) // no attribute seams: one connectivity for all
+	out = append(out, byte(len(seams)))
 	out = appendVarint(out, uint64(len(w.symbols)))
 	out = appendVarint(out, uint64(w.numSplits))
 	// Topology splits: source ids as increasing deltas, split ids below
@@ -140,7 +150,10 @@ func encodeEdgebreakerConnectivity(indices []uint32) *edgebreaker {
 	out = appendVarint(out, uint64(len(bits.buf)))
 	out = append(out, bits.buf...)
 	out = appendRABSBits(out, w.startInside)
-	return &edgebreaker{t: t, faces: nf, conn: out, faceOrds: order}
+	for _, bits := range seams {
+		out = appendRABSBits(out, bits)
+	}
+	return out
 }
 
 // findHoles numbers the boundary loops and marks their vertices.
@@ -298,8 +311,7 @@ type traversal struct {
 	vertValue []int32 // vertex → value index
 }
 
-func (e *edgebreaker) traverse() traversal {
-	t := e.t
+func (e *edgebreaker) traverse(t *cornerTable) traversal {
 	tr := traversal{vertValue: make([]int32, len(t.point))}
 	for i := range tr.vertValue {
 		tr.vertValue[i] = -1
@@ -468,10 +480,14 @@ func EncodeReordered(m Mesh) ([]byte, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if eb, points, ok := encodeEdgebreaker(m); ok && len(eb) < len(seq) {
-		return eb, points, nil
+	best, points := seq, m.Points
+	if eb, n, ok := encodeEdgebreaker(m); ok && len(eb) < len(best) {
+		best, points = eb, n
 	}
-	return seq, m.Points, nil
+	if eb, n, ok := encodeEdgebreakerSeams(m); ok && len(eb) < len(best) {
+		best, points = eb, n
+	}
+	return best, points, nil
 }
 
 // encodeEdgebreaker codes m with edgebreaker connectivity, every
@@ -495,17 +511,168 @@ func encodeEdgebreaker(m Mesh) ([]byte, int, bool) {
 		}
 	}
 	eb := encodeEdgebreakerConnectivity(m.Indices)
-	tr := eb.traverse()
+	tr := eb.traverse(eb.t)
 	order := make([]uint32, len(tr.corner))
 	for k, c := range tr.corner {
 		order[k] = eb.t.point[eb.t.vert[c]]
 	}
 	// Header: magic, version 2.2, triangular mesh, edgebreaker, no flags.
 	out := []byte{'D', 'R', 'A', 'C', 'O', 2, 2, 1, 1, 0, 0}
-	out = append(out, eb.conn...)
+	out = append(out, eb.stream(nil)...)
 	// One attributes decoder on the position connectivity (data id -1),
 	// per vertex, depth-first traversal.
 	out = append(out, 1, 0xff, 0, 0)
 	out = appendAttributes(out, m, order, &meshPrediction{t: eb.t, tr: tr})
 	return out, len(order), true
+}
+
+// encodeEdgebreakerSeams codes m as Google's encoder does at its default
+// speed: edgebreaker over the positions alone (points at the same
+// position are one vertex, so the surface stays whole across texture
+// and normal seams), positions in one attributes decoder, and each other
+// attribute in its own, on a connectivity cut only where its values
+// differ across an edge (one bit an edge says where). It reports false
+// where positions alone make a triangle degenerate.
+func encodeEdgebreakerSeams(m Mesh) ([]byte, int, bool) {
+	pos := m.Attributes[0]
+	if pos.Kind != Position || pos.Float == nil || pos.Octahedral || len(m.Indices) == 0 {
+		return nil, 0, false
+	}
+	// One id per distinct position.
+	ids := make(map[[3]uint32]uint32, m.Points)
+	posID := make([]uint32, m.Points)
+	for p := 0; p < m.Points; p++ {
+		k := [3]uint32{math.Float32bits(pos.Float[3*p]), math.Float32bits(pos.Float[3*p+1]), math.Float32bits(pos.Float[3*p+2])}
+		id, ok := ids[k]
+		if !ok {
+			id = uint32(len(ids))
+			ids[k] = id
+		}
+		posID[p] = id
+	}
+	tri := make([]uint32, len(m.Indices))
+	used := make([]bool, m.Points)
+	for i, idx := range m.Indices {
+		tri[i] = posID[idx]
+		used[idx] = true
+	}
+	for i := 0; i < len(tri); i += 3 {
+		if tri[i] == tri[i+1] || tri[i+1] == tri[i+2] || tri[i] == tri[i+2] {
+			return nil, 0, false
+		}
+	}
+	for _, u := range used {
+		if !u {
+			return nil, 0, false
+		}
+	}
+	eb := encodeEdgebreakerConnectivity(tri)
+	t := eb.t
+	g := newGrids(m)
+	pointOf := func(c int32) uint32 { return m.Indices[c] }
+	// Each other attribute's table: the position table cut at its seams.
+	n := len(m.Attributes)
+	tables := make([]*cornerTable, n)
+	tables[0] = t
+	interior := make([]bool, n) // has seams inside the surface
+	for i := 1; i < n; i++ {
+		at := &cornerTable{opp: make([]int32, len(t.opp))}
+		for c := int32(0); c < int32(len(t.opp)); c++ {
+			o := t.opp[c]
+			at.opp[c] = o
+			if o >= 0 && (!g.same(i, pointOf(next(c)), pointOf(prev(o))) || !g.same(i, pointOf(prev(c)), pointOf(next(o)))) {
+				at.opp[c] = -1
+				interior[i] = true
+			}
+		}
+		if interior[i] {
+			at.assignFans(pointOf)
+			tables[i] = at
+		} else {
+			tables[i] = t
+		}
+	}
+	// The seam bits, in the decoder's order of faces and edges.
+	seams := make([][]bool, n-1)
+	seen := make([]bool, eb.faces)
+	for _, c := range eb.faceOrds {
+		seen[c/3] = true
+		for _, k := range []int32{c, next(c), prev(c)} {
+			o := t.opp[k]
+			if o < 0 || seen[o/3] {
+				continue
+			}
+			for i := 1; i < n; i++ {
+				seams[i-1] = append(seams[i-1], tables[i].opp[k] < 0)
+			}
+		}
+	}
+	out := []byte{'D', 'R', 'A', 'C', 'O', 2, 2, 1, 1, 0, 0}
+	out = append(out, eb.stream(seams)...)
+	// One attributes decoder per attribute: positions on the position
+	// connectivity (data id -1); the others on their own data, per
+	// vertex where they have no seams inside, else per corner.
+	out = append(out, byte(n))
+	for i := 0; i < n; i++ {
+		switch {
+		case i == 0:
+			out = append(out, 0xff, 0, 0)
+		case interior[i]:
+			out = append(out, byte(i-1), 1, 0)
+		default:
+			out = append(out, byte(i-1), 0, 0)
+		}
+	}
+	for i, a := range m.Attributes {
+		out = appendVarint(out, 1)
+		out = appendDescriptor(out, a, i)
+		out = append(out, codingOf(a))
+	}
+	for i := range m.Attributes {
+		tr := eb.traverse(tables[i])
+		order := make([]uint32, len(tr.corner))
+		for k, c := range tr.corner {
+			order[k] = pointOf(c)
+		}
+		out = g.appendValues(out, m, i, order, &meshPrediction{t: tables[i], tr: tr})
+		out = g.appendGrid(out, m, i)
+	}
+	return out, decodedPoints(t, tables[1:]), true
+}
+
+// decodedPoints is the number of points Draco's decoder makes of a mesh
+// with attribute connectivities: around each position vertex, a point
+// for every run of corners that no attribute's seam divides.
+func decodedPoints(t *cornerTable, attrs []*cornerTable) int {
+	points := 0
+	for v := range t.left {
+		start := t.left[v]
+		differs := func(a, b int32) bool {
+			for _, at := range attrs {
+				if at.vert[a] != at.vert[b] {
+					return true
+				}
+			}
+			return false
+		}
+		changes := 0
+		prevC := start
+		for c := t.swingRight(start); c >= 0 && c != start; c = t.swingRight(c) {
+			if differs(prevC, c) {
+				changes++
+			}
+			prevC = c
+		}
+		if t.onBoundary(int32(v)) {
+			points += 1 + changes
+			continue
+		}
+		// A closed fan: the run across the start, if divided there,
+		// was counted twice.
+		if differs(prevC, start) {
+			changes++
+		}
+		points += max(changes, 1)
+	}
+	return points
 }

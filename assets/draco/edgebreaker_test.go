@@ -48,6 +48,73 @@ func sphere(rings, segs int) draco.Mesh {
 	}}
 }
 
+// cube has a point per face corner (24): positions shared by three
+// faces, normals and texture coordinates not.
+func cube() draco.Mesh {
+	var pos, nrm, uv []float32
+	var idx []uint32
+	for axis := 0; axis < 3; axis++ {
+		for _, sgn := range []float32{-1, 1} {
+			base := uint32(len(pos) / 3)
+			for k := 0; k < 4; k++ {
+				u, v := float32(k&1)*2-1, float32(k>>1)*2-1
+				p := [3]float32{}
+				p[axis], p[(axis+1)%3], p[(axis+2)%3] = sgn, u*sgn, v
+				pos = append(pos, p[:]...)
+				n := [3]float32{}
+				n[axis] = sgn
+				nrm = append(nrm, n[:]...)
+				// Each face its own part of the texture.
+				uv = append(uv, (float32(k&1)+float32(len(pos)/12))/12, float32(k>>1))
+			}
+			idx = append(idx, base, base+1, base+3, base, base+3, base+2)
+		}
+	}
+	return draco.Mesh{Indices: idx, Points: 24, Attributes: []draco.Attribute{
+		{Kind: draco.Position, Components: 3, Float: pos, Bits: 14},
+		{Kind: draco.Normal, Components: 3, Float: nrm, Bits: 10, Octahedral: true},
+		{Kind: draco.TexCoord, Components: 2, Float: uv, Bits: 12},
+	}}
+}
+
+// seamed is a UV sphere whose texture wraps: the points of its first
+// column are repeated at u = 1 (a texture seam down the side), the poles
+// once per column (a seam at every pole triangle).
+func seamed(rings, segs int) draco.Mesh {
+	var pos, uv []float32
+	at := map[[2]int]uint32{}
+	point := func(r, s int) uint32 {
+		if r == 0 || r == rings {
+			s = s % segs * 1000 // a pole: one point per column
+		}
+		if p, ok := at[[2]int{r, s}]; ok {
+			return p
+		}
+		th := math.Pi * float64(r) / float64(rings)
+		ph := 2 * math.Pi * float64(s%segs) / float64(segs)
+		pos = append(pos, float32(math.Sin(th)*math.Cos(ph)), float32(math.Cos(th)), float32(math.Sin(th)*math.Sin(ph)))
+		uv = append(uv, float32(s)/float32(segs), float32(r)/float32(rings))
+		at[[2]int{r, s}] = uint32(len(uv)/2 - 1)
+		return at[[2]int{r, s}]
+	}
+	var idx []uint32
+	for s := 0; s < segs; s++ {
+		for r := 0; r < rings; r++ {
+			a, b, c, d := point(r, s), point(r, s+1), point(r+1, s), point(r+1, s+1)
+			if r > 0 {
+				idx = append(idx, a, b, c)
+			}
+			if r < rings-1 {
+				idx = append(idx, c, b, d)
+			}
+		}
+	}
+	return draco.Mesh{Indices: idx, Points: len(uv) / 2, Attributes: []draco.Attribute{
+		{Kind: draco.Position, Components: 3, Float: pos, Bits: 14},
+		{Kind: draco.TexCoord, Components: 2, Float: uv, Bits: 12},
+	}}
+}
+
 // withoutFaces drops the faces whose index is in drop: holes in the
 // surface (their points stay used by the faces around them).
 func withoutFaces(m draco.Mesh, drop ...int) draco.Mesh {
@@ -104,17 +171,20 @@ func TestEdgebreakerGoogleDecodes(t *testing.T) {
 		name        string
 		mesh        draco.Mesh
 		edgebreaker bool // the smaller stream must be edgebreaker's
+		seams       bool // ... with connectivity per attribute
 	}{
-		{"closed sphere", sphere(12, 16), true},
-		{"closed tetrahedron", positions(tetra, tetraIdx...), false},
-		{"open grid", g, true},
-		{"grid with holes", withoutFaces(g, 100, 101, 102, 161, 162, 300, 301, 331), true},
-		{"sphere with a hole", withoutFaces(sphere(10, 12), 30, 31, 32, 33), true},
-		{"non-manifold vertex", positions(bowtie, bowtieIdx...), false},
-		{"non-manifold edge", positions(fin, 0, 1, 2, 1, 0, 3, 0, 1, 4), false},
-		{"degenerate triangles", positions(tetra, 0, 2, 1, 0, 1, 1, 0, 1, 3, 1, 2, 3, 2, 2, 2, 0, 3, 2), false},
-		{"several components", joined(sphere(8, 10), sphere(6, 7), sphere(9, 5)), true},
-		{"large grid", grid(150, 120), true},
+		{"closed sphere", sphere(12, 16), true, false},
+		{"closed tetrahedron", positions(tetra, tetraIdx...), false, false},
+		{"open grid", g, true, false},
+		{"grid with holes", withoutFaces(g, 100, 101, 102, 161, 162, 300, 301, 331), true, false},
+		{"sphere with a hole", withoutFaces(sphere(10, 12), 30, 31, 32, 33), true, false},
+		{"non-manifold vertex", positions(bowtie, bowtieIdx...), false, false},
+		{"non-manifold edge", positions(fin, 0, 1, 2, 1, 0, 3, 0, 1, 4), false, false},
+		{"degenerate triangles", positions(tetra, 0, 2, 1, 0, 1, 1, 0, 1, 3, 1, 2, 3, 2, 2, 2, 0, 3, 2), false, false},
+		{"several components", joined(sphere(8, 10), sphere(6, 7), sphere(9, 5)), true, false},
+		{"large grid", grid(150, 120), true, false},
+		{"cube of split corners", cube(), true, true},
+		{"sphere with texture seams", seamed(30, 40), true, true},
 	}
 	var streams [][]byte
 	var points []int
@@ -130,6 +200,9 @@ func TestEdgebreakerGoogleDecodes(t *testing.T) {
 		isEB := b[8] == 1
 		if c.edgebreaker && !isEB {
 			t.Errorf("%s: sequential chosen (%d bytes)", c.name, len(b))
+		}
+		if isEB && c.seams != (attributeData(b) > 0) {
+			t.Errorf("%s: %d attribute connectivities", c.name, attributeData(b))
 		}
 		if len(b) > len(seq) {
 			t.Errorf("%s: %d bytes, sequential %d", c.name, len(b), len(seq))
@@ -175,6 +248,20 @@ func TestEdgebreakerGoogleDecodes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// attributeData reads an edgebreaker stream's number of attribute
+// connectivities (after the header, the traversal type, the vertex and
+// face counts).
+func attributeData(b []byte) int {
+	i := 12
+	for range 2 {
+		for b[i] >= 0x80 {
+			i++
+		}
+		i++
+	}
+	return int(b[i])
 }
 
 // pointKeys names each input point by its attributes as the decoder
