@@ -2,7 +2,7 @@
 // GLTFLoader in Debian's chromium, lit the two ordinary ways web viewers
 // and lip-sync libraries light a model (RoomEnvironment with neutral tone
 // mapping, and a three-point rig of key, fill and rim lights), framed the
-// same way for every model (portrait on the Head joint, full body on the
+// same way for every model (portrait on the eyes, full body on the
 // bounding box), so Kiln's avatars and the leader's can be put side by
 // side. Writes one PNG per model, light and camera, and one sheet per
 // light and camera with the models in a row, in the order given.
@@ -115,15 +115,18 @@ try {
     }
     root.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(root, true);
-    const head = root.getObjectByName('Head');
+    // The portrait frames the eyes, which both rigs place where the eyes
+    // are (their Head joints sit at different heights in the skull).
+    const eyeL = root.getObjectByName('LeftEye'), eyeR = root.getObjectByName('RightEye');
     for (const l of lights) {
       const scene = light(l);
       scene.add(root);
       for (const c of cameras) {
         const camera = new THREE.PerspectiveCamera(c === 'portrait' ? 24 : 30, 1, 0.01, 20);
         let target;
-        if (c === 'portrait' && head) {
-          target = head.getWorldPosition(new THREE.Vector3()).add(new THREE.Vector3(0, 0.07, 0));
+        if (c === 'portrait' && eyeL && eyeR) {
+          target = eyeL.getWorldPosition(new THREE.Vector3()).add(eyeR.getWorldPosition(new THREE.Vector3()))
+            .multiplyScalar(0.5).add(new THREE.Vector3(0, -0.03, 0));
           camera.position.set(target.x, target.y + 0.02, target.z + 0.95);
         } else {
           target = box.getCenter(new THREE.Vector3());
