@@ -5,12 +5,15 @@
 // specification; the decoders it is checked against are Google's own (the
 // draco3d WebAssembly build in three.js's DRACOLoader and draco3dgltf).
 //
-// The mesh is coded with the sequential method: points keep the order of
-// the glTF vertices, so attributes left outside the Draco stream (morph
-// targets, application attributes) stay valid beside it. Float attributes
-// are quantized on a per-attribute grid; every attribute is predicted
-// from the previous point (difference prediction with wrap-around) and its
-// corrections entropy coded with rANS, as are the triangle indices.
+// Encode codes a mesh with the sequential method: points keep the order
+// of the glTF vertices, so attributes left outside the Draco stream
+// (morph targets, application attributes) stay valid beside it; every
+// attribute is predicted from the previous point (difference prediction
+// with wrap-around) and its corrections entropy coded with rANS, as are
+// the triangle indices. EncodeReordered, for meshes with nothing outside
+// the stream, also tries edgebreaker connectivity with parallelogram
+// prediction (edgebreaker.go) and keeps the smallest stream. Float
+// attributes are quantized on a per-attribute grid either way.
 package draco
 
 import (

@@ -52,7 +52,7 @@ func main() {
 		log.Fatal(err)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\ttriangles\tplain\tKiln file\tGoogle file\tKiln Draco bytes\tGoogle Draco bytes\tKiln/Google\tKiln ms\tGoogle ms\tvalidator errors\t")
+	fmt.Fprintln(tw, "model\ttriangles\tplain\tKiln file\tGoogle file\tKiln Draco bytes\tGoogle Draco bytes\tKiln/Google\tKiln seq/eb/eb-seams\tGoogle seq/eb/eb-seams\tKiln ms\tGoogle ms\tvalidator errors\t")
 	for _, in := range inputs {
 		s, err := scene.Read(in.GLB, scene.ReadOptions{})
 		if err != nil {
@@ -103,8 +103,8 @@ func main() {
 			log.Fatal(err)
 		}
 		kd, gd := dracoBytes(kiln), dracoBytes(google)
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%.0f\t%s\t\n", in.Name, s.Stats().Triangles, len(plain), len(kiln), len(google),
-			kd, gd, float64(kd)/float64(gd), median(kt).Seconds()*1000, medianMS(g.MS), benchfiles.Validate(kilnPath))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%s\t%s\t%.0f\t%.0f\t%s\t\n", in.Name, s.Stats().Triangles, len(plain), len(kiln), len(google),
+			kd, gd, float64(kd)/float64(gd), methods(kiln), methods(google), median(kt).Seconds()*1000, medianMS(g.MS), benchfiles.Validate(kilnPath))
 	}
 	tw.Flush()
 }
@@ -134,9 +134,50 @@ func models(shared string) ([]benchfiles.Model, error) {
 
 // dracoBytes sums the buffer views that KHR_draco_mesh_compression names.
 func dracoBytes(glb []byte) int {
+	total, _ := dracoStreams(glb)
+	return total
+}
+
+// methods counts the streams by how their connectivity is coded:
+// sequential, edgebreaker with every attribute on one connectivity,
+// edgebreaker with a connectivity per attribute (Google's default).
+func methods(glb []byte) string {
+	_, streams := dracoStreams(glb)
+	var seq, single, seams int
+	for _, s := range streams {
+		switch {
+		case s[8] == 0:
+			seq++
+		case attributeData(s) == 0:
+			single++
+		default:
+			seams++
+		}
+	}
+	return fmt.Sprintf("%d/%d/%d", seq, single, seams)
+}
+
+// attributeData reads an edgebreaker stream's number of attribute
+// connectivities (after the header, the traversal type, the vertex and
+// face counts).
+func attributeData(b []byte) int {
+	i := 12
+	for range 2 {
+		for b[i] >= 0x80 {
+			i++
+		}
+		i++
+	}
+	return int(b[i])
+}
+
+// dracoStreams returns the total size and the bytes of the streams that
+// KHR_draco_mesh_compression names.
+func dracoStreams(glb []byte) (int, [][]byte) {
 	n := binary.LittleEndian.Uint32(glb[12:])
 	var doc struct {
 		BufferViews []struct {
+			ByteOffset int `json:"byteOffset"`
 			ByteLength int `json:"byteLength"`
 		} `json:"bufferViews"`
 		Meshes []struct {
@@ -152,17 +193,21 @@ func dracoBytes(glb []byte) int {
 	if err := json.Unmarshal(glb[20:20+n], &doc); err != nil {
 		log.Fatal(err)
 	}
+	bin := glb[20+n+8:]
 	seen := map[int]bool{}
 	total := 0
+	var streams [][]byte
 	for _, m := range doc.Meshes {
 		for _, p := range m.Primitives {
 			if d := p.Extensions.Draco; d != nil && !seen[d.BufferView] {
 				seen[d.BufferView] = true
-				total += doc.BufferViews[d.BufferView].ByteLength
+				v := doc.BufferViews[d.BufferView]
+				total += v.ByteLength
+				streams = append(streams, bin[v.ByteOffset:v.ByteOffset+v.ByteLength])
 			}
 		}
 	}
-	return total
+	return total, streams
 }
 
 func median(ts []time.Duration) time.Duration {
