@@ -19,16 +19,18 @@ const lipsyncQuery = "?morphTargets=ARKit,Oculus%20Visemes,mouthOpen,mouthSmile,
 
 // TestModelViewerClient loads Kiln avatars by the leader's URL in Google's
 // <model-viewer> (the npm package, tools/browser-test/modelviewer.mjs) in
-// chromium, from a page on another origin: a plain download and a meshopt
+// chromium, from a page on another origin: a plain download, a meshopt
 // one, whose decoder model-viewer fetches from the address Kiln serves it
-// at (meshoptDecoderLocation), both load and draw the same picture.
+// at (meshoptDecoderLocation), and a Draco one, whose decoder the app
+// serves (dracoDecoderLocation), all load and draw the same picture.
 func TestModelViewerClient(t *testing.T) {
 	node, dir := testenv.BrowserTools(t, "@google/model-viewer")
 	r := start(t)
 	decoder := r.PlatformURL + "/static/meshopt_decoder.js"
 	plain := r.AvatarURL + "/default-female.glb"
 	meshopt := plain + "?meshCompression=meshopt"
-	out := runBrowser(t, node, filepath.Join(dir, "modelviewer.mjs"), decoder, plain, meshopt)
+	draco := plain + "?meshCompression=draco"
+	out := runBrowser(t, node, filepath.Join(dir, "modelviewer.mjs"), decoder, plain, meshopt, draco)
 	var got struct {
 		Models []struct {
 			Src       string
@@ -37,12 +39,12 @@ func TestModelViewerClient(t *testing.T) {
 			Materials []string
 			Covered   float64
 		}
-		DecoderFetched bool
+		DecoderFetched, DracoFetched bool
 	}
 	if err := json.Unmarshal([]byte(lastLine(out)), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(got.Models) != 2 || !got.DecoderFetched {
+	if len(got.Models) != 3 || !got.DecoderFetched || !got.DracoFetched {
 		t.Fatalf("model-viewer: %s", out)
 	}
 	for _, m := range got.Models {
@@ -51,10 +53,12 @@ func TestModelViewerClient(t *testing.T) {
 			t.Errorf("model-viewer: %s: loaded %t (%s), materials %v, covered %.3f", m.Src, m.Loaded, m.Error, m.Materials, m.Covered)
 		}
 	}
-	// The same avatar from the same camera: the meshopt download's
-	// quantization moves no more than a few edge pixels.
-	if d := math.Abs(got.Models[0].Covered - got.Models[1].Covered); d > 0.005 {
-		t.Errorf("model-viewer covers %.4f of the picture with the plain download, %.4f with meshopt", got.Models[0].Covered, got.Models[1].Covered)
+	// The same avatar from the same camera: the meshopt and Draco
+	// downloads' quantization moves no more than a few edge pixels.
+	for _, m := range got.Models[1:] {
+		if d := math.Abs(got.Models[0].Covered - m.Covered); d > 0.005 {
+			t.Errorf("model-viewer covers %.4f of the picture with the plain download, %.4f with %s", got.Models[0].Covered, m.Covered, m.Src)
+		}
 	}
 }
 

@@ -2,10 +2,13 @@
 // here) in Debian's chromium, from a page on another origin, as an app
 // written for the leader's avatars does: <model-viewer src="{id}.glb">,
 // with ModelViewerElement.meshoptDecoderLocation naming the decoder
-// script Kiln serves, so that meshopt downloads decode without a CDN.
+// script Kiln serves, so that meshopt downloads decode without a CDN, and
+// ModelViewerElement.dracoDecoderLocation naming the app's own copy of
+// Google's Draco decoder (the one three.js ships), as an app that loads
+// Draco downloads must (model-viewer's default is Google's CDN).
 // Per model it reports whether model-viewer fired load or error, its
 // materials and animations, and the share of its picture (toDataURL)
-// unlike the commonest colour; and whether the page fetched the decoder.
+// unlike the commonest colour; and whether the page fetched the decoders.
 // It prints one line of JSON; internal/app's TestModelViewerClient
 // judges it.
 //
@@ -22,7 +25,7 @@ if (!decoder || !models.length) {
 }
 
 const page = `<!doctype html><html><body style="margin:0">
-<script>self.ModelViewerElement = { meshoptDecoderLocation: ${JSON.stringify(decoder)} };</script>
+<script>self.ModelViewerElement = { meshoptDecoderLocation: ${JSON.stringify(decoder)}, dracoDecoderLocation: location.origin + '/draco/' };</script>
 <script type="module" src="/model-viewer/dist/model-viewer.min.js"></script>
 <script type="module">
 const models = ${JSON.stringify(models)};
@@ -67,10 +70,11 @@ try {
     mv.remove();
   }
   out.decoderFetched = performance.getEntriesByType('resource').some((e) => e.name === ${JSON.stringify(decoder)});
+  out.dracoFetched = performance.getEntriesByType('resource').some((e) => e.name.startsWith(location.origin + '/draco/'));
   window.result = out;
 } catch (e) {
   window.result = { error: String(e && e.message || e) + ' ' + JSON.stringify(out) };
 }
 </script></body></html>`;
 
-await main(() => openPage(page, { roots: { '/model-viewer/': join(modules, '@google', 'model-viewer') } }));
+await main(() => openPage(page, { roots: { '/model-viewer/': join(modules, '@google', 'model-viewer'), '/draco/': join(modules, 'three', 'examples', 'jsm', 'libs', 'draco') } }));
