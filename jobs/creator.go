@@ -28,15 +28,11 @@ func (p ConfigRender) TaskID() string { return TypeConfigRender + ":" + p.BlobKe
 
 // Task builds the task on the interactive queue: a page waits for it.
 func (p ConfigRender) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypeConfigRender, b,
+	return newTask(TypeConfigRender, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueInteractive),
 		asynq.MaxRetry(3),
 		asynq.Timeout(2*time.Minute),
 		asynq.Retention(time.Hour),
-	), nil
+	)
 }

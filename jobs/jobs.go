@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,17 +61,13 @@ func (p ObjectProcess) TaskID() string { return TypeObjectProcess + ":" + p.Obje
 
 // Task builds the Asynq task with its queue and policy.
 func (p ObjectProcess) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypeObjectProcess, b,
+	return newTask(TypeObjectProcess, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueDefault),
 		asynq.MaxRetry(5),
 		asynq.Timeout(ObjectTime+grace),
 		asynq.Retention(Retention),
-	), nil
+	)
 }
 
 // MailObjectProcessed tells the object's mail_after_upload address that
@@ -89,17 +86,13 @@ func (p MailObjectProcessed) TaskID() string {
 // Task builds the Asynq task: low priority, and retried for about a day
 // with Asynq's backoff, as a mail server may be down for hours.
 func (p MailObjectProcessed) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypeMailObjectProcessed, b,
+	return newTask(TypeMailObjectProcessed, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueLow),
 		asynq.MaxRetry(12),
 		asynq.Timeout(2*time.Minute),
 		asynq.Retention(Retention),
-	), nil
+	)
 }
 
 // Decode reads a task's payload into v, and rejects a payload that cannot
@@ -230,4 +223,32 @@ func RedisOpt(url string) (asynq.RedisConnOpt, error) {
 		return nil, kiln.E("jobs.RedisOpt", kiln.KindInvalid, err)
 	}
 	return opt.Asynq(), nil
+}
+
+// headerEnqueued is the task header that carries when the task was
+// enqueued (Unix milliseconds), so that the worker can tell how long it
+// waited for a slot (Waited).
+const headerEnqueued = "kiln-enqueued-ms"
+
+// newTask builds the task of type typ with payload p as JSON, stamped
+// with the time it is made: every job is made to be enqueued at once.
+func newTask(typ string, p any, opts ...asynq.Option) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	h := map[string]string{headerEnqueued: strconv.FormatInt(time.Now().UnixMilli(), 10)}
+	return asynq.NewTaskWithHeaders(typ, b, h, opts...), nil
+}
+
+// Waited is how long task t waited between its enqueue and now: in its
+// queue, and for a job held back by fair queuing, behind its account's
+// own jobs first. ok is false for a task without the stamp (enqueued by
+// an older Kiln).
+func Waited(t *asynq.Task, now time.Time) (d time.Duration, ok bool) {
+	ms, err := strconv.ParseInt(t.Headers()[headerEnqueued], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return max(0, now.Sub(time.UnixMilli(ms))), true
 }

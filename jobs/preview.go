@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -46,15 +45,11 @@ func (p PreviewRender) TaskID() string {
 // variant jobs': a preview of an avatar whose model is being generated
 // waits its turn (ErrBusy).
 func (p PreviewRender) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypePreviewRender, b,
+	return newTask(TypePreviewRender, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueInteractive),
 		asynq.MaxRetry(600),
 		asynq.Timeout(2*time.Minute+grace),
 		asynq.Retention(time.Hour),
-	), nil
+	)
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -23,15 +22,11 @@ func (p RenderProduct) TaskID() string { return TypeRenderProduct + ":" + p.Rend
 // renders or fails the same way again; a failure of the script itself is
 // marked Permanent by the worker and not retried at all.
 func (p RenderProduct) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypeRenderProduct, b,
+	return newTask(TypeRenderProduct, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueRender),
 		asynq.MaxRetry(2),
 		asynq.Timeout(10*time.Minute+grace),
 		asynq.Retention(Retention),
-	), nil
+	)
 }

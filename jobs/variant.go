@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -48,17 +47,13 @@ func revisionPart(rev int) string {
 // Many retries, because a variant waits its turn (ErrBusy) while another
 // variant of the same model is built.
 func (p ModelVariant) Task() (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return asynq.NewTask(TypeModelVariant, b,
+	return newTask(TypeModelVariant, p,
 		asynq.TaskID(p.TaskID()),
 		asynq.Queue(QueueInteractive),
 		asynq.MaxRetry(600),
 		asynq.Timeout(VariantTime+grace),
 		asynq.Retention(time.Hour),
-	), nil
+	)
 }
 
 // ErrBusy says a task must wait for another on the same resource; it is

@@ -58,6 +58,9 @@ type Worker struct {
 	Ends Ender
 
 	outcomes *prometheus.CounterVec
+	// waits and runs are how long a task waited for a slot (its enqueue to
+	// its first start) and how long its attempts ran.
+	waits, runs *prometheus.HistogramVec
 	// The sweep's memory (crashMu guards it): the deaths it has seen per
 	// interactive task, and when it last searched for lost jobs.
 	crashMu sync.Mutex
@@ -72,7 +75,20 @@ func New(blobs kiln.BlobStore, objects ObjectStore, log *slog.Logger, reg promet
 		Name: "kiln_jobs_total",
 		Help: "Jobs finished, by task type and outcome (ok, retry, failed).",
 	}, []string{"type", "outcome"})
-	reg.MustRegister(w.outcomes)
+	// From a tenth of a second to ten minutes: an interactive job should
+	// start within the first buckets; a held one may wait minutes.
+	buckets := prometheus.ExponentialBuckets(0.1, 2, 13)
+	w.waits = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "kiln_job_wait_seconds",
+		Help:    "How long a job waited from its enqueue to its first start, by queue; a job that fair queuing held back behind its account's own jobs counts that time too.",
+		Buckets: buckets,
+	}, []string{"queue"})
+	w.runs = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "kiln_job_run_seconds",
+		Help:    "How long one attempt of a job ran, by task type (attempts that only found their model busy are not counted).",
+		Buckets: buckets,
+	}, []string{"type"})
+	reg.MustRegister(w.outcomes, w.waits, w.runs)
 	return w
 }
 
@@ -104,11 +120,25 @@ func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 		defer cancel()
 		id, _ := asynq.GetTaskID(ctx)
 		retry, _ := asynq.GetRetryCount(ctx)
+		queue, _ := asynq.GetQueueName(ctx)
 		log := w.Log.With("task_id", id, "type", t.Type(), "retry", retry)
 		start := time.Now()
+		waited, stamped := jobs.Waited(t, start)
+		if stamped {
+			log = log.With("waited_ms", waited.Milliseconds())
+		}
 		log.Info("task started")
 		err := jobs.Outcome(next.ProcessTask(ctx, t))
-		d := time.Since(start).Milliseconds()
+		ran := time.Since(start)
+		d := ran.Milliseconds()
+		if !errors.Is(err, jobs.ErrBusy) {
+			w.runs.WithLabelValues(t.Type()).Observe(ran.Seconds())
+			if stamped && retry == 0 {
+				// A busy model's task starts again with retry 0: only the
+				// start that does the work ends the wait.
+				w.waits.WithLabelValues(queue).Observe(waited.Seconds())
+			}
+		}
 		switch {
 		case errors.Is(err, jobs.ErrBusy):
 			log.Debug("task waits for another on the same model")
@@ -123,7 +153,6 @@ func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 			log.Warn("task will be retried", "duration_ms", d, "err", err)
 		}
 		if w.Ends != nil && (err == nil || jobs.IsPermanent(err) || lastAttempt(ctx)) {
-			queue, _ := asynq.GetQueueName(ctx)
 			if err := w.Ends.Ended(context.WithoutCancel(ctx), queue, id); err != nil {
 				log.Warn("the account's next task was not let in; it runs when its hold ends", "err", err)
 			}

@@ -15,21 +15,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kilnhq/kiln/internal/fixture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
-	"github.com/kilnhq/kiln/internal/testenv"
 )
 
 const (
@@ -40,201 +33,15 @@ const (
 	deadline = 200 * time.Second
 )
 
-// need skips without the servers, except in CI, where .ci/run starts them.
-func need(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs five processes for minutes")
-	}
-	_, err := exec.LookPath("redis-server")
-	if err != nil || os.Getenv("KILN_TEST_S3_ENDPOINT") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but redis-server or KILN_TEST_S3_ENDPOINT is missing: .ci/run provides both")
-		}
-		t.Skip("needs redis-server and a MinIO (KILN_TEST_S3_ENDPOINT)")
-	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// proc is one child process that can be killed and started again.
-type proc struct {
-	name string
-	args []string
-	env  []string
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	log  *bytes.Buffer
-}
-
-func (p *proc) start(t *testing.T) {
-	t.Helper()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	cmd := exec.Command(p.args[0], p.args[1:]...)
-	cmd.Env = append(os.Environ(), p.env...)
-	if p.log == nil {
-		p.log = new(bytes.Buffer)
-	}
-	cmd.Stdout, cmd.Stderr = p.log, p.log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("%s: %v", p.name, err)
-	}
-	p.cmd = cmd
-}
-
-func (p *proc) kill() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cmd != nil {
-		p.cmd.Process.Signal(syscall.SIGKILL)
-		p.cmd.Wait()
-		p.cmd = nil
-	}
-}
-
-func waitHTTP(t *testing.T, url string) {
-	t.Helper()
-	for end := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if res, err := http.Get(url); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return
-			}
-		}
-		if time.Now().After(end) {
-			t.Fatalf("%s never answered 200", url)
-		}
-	}
-}
-
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kiln")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/kiln").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// call sends one request and retries it while the cluster answers 503 or
-// cannot be reached (Redis restarting), as a client would.
-func call(t *testing.T, method, url, key string, body func() (io.Reader, string)) (int, []byte) {
-	t.Helper()
-	end := time.Now().Add(deadline)
-	for {
-		var r io.Reader
-		ct := ""
-		if body != nil {
-			r, ct = body()
-		}
-		req, err := http.NewRequest(method, url, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if key != "" {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-		if ct != "" {
-			req.Header.Set("Content-Type", ct)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err == nil {
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode != http.StatusServiceUnavailable {
-				return res.StatusCode, b
-			}
-		}
-		if time.Now().After(end) {
-			t.Fatalf("%s %s: still unavailable after %v (%v)", method, url, deadline, err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-}
-
-func form(fields map[string]string) func() (io.Reader, string) {
-	return func() (io.Reader, string) {
-		var b bytes.Buffer
-		w := multipart.NewWriter(&b)
-		for k, v := range fields {
-			w.WriteField(k, v)
-		}
-		w.Close()
-		return &b, w.FormDataContentType()
-	}
-}
-
 func TestChaos(t *testing.T) {
 	need(t)
-	bin := build(t)
-	dir := t.TempDir()
-
 	// Redis with every write on disk before it answers, so a SIGKILL of
 	// Redis itself loses nothing acknowledged.
-	redisPort := freePort(t)
-	redisSrv := &proc{name: "redis", args: []string{"redis-server", "--port", fmt.Sprint(redisPort), "--bind", "127.0.0.1",
-		"--dir", dir, "--appendonly", "yes", "--appendfsync", "always", "--save", ""}}
-	redisSrv.start(t)
-	t.Cleanup(redisSrv.kill)
-	time.Sleep(300 * time.Millisecond)
+	c := startCluster(t, layout{apis: 2, workers: 3, durable: true})
+	apis, avatarURLs, workers := c.platform, c.avatar, c.workers
 
-	const admin = "chaos-admin-key-0123456789"
-	common := []string{
-		fmt.Sprintf("KILN_REDIS_URL=redis://127.0.0.1:%d/0", redisPort),
-		"KILN_S3_ENDPOINT=" + os.Getenv("KILN_TEST_S3_ENDPOINT"),
-		"KILN_S3_ACCESS_KEY=" + os.Getenv("KILN_TEST_S3_ACCESS_KEY"),
-		"KILN_S3_SECRET_KEY=" + os.Getenv("KILN_TEST_S3_SECRET_KEY"),
-		"KILN_S3_BUCKET=" + testenv.Bucket(t), "KILN_ADMIN_KEY=" + admin,
-		"KILN_LOG_LEVEL=warn", "KILN_WORKER_CONCURRENCY=2", "KILN_SHUTDOWN_TIMEOUT=2s",
-	}
-	var apis []string // platform base URL, avatar base URL, per api
-	var avatarURLs []string
-	for i := range 2 {
-		pl, av := freePort(t), freePort(t)
-		p := &proc{name: fmt.Sprintf("api%d", i), args: []string{bin, "api"}, env: append(slices(common),
-			fmt.Sprintf("KILN_PLATFORM_ADDR=127.0.0.1:%d", pl), fmt.Sprintf("KILN_AVATAR_ADDR=127.0.0.1:%d", av),
-			"KILN_DATA_DIR="+filepath.Join(dir, fmt.Sprint("api", i)))}
-		p.start(t)
-		t.Cleanup(p.kill)
-		apis = append(apis, fmt.Sprintf("http://127.0.0.1:%d", pl))
-		avatarURLs = append(avatarURLs, fmt.Sprintf("http://127.0.0.1:%d", av))
-		waitHTTP(t, apis[i]+"/healthz")
-	}
-	var workers []*proc
-	for i := range 3 {
-		w := &proc{name: fmt.Sprintf("worker%d", i), args: []string{bin, "worker"}, env: append(slices(common),
-			fmt.Sprintf("KILN_WORKER_ADDR=127.0.0.1:%d", freePort(t)),
-			"KILN_DATA_DIR="+filepath.Join(dir, fmt.Sprint("worker", i)))}
-		w.start(t)
-		t.Cleanup(w.kill)
-		workers = append(workers, w)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for _, p := range append(workers, redisSrv) {
-				t.Logf("--- %s log (tail):\n%s", p.name, tail(p.log.String(), 3000))
-			}
-		}
-	})
-
-	st, body := call(t, "POST", apis[1]+"/admin/api-keys", admin, func() (io.Reader, string) {
-		return strings.NewReader(`{"account":"acme","name":"chaos","scopes":["product:read","product:write","avatar:write"]}`), "application/json"
-	})
-	var created struct{ Data struct{ Key string } }
-	if st != 201 || json.Unmarshal(body, &created) != nil || created.Data.Key == "" {
-		t.Fatalf("create key through the second api with the shared admin key: %d %s", st, body)
-	}
-	key := created.Data.Key
+	// Through the second api with the shared admin key.
+	key := c.key(t, 1, "acme", "", "product:read", "product:write", "avatar:write")
 	cube := fixture.CubeGLB()
 
 	// The load: uploads through both apis, avatars with a variant and a
@@ -294,9 +101,9 @@ func TestChaos(t *testing.T) {
 	time.Sleep(1000 * time.Millisecond)
 	workers[1].kill()
 	time.Sleep(1000 * time.Millisecond)
-	redisSrv.kill()
+	c.redis.kill()
 	time.Sleep(2 * time.Second)
-	redisSrv.start(t)
+	c.redis.start(t)
 	time.Sleep(1000 * time.Millisecond)
 	workers[0].start(t)
 	workers[1].start(t)
@@ -360,7 +167,7 @@ func TestChaos(t *testing.T) {
 
 	// Exactly once: one object per upload, one variant per avatar, nothing
 	// left in a queue, nothing archived or waiting for a retry.
-	checkQueues(t, apis[0], admin)
+	checkQueues(t, apis[0], c.admin)
 	t.Logf("%d uploads, %d avatars (variant + preview) through 2 apis and 3 workers; 2 workers SIGKILLed, Redis killed and restarted: every object and variant ready %v after the first kill (%d distinct GLBs validated); the killed workers' tasks recovered and the queues empty %v after it",
 		uploads, avatars, recovered.Round(time.Second), len(glbs), time.Since(killed).Round(time.Second))
 }
@@ -422,13 +229,4 @@ func checkQueues(t *testing.T, base, admin string) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-}
-
-func slices(s []string) []string { return append([]string(nil), s...) }
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

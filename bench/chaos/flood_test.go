@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kilnhq/kiln/internal/fixture"
-	"github.com/kilnhq/kiln/internal/testenv"
 )
 
 // TestFlood runs one `kiln api` and two `kiln worker` (two slots each)
@@ -28,48 +25,12 @@ import (
 //	go test ./bench/chaos -run TestFlood -v
 func TestFlood(t *testing.T) {
 	need(t)
-	bin := build(t)
-	dir := t.TempDir()
-	redisPort := freePort(t)
-	redisSrv := &proc{name: "redis", args: []string{"redis-server", "--port", fmt.Sprint(redisPort), "--bind", "127.0.0.1",
-		"--dir", dir, "--save", "", "--appendonly", "no"}}
-	redisSrv.start(t)
-	t.Cleanup(redisSrv.kill)
-	time.Sleep(300 * time.Millisecond)
-
-	const admin = "flood-admin-key-0123456789"
-	common := []string{
-		fmt.Sprintf("KILN_REDIS_URL=redis://127.0.0.1:%d/0", redisPort),
-		"KILN_S3_ENDPOINT=" + os.Getenv("KILN_TEST_S3_ENDPOINT"),
-		"KILN_S3_ACCESS_KEY=" + os.Getenv("KILN_TEST_S3_ACCESS_KEY"),
-		"KILN_S3_SECRET_KEY=" + os.Getenv("KILN_TEST_S3_SECRET_KEY"),
-		"KILN_S3_BUCKET=" + testenv.Bucket(t), "KILN_ADMIN_KEY=" + admin,
-		"KILN_LOG_LEVEL=warn", "KILN_WORKER_CONCURRENCY=2", "KILN_SHUTDOWN_TIMEOUT=2s",
-	}
-	pl, av := freePort(t), freePort(t)
-	api := &proc{name: "api", args: []string{bin, "api"}, env: append(slices(common),
-		fmt.Sprintf("KILN_PLATFORM_ADDR=127.0.0.1:%d", pl), fmt.Sprintf("KILN_AVATAR_ADDR=127.0.0.1:%d", av),
-		"KILN_DATA_DIR="+filepath.Join(dir, "api"))}
-	api.start(t)
-	t.Cleanup(api.kill)
-	platform, avatars := fmt.Sprintf("http://127.0.0.1:%d", pl), fmt.Sprintf("http://127.0.0.1:%d", av)
-	waitHTTP(t, platform+"/healthz")
-	for i := range 2 {
-		w := &proc{name: fmt.Sprint("worker", i), args: []string{bin, "worker"}, env: append(slices(common),
-			fmt.Sprintf("KILN_WORKER_ADDR=127.0.0.1:%d", freePort(t)),
-			"KILN_DATA_DIR="+filepath.Join(dir, fmt.Sprint("worker", i)))}
-		w.start(t)
-		t.Cleanup(w.kill)
-	}
+	// The workers log each task's start with how long it waited
+	// (waited_ms) and its end with how long it ran.
+	c := startCluster(t, layout{apis: 1, workers: 2, workerEnv: []string{"KILN_LOG_LEVEL=info"}})
+	platform, avatars := c.platform[0], c.avatar[0]
 	keyOf := func(account string) string {
-		st, body := call(t, "POST", platform+"/admin/api-keys", admin, func() (io.Reader, string) {
-			return strings.NewReader(`{"account":"` + account + `","name":"flood","scopes":["product:read","product:write","avatar:write"]}`), "application/json"
-		})
-		var created struct{ Data struct{ Key string } }
-		if st != 201 || json.Unmarshal(body, &created) != nil || created.Data.Key == "" {
-			t.Fatalf("create key: %d %s", st, body)
-		}
-		return created.Data.Key
+		return c.key(t, 0, account, "", "product:read", "product:write", "avatar:write")
 	}
 	flood, quiet := keyOf("flood"), keyOf("quiet")
 	postAvatar := func(key string) (int, string) {
@@ -100,6 +61,7 @@ func TestFlood(t *testing.T) {
 
 	cube := fixture.CubeGLB()
 	var avatarWaits, uploadWaits []time.Duration
+	var quietIDs []string       // the quiet account's avatars and objects
 	time.Sleep(5 * time.Second) // the flood's backlog first
 	for round := 0; time.Now().Before(end); round++ {
 		began := time.Now()
@@ -107,6 +69,7 @@ func TestFlood(t *testing.T) {
 		if st != 200 {
 			t.Fatalf("quiet POST /avatar: %d", st)
 		}
+		quietIDs = append(quietIDs, id)
 		// call retries the 503 variant_pending a download answers after
 		// two minutes.
 		if st, b := call(t, "GET", avatars+"/model/"+id+".glb", "", nil); st != 200 {
@@ -128,6 +91,7 @@ func TestFlood(t *testing.T) {
 		if st, b := call(t, "PUT", prep[0].Upload.URL, "", func() (io.Reader, string) { return bytes.NewReader(cube), "" }); st != 200 {
 			t.Fatalf("PUT: %d %s", st, b)
 		}
+		quietIDs = append(quietIDs, prep[0].ObjectID)
 		obj := platform + "/resources/objects/" + prep[0].ObjectID
 		if st, b := call(t, "POST", obj+"/finish-upload", quiet, form(map[string]string{"success": "true"})); st != 200 {
 			t.Fatalf("finish-upload: %d %s", st, b)
@@ -150,6 +114,98 @@ func TestFlood(t *testing.T) {
 	if limited.Load() == 0 || other.Load() != 0 {
 		t.Errorf("the flood got %d 429s and %d other answers; want some 429s and nothing else", limited.Load(), other.Load())
 	}
+
+	// Where the quiet account's time went, from the workers' logs: the
+	// wait for a slot (enqueue to start) against the build (start to
+	// end), and the flood's jobs, queued before it, that it overtook.
+	var tasks []taskRun
+	for _, w := range c.workers {
+		w.kill()
+		tasks = append(tasks, taskRuns(w.output())...)
+	}
+	var waits, builds []time.Duration
+	overtook, behind := 0, 0
+	for _, q := range tasks {
+		if !q.of(quietIDs) {
+			continue
+		}
+		waits, builds = append(waits, q.waited), append(builds, q.ran)
+		for _, f := range tasks {
+			if f.of(quietIDs) || !f.enqueued().Before(q.enqueued()) || f.started.Before(q.enqueued()) {
+				continue // not the flood's, queued later, or running already
+			}
+			if f.started.After(q.started) {
+				overtook++
+			} else {
+				behind++
+			}
+		}
+	}
+	t.Logf("quiet account's %d jobs: waited for a slot %v (longest %v); ran %v (longest %v)", len(waits), rounded(waits), longest(waits), rounded(builds), longest(builds))
+	t.Logf("flood jobs queued before a quiet job and not yet started: %d started after it, %d before it", overtook, behind)
+	if len(waits) < 2*len(avatarWaits) {
+		t.Errorf("the workers logged %d of the quiet account's %d jobs", len(waits), 2*len(avatarWaits))
+	}
+	// Without fair queues the quiet job waits behind the flood's whole
+	// backlog: it would overtake none of it.
+	if overtook <= behind {
+		t.Errorf("the quiet jobs started before %d flood jobs queued earlier and after %d: they waited behind the flood", overtook, behind)
+	}
+}
+
+// taskRun is one task a worker ran, from its log: when its working
+// attempt started, how long it had waited since its enqueue, and how
+// long it ran.
+type taskRun struct {
+	id      string
+	started time.Time
+	waited  time.Duration
+	ran     time.Duration
+}
+
+func (r taskRun) enqueued() time.Time { return r.started.Add(-r.waited) }
+
+// of reports whether the task works on one of ids (its id names them).
+func (r taskRun) of(ids []string) bool {
+	for _, id := range ids {
+		if strings.Contains(r.id, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// taskRuns reads a worker's JSON log: each "task started" line with
+// waited_ms, paired with the "task done" of the same task id that
+// follows it (a task that only found its model busy logs no end).
+func taskRuns(log string) []taskRun {
+	started := map[string]taskRun{}
+	var out []taskRun
+	for line := range strings.Lines(log) {
+		var l struct {
+			Time     time.Time
+			Msg      string
+			TaskID   string `json:"task_id"`
+			WaitedMS *int64 `json:"waited_ms"`
+			Duration int64  `json:"duration_ms"`
+		}
+		if json.Unmarshal([]byte(line), &l) != nil || l.TaskID == "" {
+			continue
+		}
+		switch l.Msg {
+		case "task started":
+			if l.WaitedMS != nil {
+				started[l.TaskID] = taskRun{id: l.TaskID, started: l.Time, waited: time.Duration(*l.WaitedMS) * time.Millisecond}
+			}
+		case "task done":
+			if r, ok := started[l.TaskID]; ok {
+				r.ran = time.Duration(l.Duration) * time.Millisecond
+				out = append(out, r)
+				delete(started, l.TaskID)
+			}
+		}
+	}
+	return out
 }
 
 func longest(ds []time.Duration) time.Duration {
