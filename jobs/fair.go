@@ -13,16 +13,20 @@ import (
 
 // Fair queues. Asynq's queues are first in, first out, so one account
 // that queues 600 avatars puts every other account's first job behind
-// them. Kiln keeps each account's share of a queue small instead: at
-// most FairPolicy.Running of its tasks are in the shared queue (pending
-// or running) at a time; the others wait held back, as asynq scheduled
-// tasks, in a list of their own, and each task of the account that ends
-// (done, or failed for good) lets its oldest held task in. Another
-// account's first job then waits behind at most Running tasks of each
-// busy account, not behind their whole backlog, and a backlog past
-// FairPolicy.Held is refused (429 too_many_queued_jobs) rather than
-// piling up. Accounts are served round robin in effect: each gets its
-// next place in the queue only when one of its own tasks ends.
+// them. Kiln keeps each account's share of the queues small instead: at
+// most FairPolicy.Running of its tasks are in the shared queues (pending
+// or running, all queues together) at a time, and never as many as the
+// workers have slots (Client.share), so a flood always leaves a slot to
+// another account's first job. The account's other tasks wait held back,
+// as asynq scheduled tasks, in a list per queue, and each task of the
+// account that ends (done, or failed for good) lets its oldest held task
+// in, of the queue of highest priority first. Another account's first
+// job then waits behind at most Running tasks of each busy account, not
+// behind their whole backlog, and starts at once while a slot is free; a
+// backlog past FairPolicy.Held is refused (429 too_many_queued_jobs)
+// rather than piling up. Accounts are served round robin in effect: each
+// gets its next place in the queue only when one of its own tasks ends,
+// behind whatever other accounts queued meanwhile.
 //
 // A held task is an asynq task scheduled FairPolicy.Hold ahead, so a
 // release that is lost (a process killed between the bookkeeping and
@@ -31,10 +35,11 @@ import (
 
 // FairPolicy is the share of one account in one queue.
 type FairPolicy struct {
-	// Running is how many of an account's tasks may be in a queue at once
-	// (KILN_FAIR_RUNNING); 0 turns fair queuing off.
+	// Running is how many of an account's tasks may be in the queues at
+	// once (KILN_FAIR_RUNNING); 0 turns fair queuing off. Client.share
+	// lowers it below the workers' slots.
 	Running int
-	// Held is how many more may wait held back (KILN_FAIR_HELD).
+	// Held is how many more may wait held back per queue (KILN_FAIR_HELD).
 	Held int
 	// Hold is how long a held task waits at most: it runs then even if
 	// no release came.
@@ -63,9 +68,12 @@ type FairStore interface {
 	// Admit places a new task of account on queue.
 	Admit(ctx context.Context, account, queue, id string, p FairPolicy) (Place, error)
 	// Done takes an ended task out of its account's share and answers the
-	// ids of the held tasks to start in its place.
-	Done(ctx context.Context, queue, id string, p FairPolicy) ([]string, error)
+	// held tasks to start in its place.
+	Done(ctx context.Context, queue, id string, p FairPolicy) ([]QueuedTask, error)
 }
+
+// QueuedTask names a task of a queue.
+type QueuedTask struct{ Queue, ID string }
 
 // QueuedRetryAfter is the Retry-After of a refused task: the held tasks
 // ahead of it take at least that long.
@@ -93,7 +101,7 @@ func (c *Client) enqueueFair(ctx context.Context, account string, t *asynq.Task)
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
 	}
-	place, err := c.Fair.Admit(ctx, account, info.Queue, info.ID, c.Policy)
+	place, err := c.Fair.Admit(ctx, account, info.Queue, info.ID, c.share())
 	if err != nil {
 		// Held with no bookkeeping: it runs after Hold.
 		return err
@@ -128,20 +136,68 @@ func (c *Client) Ended(ctx context.Context, queue, id string) error {
 	if c.Fair == nil || c.Policy.Running <= 0 {
 		return nil
 	}
-	ended := []string{id}
+	p := c.share()
+	ended := []QueuedTask{{queue, id}}
 	for n := 0; len(ended) > 0 && n < 100; n++ {
-		next, err := c.Fair.Done(ctx, queue, ended[0], c.Policy)
+		next, err := c.Fair.Done(ctx, ended[0].Queue, ended[0].ID, p)
 		if err != nil {
 			return err
 		}
 		ended = ended[1:]
-		for _, nid := range next {
-			if err := c.i.RunTask(queue, nid); err != nil {
-				ended = append(ended, nid)
+		for _, t := range next {
+			if err := c.i.RunTask(t.Queue, t.ID); err != nil {
+				ended = append(ended, t)
 			}
 		}
 	}
 	return nil
+}
+
+// slotsFresh is how long the count of the workers' slots is kept: asynq
+// workers write theirs every few seconds.
+const slotsFresh = 10 * time.Second
+
+// share is the policy with Running lowered below the slots of the
+// workers that run now (read from asynq's server records), so that one
+// account never holds every slot: with 2 slots it holds 1. Without a
+// worker running, or with a single slot, Running stays.
+func (c *Client) share() FairPolicy {
+	p := c.Policy
+	if slots := c.slots(); slots > 1 && p.Running >= slots {
+		p.Running = slots - 1
+	}
+	return p
+}
+
+// slots counts the task slots of the workers running now (the sum of
+// their concurrency), read at most every slotsFresh; 0 when unknown.
+func (c *Client) slots() int {
+	c.slotsMu.Lock()
+	if time.Since(c.slotsAt) < slotsFresh {
+		defer c.slotsMu.Unlock()
+		return c.slotsN
+	}
+	// Others answer the last count while this one reads.
+	c.slotsAt = time.Now()
+	last := c.slotsN
+	c.slotsMu.Unlock()
+	servers, err := c.i.Servers()
+	if err != nil {
+		return last // the last count stands while Redis is away
+	}
+	n := 0
+	for _, s := range servers {
+		if s.Status == "active" {
+			n += s.Concurrency
+		}
+	}
+	c.slotsMu.Lock()
+	c.slotsN = n
+	c.slotsMu.Unlock()
+	if c.WorkerSlots != nil {
+		c.WorkerSlots.Set(float64(n))
+	}
+	return n
 }
 
 // NewPlacedCounter makes the counter of Client.Placed, registered on reg.
@@ -152,6 +208,16 @@ func NewPlacedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
 	}, []string{"queue", "place"})
 	reg.MustRegister(c)
 	return c
+}
+
+// NewSlotsGauge makes the gauge of Client.WorkerSlots, registered on reg.
+func NewSlotsGauge(reg prometheus.Registerer) prometheus.Gauge {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "kiln_worker_slots",
+		Help: "Task slots of the workers running, as fair queuing last counted them: one account may hold at most one less (and at most KILN_FAIR_RUNNING).",
+	})
+	reg.MustRegister(g)
+	return g
 }
 
 func (c *Client) placed(queue string, p Place) {

@@ -18,7 +18,7 @@ import (
 
 // fairClient is a jobs.Client with fair queuing on the real Redis of
 // KILN_TEST_REDIS_URL (database 9, flushed), or on a miniredis.
-func fairClient(t *testing.T, p jobs.FairPolicy) (*jobs.Client, *asynq.Inspector) {
+func fairClient(t *testing.T, p jobs.FairPolicy) (*jobs.Client, *asynq.Inspector, asynq.RedisConnOpt) {
 	t.Helper()
 	url := "redis://" + miniredis.RunT(t).Addr()
 	if u := os.Getenv("KILN_TEST_REDIS_URL"); u != "" {
@@ -41,7 +41,7 @@ func fairClient(t *testing.T, p jobs.FairPolicy) (*jobs.Client, *asynq.Inspector
 	c.Fair, c.Policy = redis.New(rdb), p
 	insp := asynq.NewInspector(opt)
 	t.Cleanup(func() { insp.Close() })
-	return c, insp
+	return c, insp, opt
 }
 
 // queued lists the object ids of the pending and of the scheduled (held)
@@ -68,7 +68,7 @@ func queued(t *testing.T, insp *asynq.Inspector) (pending, held []string) {
 func TestFairQueue(t *testing.T) {
 	ctx := context.Background()
 	p := jobs.FairPolicy{Running: 2, Held: 3, Hold: time.Hour, Stale: time.Hour}
-	c, insp := fairClient(t, p)
+	c, insp, _ := fairClient(t, p)
 	enqueue := func(account, id string) error {
 		return c.Enqueue(ctx, jobs.For(account, jobs.ObjectProcess{ObjectID: id}))
 	}
@@ -127,3 +127,77 @@ func TestFairQueue(t *testing.T) {
 }
 
 func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+// TestFairShareAcrossQueues: an account's share counts its jobs in every
+// queue together, and an ended job lets in the account's held job of the
+// queue of highest priority first (an avatar someone waits for before an
+// upload).
+func TestFairShareAcrossQueues(t *testing.T) {
+	ctx := context.Background()
+	c, insp, _ := fairClient(t, jobs.FairPolicy{Running: 2, Held: 10, Hold: time.Hour, Stale: time.Hour})
+	variant := func(id string) jobs.Tasker {
+		return jobs.For("flood", jobs.ModelVariant{AvatarID: id, Variant: kiln.Variant{TextureFormat: "webp"}})
+	}
+	for _, job := range []jobs.Tasker{
+		jobs.For("flood", jobs.ObjectProcess{ObjectID: "o1"}),
+		jobs.For("flood", jobs.ObjectProcess{ObjectID: "o2"}),
+		variant("av1"), variant("av2"),
+	} {
+		if err := c.Enqueue(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(q string) (pending, held int) {
+		info, err := insp.GetQueueInfo(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Pending, info.Scheduled
+	}
+	if p, h := count(jobs.QueueDefault); p != 2 || h != 0 {
+		t.Fatalf("default queue: %d pending, %d held; want the first 2 jobs pending", p, h)
+	}
+	if p, h := count(jobs.QueueInteractive); p != 0 || h != 2 {
+		t.Fatalf("interactive queue: %d pending, %d held; want both held behind the 2 uploads", p, h)
+	}
+	if err := c.Ended(ctx, jobs.QueueDefault, jobs.TypeObjectProcess+":o1"); err != nil {
+		t.Fatal(err)
+	}
+	if p, h := count(jobs.QueueInteractive); p != 1 || h != 1 {
+		t.Fatalf("interactive queue after an upload ended: %d pending, %d held; want the first avatar in", p, h)
+	}
+}
+
+// TestFairShareLeavesASlot: with workers of 2 slots in all running, one
+// account holds 1 of them however large KILN_FAIR_RUNNING is, so another
+// account's first job finds a free slot.
+func TestFairShareLeavesASlot(t *testing.T) {
+	ctx := context.Background()
+	c, insp, opt := fairClient(t, jobs.FairPolicy{Running: 4, Held: 10, Hold: time.Hour, Stale: time.Hour})
+	// A worker of 2 slots on a queue nothing is put in: it only counts.
+	srv := asynq.NewServer(opt, asynq.Config{Concurrency: 2, Queues: map[string]int{"nothing": 1}, LogLevel: asynq.FatalLevel})
+	if err := srv.Start(asynq.HandlerFunc(func(context.Context, *asynq.Task) error { return nil })); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if s, err := insp.Servers(); err == nil && len(s) == 1 && s[0].Status == "active" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the asynq server never showed as active")
+		}
+	}
+	for _, id := range []string{"f1", "f2", "f3"} {
+		if err := c.Enqueue(ctx, jobs.For("flood", jobs.ObjectProcess{ObjectID: id})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Enqueue(ctx, jobs.For("quiet", jobs.ObjectProcess{ObjectID: "q1"})); err != nil {
+		t.Fatal(err)
+	}
+	pending, held := queued(t, insp)
+	if want := "f1 q1"; strings.Join(sorted(pending), " ") != want {
+		t.Fatalf("pending %v (held %v), want %s: the flood holds one slot of two", pending, held, want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -36,6 +37,9 @@ var QueuePriorities = map[string]int{
 	QueueRender:      2,
 	QueueLow:         1,
 }
+
+// QueueOrder is the queues by priority, highest first.
+var QueueOrder = []string{QueueInteractive, QueueDefault, QueueRender, QueueLow}
 
 // Task types.
 const (
@@ -155,6 +159,15 @@ type Client struct {
 	Policy FairPolicy
 	// Placed counts where fair queuing put new jobs; nil counts nothing.
 	Placed *prometheus.CounterVec
+
+	// WorkerSlots shows the workers' slots as fair queuing counts them;
+	// nil shows nothing.
+	WorkerSlots prometheus.Gauge
+
+	// The workers' slots as share last read them (fair.go).
+	slotsMu sync.Mutex
+	slotsAt time.Time
+	slotsN  int
 }
 
 // NewClient makes a client on the Redis of opt.

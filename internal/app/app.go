@@ -188,6 +188,7 @@ func LoadAdminKey(dir string, create bool) (string, bool, error) {
 func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Client) {
 	client := a.jobsClient()
 	client.Placed = jobs.NewPlacedCounter(a.Registry)
+	client.WorkerSlots = jobs.NewSlotsGauge(a.Registry)
 	monitor := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: a.RedisOpt})
 	a.Registry.MustRegister(jobs.NewQueueCollector(asynq.NewInspector(a.RedisOpt)))
 	srv := api.New(api.Config{
