@@ -171,14 +171,15 @@ func (c *Client) share() FairPolicy {
 
 // slots counts the task slots of the workers running now (the sum of
 // their concurrency), read at most every slotsFresh; 0 when unknown.
+// None is read again at the next call: a worker that starts after the
+// api counts from its first heartbeat, so a flood sent before cannot
+// take every slot for the first seconds.
 func (c *Client) slots() int {
 	c.slotsMu.Lock()
-	if time.Since(c.slotsAt) < slotsFresh {
+	if c.slotsN > 0 && time.Since(c.slotsAt) < slotsFresh {
 		defer c.slotsMu.Unlock()
 		return c.slotsN
 	}
-	// Others answer the last count while this one reads.
-	c.slotsAt = time.Now()
 	last := c.slotsN
 	c.slotsMu.Unlock()
 	servers, err := c.i.Servers()
@@ -187,12 +188,12 @@ func (c *Client) slots() int {
 	}
 	n := 0
 	for _, s := range servers {
-		if s.Status == "active" {
+		if s.Status == "active" || s.Status == "new" {
 			n += s.Concurrency
 		}
 	}
 	c.slotsMu.Lock()
-	c.slotsN = n
+	c.slotsN, c.slotsAt = n, time.Now()
 	c.slotsMu.Unlock()
 	if c.WorkerSlots != nil {
 		c.WorkerSlots.Set(float64(n))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kilnhq/kiln/internal/fixture"
+	"github.com/kilnhq/kiln/internal/testenv"
 )
 
 // TestFlood runs one `kiln api` and two `kiln worker` (two slots each)
@@ -118,29 +119,18 @@ func TestFlood(t *testing.T) {
 	// Where the quiet account's time went, from the workers' logs: the
 	// wait for a slot (enqueue to start) against the build (start to
 	// end), and the flood's jobs, queued before it, that it overtook.
-	var tasks []taskRun
+	var tasks []testenv.TaskRun
 	for _, w := range c.workers {
 		w.kill()
-		tasks = append(tasks, taskRuns(w.output())...)
+		tasks = append(tasks, testenv.TaskRuns(w.output())...)
 	}
 	var waits, builds []time.Duration
-	overtook, behind := 0, 0
 	for _, q := range tasks {
-		if !q.of(quietIDs) {
-			continue
-		}
-		waits, builds = append(waits, q.waited), append(builds, q.ran)
-		for _, f := range tasks {
-			if f.of(quietIDs) || !f.enqueued().Before(q.enqueued()) || f.started.Before(q.enqueued()) {
-				continue // not the flood's, queued later, or running already
-			}
-			if f.started.After(q.started) {
-				overtook++
-			} else {
-				behind++
-			}
+		if q.Of(quietIDs) {
+			waits, builds = append(waits, q.Waited), append(builds, q.Ran)
 		}
 	}
+	overtook, behind := testenv.Overtaken(tasks, quietIDs)
 	t.Logf("quiet account's %d jobs: waited for a slot %v (longest %v); ran %v (longest %v)", len(waits), rounded(waits), longest(waits), rounded(builds), longest(builds))
 	t.Logf("flood jobs queued before a quiet job and not yet started: %d started after it, %d before it", overtook, behind)
 	if len(waits) < 2*len(avatarWaits) {
@@ -151,61 +141,6 @@ func TestFlood(t *testing.T) {
 	if overtook <= behind {
 		t.Errorf("the quiet jobs started before %d flood jobs queued earlier and after %d: they waited behind the flood", overtook, behind)
 	}
-}
-
-// taskRun is one task a worker ran, from its log: when its working
-// attempt started, how long it had waited since its enqueue, and how
-// long it ran.
-type taskRun struct {
-	id      string
-	started time.Time
-	waited  time.Duration
-	ran     time.Duration
-}
-
-func (r taskRun) enqueued() time.Time { return r.started.Add(-r.waited) }
-
-// of reports whether the task works on one of ids (its id names them).
-func (r taskRun) of(ids []string) bool {
-	for _, id := range ids {
-		if strings.Contains(r.id, id) {
-			return true
-		}
-	}
-	return false
-}
-
-// taskRuns reads a worker's JSON log: each "task started" line with
-// waited_ms, paired with the "task done" of the same task id that
-// follows it (a task that only found its model busy logs no end).
-func taskRuns(log string) []taskRun {
-	started := map[string]taskRun{}
-	var out []taskRun
-	for line := range strings.Lines(log) {
-		var l struct {
-			Time     time.Time
-			Msg      string
-			TaskID   string `json:"task_id"`
-			WaitedMS *int64 `json:"waited_ms"`
-			Duration int64  `json:"duration_ms"`
-		}
-		if json.Unmarshal([]byte(line), &l) != nil || l.TaskID == "" {
-			continue
-		}
-		switch l.Msg {
-		case "task started":
-			if l.WaitedMS != nil {
-				started[l.TaskID] = taskRun{id: l.TaskID, started: l.Time, waited: time.Duration(*l.WaitedMS) * time.Millisecond}
-			}
-		case "task done":
-			if r, ok := started[l.TaskID]; ok {
-				r.ran = time.Duration(l.Duration) * time.Millisecond
-				out = append(out, r)
-				delete(started, l.TaskID)
-			}
-		}
-	}
-	return out
 }
 
 func longest(ds []time.Duration) time.Duration {

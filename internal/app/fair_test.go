@@ -1,16 +1,19 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
-	"net/http"
 	"os"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/fixture"
@@ -21,12 +24,35 @@ import (
 // worker slots; another account's first avatar and first upload are
 // ready while most of the flood is still unbuilt (without fair queues
 // they wait behind all of it), and the flood meets 429 rate_limited
-// with Retry-After instead of queuing without end.
+// with Retry-After instead of queuing without end. From the worker's
+// log: the flood never ran more than one job at a time (one slot of two
+// stays free for another account), and the quiet account's first job
+// started before the flood's jobs queued ahead of it, without waiting
+// for one of the flood's builds to end.
 func TestFairUnderFlood(t *testing.T) {
 	cfg := testenv.Config(t, 1)
 	cfg.Concurrency = 2
 	cfg.AvatarCreateRate, cfg.AvatarCreateBurst = 5, 40
-	r := startWith(t, cfg)
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	log := slog.New(slog.NewJSONHandler(lockedWriter{&logMu, &logs}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	r, err := Start(context.Background(), cfg, log, Roles{API: true, Worker: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Stop)
+	// The worker's slots count from its first heartbeat, a moment after
+	// it starts.
+	insp := asynq.NewInspector(r.RedisOpt)
+	defer insp.Close()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if s, err := insp.Servers(); err == nil && len(s) > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the worker never showed in asynq's servers")
+		}
+	}
 	scopes := []string{kiln.ScopeAvatarWrite, kiln.ScopeProductRead, kiln.ScopeProductWrite}
 	flood := newKey(t, r, "flood", scopes...)
 	quiet := newKey(t, r, "quiet", scopes...)
@@ -101,10 +127,12 @@ func TestFairUnderFlood(t *testing.T) {
 	began := time.Now()
 	var avatarWait time.Duration
 	var avatarUnbuilt int
+	quietAvatar := make(chan string, 1)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		id := postAvatar(t, r, quiet, `{}`)
+		quietAvatar <- id
 		for {
 			res := do(t, "GET", r.AvatarURL+"/model/"+id+".glb", "", nil, nil)
 			if res.Status == http.StatusOK {
@@ -136,6 +164,57 @@ func TestFairUnderFlood(t *testing.T) {
 		if n < len(floodIDs)/2 {
 			t.Errorf("the quiet %s was ready only when %d of the %d flood avatars were built: it waited behind the flood", what, len(floodIDs)-n, len(floodIDs))
 		}
+	}
+
+	r.Stop()
+	logMu.Lock()
+	tasks := testenv.TaskRuns(logs.String())
+	logMu.Unlock()
+	quietIDs := []string{<-quietAvatar, obj}
+	var floodRuns, quietRuns []testenv.TaskRun
+	for _, q := range tasks {
+		if q.Of(quietIDs) {
+			quietRuns = append(quietRuns, q)
+		} else {
+			floodRuns = append(floodRuns, q)
+		}
+	}
+	if len(quietRuns) != 2 || len(floodRuns) == 0 {
+		t.Fatalf("the worker's log has %d of the quiet account's 2 jobs and %d of the flood's", len(quietRuns), len(floodRuns))
+	}
+	// The flood's jobs at once, from their starts and ends.
+	most, shortest := 0, time.Hour
+	for _, a := range floodRuns {
+		n := 0
+		for _, b := range floodRuns {
+			if !b.Started.After(a.Started) && b.Ended().After(a.Started) {
+				n++
+			}
+		}
+		most, shortest = max(most, n), min(shortest, a.Ran)
+	}
+	if most > 1 {
+		t.Errorf("the flood ran %d jobs at once on 2 slots; one slot is another account's", most)
+	}
+	first := quietRuns[0]
+	for _, q := range quietRuns {
+		t.Logf("quiet job %s: waited %v for a slot, ran %v", q.ID, q.Waited, q.Ran)
+		if q.Enqueued().Before(first.Enqueued()) {
+			first = q
+		}
+	}
+	// The account's first job overtook the flood's backlog and found the
+	// free slot: it did not wait for a flood job to end (a poll of the
+	// queue is 50 ms; a build, seconds). Its second job may wait for the
+	// first: an account's share of 2 slots is one.
+	overtook, behind := testenv.Overtaken(tasks, []string{first.ID})
+	t.Logf("flood: %d jobs, at most %d at once, the shortest ran %v; the quiet account's first job overtook %d flood jobs queued ahead of it and fell behind %d",
+		len(floodRuns), most, shortest, overtook, behind)
+	if overtook <= behind {
+		t.Errorf("the quiet account's first job started before %d of the flood's jobs queued ahead of it and after %d: it waited behind the flood", overtook, behind)
+	}
+	if first.Waited >= shortest {
+		t.Errorf("the quiet account's first job waited %v for a slot, longer than any flood job ran (%v)", first.Waited, shortest)
 	}
 }
 
