@@ -23,6 +23,7 @@ var styleLabels = map[string]string{
 	"jeans": "Jeans", "trousers": "Trousers", "shorts": "Shorts", "skirt": "Skirt",
 	"sneakers": "Sneakers", "boots": "Boots", "shoes": "Shoes",
 	"none": "None", "round": "Round", "square": "Square",
+	"stubble": "Stubble", "short-beard": "Short beard", "full-beard": "Full beard", "goatee": "Goatee", "moustache": "Moustache",
 }
 
 // quickStart is a template of the quick-start gallery: a configuration
@@ -120,7 +121,7 @@ func (s *Server) thumbnail(c *gin.Context) {
 		return
 	}
 	camera := "full"
-	if cat == "hair" || cat == "glasses" {
+	if cat == "hair" || cat == "facialHair" || cat == "glasses" {
 		camera = "portrait"
 	}
 	cfg := avatar.Default(body).WithStyle(cat, style)

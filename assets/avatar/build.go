@@ -271,6 +271,9 @@ func (b *builder) mesh(name string, prims ...prim) {
 		for _, t := range p.tris {
 			sp.Indices = append(sp.Indices, t[0], t[1], t[2])
 		}
+		if p.color != nil {
+			sp.Colors = [][][4]float32{p.color}
+		}
 		for i, inf := range p.inf {
 			for k := 0; k < 4; k++ {
 				sp.Joints[0][i][k] = uint16(inf.Joint[k])

@@ -24,6 +24,9 @@ type Config struct {
 	// Face shapes the face; the zero Face is MakeHuman's average face for
 	// the body (configurations from before it existed keep their look).
 	Face Face `json:"face,omitzero"`
+	// FacialHair is the beard or moustache; absent, a bare face (as
+	// before it existed).
+	FacialHair FacialHair `json:"facialHair,omitzero"`
 }
 
 // Body is the body type and its measures.

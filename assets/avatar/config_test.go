@@ -193,6 +193,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		"outfit.top.color": names(clothColors), "outfit.bottom.color": names(clothColors),
 		"outfit.footwear.color": names(clothColors), "glasses.color": names(clothColors),
 		"body.age": nil, "body.muscle": nil, "body.weight": nil, "body.proportions": nil, "face.seed": nil,
+		"facialHair.style": facialHairStyles, "facialHair.color": names(hairColors),
 	}
 	for _, reg := range faceRegions {
 		for _, d := range faceDials[reg.name] {

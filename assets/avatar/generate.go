@@ -89,6 +89,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		parts["hair"] = fittedPart(f)
 	}
 	endSleeves(parts["top"], body.Joints())
+	beard := newBeard(cfg, headPart, body.Joints())
+	if beard.part != nil {
+		parts["beard"] = beard.part
+	}
 	budget(parts)
 	var worn []*part
 	for _, k := range order {
@@ -111,7 +115,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.material("Wolf3D_Body", paint.Skin(bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
-	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", paint.Skin(headPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
+	hs := headPart.surface()
+	skin := paint.Skin(hs, tone, seed, 512)
+	beard.stubble(skin, hs, seed)
+	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", skin, matOpts{normal: true, orm: true})))
 	for _, e := range []struct{ mesh, id string }{{"EyeLeft", "eyes/left"}, {"EyeRight", "eyes/right"}} {
 		p := parts[e.id]
 		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{})))
@@ -127,8 +134,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paint.Hair(p.surface(), hairC, seed, 256), matOpts{normal: true, mask: true, doubleSided: true})))
+		b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paint.ScalpHair(p.surface(), hairC, seed, 256), matOpts{normal: true, mask: true, doubleSided: true})))
 	}
+	beard.mesh(b, seed)
 	brows := parts["eyebrows/default"]
 	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Hair(brows.surface(), paint.RGB(rgb(hairC).scale(0.7)), seed, 128), matOpts{mask: true, doubleSided: true})))
 	lashes := parts["eyelashes/default"]

@@ -50,6 +50,15 @@ func cases() map[string]Config {
 	worst.Hair.Style, worst.Glasses.Style = "long", "round"
 	worst.Outfit.Top.Style, worst.Outfit.Bottom.Style, worst.Outfit.Footwear.Style = "hoodie", "shorts", "boots"
 	c["worst"] = worst
+	for i, st := range facialHairStyles[1:] {
+		cfg := Default(Masculine)
+		cfg.FacialHair.Style = st
+		cfg.Face.Seed = uint64(i + 1)
+		if i%2 == 1 {
+			cfg.FacialHair.Color = "#b08050"
+		}
+		c["facial-hair-"+st] = cfg
+	}
 	for _, seed := range []int64{1, 2, 3, 42} {
 		c["random-"+string(rune('0'+seed%10))+string(rune('a'+seed/10))] = Random(seed)
 	}
@@ -172,6 +181,9 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 	}
 	if cfg.Glasses.Style != "none" {
 		want = append(want, "Wolf3D_Glasses")
+	}
+	if c := beardCuts[cfg.FacialHair.style()]; c.shells > 0 {
+		want = append(want, "Wolf3D_Beard")
 	}
 	got := map[string]*scene.Mesh{}
 	for _, m := range s.Meshes {

@@ -119,6 +119,9 @@ func ParseConfig(data []byte) (Config, error) {
 		"eyes": func(p string, v any) error {
 			return fields(p, v, map[string]func(string, any) error{"color": text(&c.Eyes.Color)})
 		},
+		"facialHair": func(p string, v any) error {
+			return fields(p, v, map[string]func(string, any) error{"style": text(&c.FacialHair.Style), "color": text(&c.FacialHair.Color)})
+		},
 		"outfit": func(p string, v any) error {
 			return fields(p, v, map[string]func(string, any) error{
 				"top": garment(&c.Outfit.Top), "bottom": garment(&c.Outfit.Bottom), "footwear": garment(&c.Outfit.Footwear),

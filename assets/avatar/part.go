@@ -29,6 +29,9 @@ type part struct {
 	morph, allShapes bool
 	// mask is a per-vertex weight for the painter (the lips on the head).
 	mask []float32
+	// color, when set, is each vertex's COLOR_0 (linear RGB and alpha,
+	// multiplied into the material's base colour): the beard's shells.
+	color [][4]float32
 	// solid parts move their pieces as solids under the face shapes (the
 	// teeth, see rigidOffsets); piece numbers them, once found.
 	solid   bool
@@ -202,6 +205,9 @@ func (p *part) keep(indices []uint32) {
 		}
 		if p.mask != nil {
 			q.mask = append(q.mask, p.mask[o])
+		}
+		if p.color != nil {
+			q.color = append(q.color, p.color[o])
 		}
 	}
 	for i := 0; i+2 < len(idx); i += 3 {

@@ -4,7 +4,7 @@ import "slices"
 
 // StyleCategories are the parts of a configuration a person picks from a
 // catalogue of styles (the creator's), in the order it shows them.
-var StyleCategories = []string{"hair", "top", "bottom", "footwear", "glasses"}
+var StyleCategories = []string{"hair", "facialHair", "top", "bottom", "footwear", "glasses"}
 
 // Styles lists the style ids of a catalogue category, nil for an unknown
 // one.
@@ -12,6 +12,8 @@ func Styles(category string) []string {
 	switch category {
 	case "hair":
 		return slices.Clone(hairStyles)
+	case "facialHair":
+		return slices.Clone(facialHairStyles)
 	case "top":
 		return slices.Clone(topStyles)
 	case "bottom":
@@ -28,6 +30,9 @@ func Styles(category string) []string {
 // an unknown one.
 func (c Config) Style(category string) string {
 	if p := c.style(category); p != nil {
+		if category == "facialHair" {
+			return c.FacialHair.style()
+		}
 		return *p
 	}
 	return ""
@@ -46,6 +51,8 @@ func (c *Config) style(category string) *string {
 	switch category {
 	case "hair":
 		return &c.Hair.Style
+	case "facialHair":
+		return &c.FacialHair.Style
 	case "top":
 		return &c.Outfit.Top.Style
 	case "bottom":

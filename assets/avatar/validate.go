@@ -41,6 +41,9 @@ func (c Config) Validate() error {
 	if err := c.Face.validate(); err != nil {
 		return err
 	}
+	if err := c.FacialHair.validate(); err != nil {
+		return err
+	}
 	for _, f := range []struct {
 		field, value string
 		palette      map[string]string

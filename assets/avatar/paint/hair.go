@@ -8,11 +8,29 @@ import "math"
 // lighter and darker strands, and an alpha that breaks the borders of
 // every UV piece into strand tips, for alpha-masked cards and hairlines.
 func Hair(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, false)
+}
+
+// ScalpHair is Hair with the sheen of hair on a head painted in: a
+// band of lighter strands over the top and front of the head where a
+// viewer's light from above and in front catches hair, broken into
+// streaks along the strands. Hair's highlight runs along the strands
+// (it is anisotropic); glTF's core material cannot draw that, and
+// KHR_materials_anisotropy would keep the hair out of the texture atlas
+// and the merged mesh, so it is painted, as the leader paints its hair.
+func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, true)
+}
+
+func hair(s Surface, color RGB, seed uint64, n int, sheen bool) Maps {
 	m := surfaceMap(s, n, flow(s))
 	edge := edgeDistance(m, n, tipLength)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
+	centre := headCentre(s.Pos)
+	// Light from above and in front, as viewers and portraits light.
+	light := [3]float64{0, 0.8, 0.6}
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
@@ -34,7 +52,21 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 				strand := noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
 				v := 0.35*strand + 0.65*clump
-				l.base[i] = base.scale(0.6 + 0.8*v)
+				c := base.scale(0.6 + 0.8*v)
+				if sheen {
+					d := [3]float64{t.pos[0] - centre[0], t.pos[1] - centre[1], t.pos[2] - centre[2]}
+					dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+					if dl > 1e-6 {
+						cos := (d[0]*light[0] + d[1]*light[1] + d[2]*light[2]) / dl
+						band := math.Exp(-math.Pow((cos-0.82)/0.13, 2))
+						streak := smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
+						// Lighter and a little warmer, so dark hair shows
+						// its sheen too.
+						hi := rgb{c[0]*2.2 + 0.05, c[1]*2.1 + 0.04, c[2]*1.9 + 0.03}
+						c = c.mix(hi, 0.55*band*(0.35+0.65*streak))
+					}
+				}
+				l.base[i] = c
 				l.height[i] = 1.5 * strand
 				l.rough[i] = 0.78 - 0.1*v
 				// How much of a strand tip the texel is: near an open
@@ -56,7 +88,83 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 			}
 		}
 	})
+	clearSpecks(l.alpha, m, n, max(6, n*n/2700))
 	return l.maps(0.6)
+}
+
+// clearSpecks removes the opaque islands of fewer than minSize texels
+// (4-connected) from a cut-out alpha, and fills the clear holes of that
+// size inside the hair: a strand-tip pattern breaks up into specks
+// where a mask is thresholded, and a speck of hair floating on the skin
+// (the hairline) reads as dirt, not hair.
+func clearSpecks(alpha []float64, m []texel, n, minSize int) {
+	seen := make([]bool, len(alpha))
+	var stack, comp []int
+	for start := range alpha {
+		if seen[start] || !m[start].ok {
+			continue
+		}
+		on := alpha[start] >= 0.5
+		comp = comp[:0]
+		stack = append(stack[:0], start)
+		seen[start] = true
+		open := false // a clear component touching the background is not a hole
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			comp = append(comp, i)
+			x, y := i%n, i/n
+			for _, o := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				xn, yn := x+o[0], y+o[1]
+				if xn < 0 || yn < 0 || xn >= n || yn >= n {
+					open = true
+					continue
+				}
+				j := yn*n + xn
+				if !m[j].ok {
+					open = true
+					continue
+				}
+				if seen[j] || (alpha[j] >= 0.5) != on {
+					continue
+				}
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+		if len(comp) >= minSize || (!on && open) {
+			continue
+		}
+		for _, i := range comp {
+			if on {
+				alpha[i] = 0
+			} else {
+				alpha[i] = 1
+			}
+		}
+	}
+}
+
+// headCentre is about the middle of the head a hair mesh sits on: under
+// the crown, at the middle of the hair's top 8 cm.
+func headCentre(pos [][3]float32) [3]float64 {
+	top := math.Inf(-1)
+	for _, p := range pos {
+		top = math.Max(top, float64(p[1]))
+	}
+	var c [3]float64
+	k := 0.0
+	for _, p := range pos {
+		if float64(p[1]) > top-0.08 {
+			c[0] += float64(p[0])
+			c[2] += float64(p[2])
+			k++
+		}
+	}
+	if k == 0 {
+		return c
+	}
+	return [3]float64{c[0] / k, top - 0.1, c[2] / k}
 }
 
 // tipLength is how far into a piece of hair, in texels, strand tips
@@ -170,4 +278,85 @@ func flow(s Surface) [][2]float64 {
 		}
 	}
 	return out
+}
+
+// Beard paints facial hair of a colour over s, whose Mask is how much of
+// the style's region each vertex is: short strands running down the face
+// (in 3D, so they are seamless across UV seams), denser and longer in
+// the middle of the region and thinning out at its edges. Alpha is 0
+// between strands and 0.5 + 0.5·length on a strand, length in 0..1 of
+// the style's length: the shells of the beard mesh, whose vertex alpha
+// falls from 1 inside to 0.5 outside, each keep the strands long enough
+// to reach them (alpha mask at 0.5), so strands thin toward their tips.
+func Beard(s Surface, color RGB, seed uint64, n int) Maps {
+	m := surfaceMap(s, n, nil)
+	l := newLayer(n)
+	l.alpha = make([]float64, n*n)
+	base := rgb(color)
+	parallel(n, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				i := y*n + x
+				t := m[i]
+				if !t.ok {
+					l.base[i], l.rough[i] = base, 0.7
+					continue
+				}
+				p := t.pos
+				// Strands: thin across (x and z), long down the face (y),
+				// slightly slanted so they do not look combed.
+				q := [3]float64{p[0]*1800 + p[1]*300, p[1] * 160, p[2]*1800 - p[1]*200}
+				strand := noise3(q, seed+50)
+				clump := fbm3(p, 220, 2, seed+51)
+				length := smooth(0.05, 0.9, t.mask) * (0.7 + 0.3*clump) * (0.7 + 0.3*noise3(scale3(q, 0.5), seed+52))
+				// Coverage: most texels of the region's middle are hair,
+				// fewer toward its edge.
+				if strand > 0.7-0.55*smooth(0.1, 0.5, t.mask) && length > 0.02 {
+					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
+				}
+				v := 0.5*strand + 0.5*clump
+				l.base[i] = base.scale(0.7 + 0.6*v)
+				l.height[i] = 1.2 * strand
+				l.rough[i] = 0.72 - 0.08*v
+			}
+		}
+	})
+	return l.maps(0.5)
+}
+
+// Stubble darkens a painted skin (m, made over the same UV layout) where
+// facial hair grows: s.Mask is how much of the region each vertex is,
+// amount how dark it gets (0..1). Fine dots of the hair's colour over a
+// shadow of it: stubble alone, or the roots that show between a beard's
+// strands.
+func Stubble(m Maps, s Surface, color RGB, amount float64, seed uint64) {
+	n := m.Base.Rect.Dx()
+	sm := surfaceMap(s, n, nil)
+	hair := rgb(color)
+	parallel(n, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				t := sm[y*n+x]
+				if !t.ok || t.mask < 0.01 {
+					continue
+				}
+				o := m.Base.PixOffset(x, y)
+				px := m.Base.Pix[o : o+3 : o+3]
+				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
+				dots := smooth(0.45, 0.75, noise3(scale3(t.pos, 2200), seed+60))
+				w := amount * smooth(0.02, 0.7, t.mask) * (0.45 + 0.55*dots)
+				c = c.mix(hair, w)
+				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
+			}
+		}
+	})
+}
+
+// srgbToLinear decodes an sRGB byte.
+func srgbToLinear(b uint8) float64 {
+	v := float64(b) / 255
+	if v <= 0.04045 {
+		return v / 12.92
+	}
+	return math.Pow((v+0.055)/1.055, 2.4)
 }

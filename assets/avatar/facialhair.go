@@ -1,0 +1,316 @@
+package avatar
+
+import (
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+)
+
+// FacialHair is the beard or moustache: a style ("none" or absent for a
+// bare face) and a colour (a hair palette name or "#rrggbb"; absent, the
+// hair's colour).
+type FacialHair struct {
+	Style string `json:"style,omitempty"`
+	Color string `json:"color,omitempty"`
+}
+
+// facialHairStyles are the styles of FacialHair.Style, in the order
+// error messages, the schema and the creator give them.
+var facialHairStyles = []string{"none", "stubble", "short-beard", "full-beard", "goatee", "moustache"}
+
+// style is the resolved style: "none" when absent.
+func (f FacialHair) style() string {
+	if f.Style == "" {
+		return "none"
+	}
+	return f.Style
+}
+
+// beardCut is how a facial-hair style is cut and grown. The hair is a
+// stack of shells over the head's own triangles (see beardPart): the
+// head's vertices pushed out along their normals, so every face shape
+// moves it exactly as it moves the skin under it.
+type beardCut struct {
+	// region names the area of the face the style covers.
+	region string
+	// shells is the number of layers, inner first; 0 paints the skin
+	// only (stubble).
+	shells int
+	// inner and length are the first shell's height over the skin and
+	// the hair's length beyond it, metres.
+	inner, length float64
+	// shadow is how dark the skin under it is painted (0..1): stubble,
+	// and the roots seen between the strands of a beard.
+	shadow float64
+}
+
+var beardCuts = map[string]beardCut{
+	"stubble":     {region: "full", shadow: 0.5},
+	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, shadow: 0.85},
+	"full-beard":  {region: "full", shells: 5, inner: 0.0015, length: 0.011, shadow: 0.9},
+	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006, shadow: 0.85},
+	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, shadow: 0.85},
+}
+
+// noseMask is, per base vertex, how much of the nose it is (0..1): the
+// displacement of MakeHuman's nose volume and position dials, which move
+// the nose and nothing else, normalised like lipMask.
+var noseMask = sync.OnceValue(func() []float32 {
+	return moveMask(map[string]float64{"nose/nose-volume": 1, "nose/nose-trans": 1})
+})
+
+// moveMask is how far the dials move each base vertex of an average
+// body, over the largest move, doubled and capped at 1.
+func moveMask(dials map[string]float64) []float32 {
+	p := human.Average(0.5)
+	a := human.Shape(p)
+	p.Face = dials
+	b := human.Shape(p)
+	out := make([]float32, len(a.Pos))
+	var top float32
+	for v := range a.Pos {
+		var d float32
+		for k := 0; k < 3; k++ {
+			d += (b.Pos[v][k] - a.Pos[v][k]) * (b.Pos[v][k] - a.Pos[v][k])
+		}
+		out[v] = float32(math.Sqrt(float64(d)))
+		top = max(top, out[v])
+	}
+	for v := range out {
+		out[v] = min(1, 2*out[v]/top)
+	}
+	return out
+}
+
+// faceFrame is where the features of a head are, found on the shaped
+// head itself so that a region follows every face: the lips' middle,
+// the top of the upper lip, the bottom of the chin, the eyes' height and
+// how far back the sideburns may reach.
+type faceFrame struct {
+	lip               [3]float64
+	lipTop, chin, eye float64
+	// unit is the eyes' height over the lips (about 7 cm): regions are
+	// drawn in it, so they scale with the face.
+	unit float64
+	ear  float64 // z of the sideburns' back edge
+}
+
+func frameOf(head *part, joints map[string][3]float32) faceFrame {
+	lips := lipMask()
+	var f faceFrame
+	var n float64
+	f.lipTop = math.Inf(-1)
+	for i, v := range head.base {
+		if lips[v] > 0.3 {
+			p := head.pos[i]
+			for k := 0; k < 3; k++ {
+				f.lip[k] += float64(p[k])
+			}
+			n++
+			if math.Abs(float64(p[0])) < 0.006 {
+				f.lipTop = math.Max(f.lipTop, float64(p[1]))
+			}
+		}
+	}
+	for k := range f.lip {
+		f.lip[k] /= n
+	}
+	f.eye = float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
+	f.unit = f.eye - f.lip[1]
+	f.chin = math.Inf(1)
+	for _, p := range head.pos {
+		if math.Abs(float64(p[0])) < 0.006 && float64(p[2]) > f.lip[2]-0.04 && float64(p[1]) < f.lip[1] {
+			f.chin = math.Min(f.chin, float64(p[1]))
+		}
+	}
+	f.ear = float64(joints["Head"][2]) + 0.012
+	return f
+}
+
+// smooth is 0 below a, 1 above b, and smooth between.
+func smooth(a, b, x float64) float64 {
+	t := math.Max(0, math.Min(1, (x-a)/(b-a)))
+	return t * t * (3 - 2*t)
+}
+
+// beardWeights is, per head vertex, how much of the region it is (0..1),
+// with soft edges so the hair thins out instead of stopping at a line.
+// Heights are in units of the face (f.unit) from the lips' middle;
+// the cheek line rises from the mouth toward the ears as the face turns
+// back, so it is drawn against depth (dr) rather than width.
+func beardWeights(head *part, f faceFrame, region string) []float32 {
+	lips, nose := lipMask(), noseMask()
+	out := make([]float32, len(head.pos))
+	u := f.unit
+	chin := (f.chin - f.lip[1]) / u
+	for i, v := range head.base {
+		p := head.pos[i]
+		x, y, z := math.Abs(float64(p[0]))/u, (float64(p[1])-f.lip[1])/u, float64(p[2])
+		dr := (f.lip[2] - z) / u
+		// Never on the nose, inside the mouth, or behind the sideburns;
+		// on the lips only where a moustache hangs over the upper one.
+		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear, f.ear+0.012, z)
+		if y < 0.07 {
+			w *= 1 - smooth(0.45, 0.75, float64(lips[v]))
+		}
+		if head.nrm[i][2] < 0 && z < f.lip[2] && y > -0.5 && y < 0.3 && x < 0.6 {
+			w = 0
+		}
+		// Upper lip: between the lip and the nose, a little wider than
+		// the mouth.
+		mous := smooth(0.58, 0.46, x) * smooth(0.04, 0.09, y) * smooth(0.32, 0.25, y)
+		switch region {
+		case "moustache":
+			w *= math.Max(mous, smooth(0.58, 0.46, x)*smooth(0.3, 0.38, x)*smooth(-0.1, -0.02, y)*smooth(0.32, 0.25, y))
+		case "goatee":
+			chinPart := smooth(0.5, 0.38, x) * smooth(-0.1, -0.18, y) * smooth(chin-0.15, chin-0.05, y)
+			sides := smooth(0.58, 0.46, x) * smooth(0.3, 0.38, x) * smooth(0.25, 0.18, y) * smooth(chin-0.05, chin+0.1, y)
+			w *= math.Max(mous, math.Max(chinPart, sides))
+		default: // full and short: cheeks, jaw and chin, sideburns to the ears
+			top := math.Min(0.25+0.45*dr*dr, 0.85)
+			low := 0.4
+			if region == "short" {
+				top = math.Min(0.22+0.38*dr*dr, 0.75)
+				low = 0.25
+			}
+			w *= smooth(top+0.05, top-0.05, y) * smooth(chin-low-0.1, chin-low, y)
+			// The upper lip is the moustache's part of the region.
+			if x < 0.6 && y > 0 {
+				w = math.Min(w, math.Max(mous, smooth(0.45, 0.6, x)))
+			}
+		}
+		out[i] = float32(w)
+	}
+	return out
+}
+
+// beardPart is the facial hair of a cut: shells over the head triangles
+// the region covers, simplified first so a full beard costs a few
+// thousand triangles. Every shell vertex is a head vertex pushed out
+// along its normal (and a little down, as hair falls), and keeps the
+// head vertex's base index, skin weights and UV, so face shapes and
+// skinning move it with the skin. Its alpha (COLOR_0) halves inward to
+// outward so that one strand texture makes strands that thin toward
+// their tips (see paint.Beard).
+func beardPart(head *part, weights []float32, c beardCut) *part {
+	region := &part{minKeep: 1}
+	remap := map[uint32]uint32{}
+	for _, t := range head.tris {
+		if weights[t[0]] < 0.02 && weights[t[1]] < 0.02 && weights[t[2]] < 0.02 {
+			continue
+		}
+		var out [3]uint32
+		for k, v := range t {
+			i, ok := remap[v]
+			if !ok {
+				i = uint32(len(region.pos))
+				remap[v] = i
+				region.pos = append(region.pos, head.pos[v])
+				region.nrm = append(region.nrm, head.nrm[v])
+				region.uv = append(region.uv, head.uv[v])
+				region.inf = append(region.inf, head.inf[v])
+				region.base = append(region.base, head.base[v])
+				region.mask = append(region.mask, weights[v])
+			}
+			out[k] = i
+		}
+		region.tris = append(region.tris, out)
+	}
+	if len(region.tris) == 0 {
+		return nil
+	}
+	region.reduce(0.4)
+	p := &part{morph: true, minKeep: 1}
+	for s := 0; s < c.shells; s++ {
+		h := 0.0
+		if c.shells > 1 {
+			h = float64(s) / float64(c.shells-1)
+		}
+		first := uint32(len(p.pos))
+		for i, q := range region.pos {
+			w := float64(region.mask[i])
+			// Hair is shorter where the region thins out.
+			d := c.inner + c.length*h*(0.35+0.65*w)
+			n := region.nrm[i]
+			droop := 0.35 * c.length * h * h
+			p.pos = append(p.pos, [3]float32{q[0] + float32(d)*n[0], q[1] + float32(d)*n[1] - float32(droop), q[2] + float32(d)*n[2]})
+			p.nrm = append(p.nrm, n)
+			p.uv = append(p.uv, region.uv[i])
+			p.inf = append(p.inf, region.inf[i])
+			p.base = append(p.base, region.base[i])
+			p.mask = append(p.mask, region.mask[i])
+			// The texture's strands are 0.5 + 0.5·(their length) in alpha;
+			// shell s shows those longer than s/shells (alpha·a ≥ 0.5).
+			a := 0.5 / (0.5 + 0.5*float64(s)/float64(c.shells))
+			shade := 0.8 + 0.2*h
+			p.color = append(p.color, [4]float32{float32(shade), float32(shade), float32(shade), float32(a)})
+		}
+		for _, t := range region.tris {
+			p.tris = append(p.tris, [3]uint32{first + t[0], first + t[1], first + t[2]})
+		}
+	}
+	return p
+}
+
+// validate checks the style and the colour; absent fields are fine.
+func (f FacialHair) validate() error {
+	if f.Style != "" {
+		if err := oneOf("facialHair.style", f.Style, facialHairStyles); err != nil {
+			return err
+		}
+	}
+	if _, ok := hairColors[f.Color]; f.Color != "" && !ok && !isHex(f.Color) {
+		return invalidf("facialHair.color", "%q is neither \"#rrggbb\" nor one of %s", f.Color, strings.Join(names(hairColors), ", "))
+	}
+	return nil
+}
+
+// beard is an avatar's facial hair as the generator builds it: the
+// region's weights on the head's vertices, the cut, the colour, and the
+// shells (nil for stubble and for none).
+type beard struct {
+	cut     beardCut
+	weights []float32
+	color   paint.RGB
+	part    *part
+}
+
+// newBeard cuts the configuration's facial hair on the head.
+func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
+	c, ok := beardCuts[cfg.FacialHair.style()]
+	if !ok {
+		return beard{}
+	}
+	col := cfg.FacialHair.Color
+	if col == "" {
+		col = cfg.Hair.Color
+	}
+	bd := beard{cut: c, color: paint.RGB(colorOf(hairColors, col))}
+	bd.weights = beardWeights(head, frameOf(head, joints), c.region)
+	if c.shells > 0 {
+		bd.part = beardPart(head, bd.weights, c)
+	}
+	return bd
+}
+
+// stubble paints the region's shadow into the head's skin maps (painted
+// over hs, the head's surface).
+func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
+	if bd.weights == nil {
+		return
+	}
+	paint.Stubble(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.weights}, bd.color, bd.cut.shadow, seed)
+}
+
+// mesh adds Wolf3D_Beard (the leader's name for its beards): alpha
+// mask, as the scalp hair, so three.js needs no sorting.
+func (bd beard) mesh(b *builder, seed uint64) {
+	if bd.part == nil {
+		return
+	}
+	maps := paint.Beard(bd.part.surface(), bd.color, seed, 512)
+	b.mesh("Wolf3D_Beard", bd.part.prim(b.material("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+}
