@@ -38,6 +38,7 @@ func (s *Server) avatarRoutes(r *gin.Engine) {
 	getFile(r, "/animations/:gender/:file", animationGLB)
 	r.POST("/creator/builds", s.createCreatorBuild)
 	r.GET("/creator/palettes", creatorPalettes)
+	r.GET("/creator/random", creatorRandom)
 }
 
 // createAvatar registers a configuration (`{}` or an empty body resolves

@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	mrand "math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -193,4 +195,23 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 func creatorPalettes(c *gin.Context) {
 	c.Header("Cache-Control", "public, max-age=3600")
 	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": avatar.Palettes()})
+}
+
+// creatorRandom serves GET /creator/random?seed=: a random configuration,
+// the one POST /avatar with {} would draw (avatar.Random), for the
+// creator's Shuffle, so the page draws from the same looks-good ranges
+// and matching outfits as the service does rather than from its own. The
+// same seed gives the same configuration; no seed, a new one each call.
+func creatorRandom(c *gin.Context) {
+	seed := mrand.Int64()
+	if v, ok := c.GetQuery("seed"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fail(c, invalidf("invalid_seed", "seed must be an integer, got %q", v))
+			return
+		}
+		seed = n
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "data": gin.H{"seed": seed, "configuration": avatar.Random(seed)}})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln/assets"
+	"github.com/kilnhq/kiln/assets/avatar"
 )
 
 // TestCreatorBuild asks for a preview build as the creator page does:
@@ -91,5 +92,49 @@ func TestCreatorBuild(t *testing.T) {
 	// The same request again comes from the cache: the same bytes.
 	if again := post(`{"configuration":{"body":{"type":"feminine","height":1.7}},"sliders":["body.height","face.nose.scale-horiz"]}`, false); !bytes.Equal(again.Body.Bytes(), glb) {
 		t.Error("the plain answer differs from the gzipped one")
+	}
+}
+
+// TestCreatorRandom is the creator's Shuffle: a seed gives one valid
+// configuration every time, other seeds other ones, no seed a fresh one;
+// a seed that is not a number is a 400 with a code.
+func TestCreatorRandom(t *testing.T) {
+	h := New(Config{Registry: prometheus.NewRegistry()}).Avatar()
+	get := func(query string) (int, string, json.RawMessage) {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/creator/random"+query, nil))
+		var v struct {
+			Data  struct{ Configuration json.RawMessage }
+			Error struct{ Code string }
+		}
+		_ = json.Unmarshal(w.Body.Bytes(), &v)
+		return w.Code, v.Error.Code, v.Data.Configuration
+	}
+	for _, tc := range []struct {
+		query, code string
+		status      int
+	}{
+		{"?seed=abc", "invalid_seed", http.StatusBadRequest},
+		{"?seed=1.5", "invalid_seed", http.StatusBadRequest},
+		{"?seed=", "invalid_seed", http.StatusBadRequest},
+	} {
+		if status, code, _ := get(tc.query); status != tc.status || code != tc.code {
+			t.Errorf("GET /creator/random%s: %d %s, want %d %s", tc.query, status, code, tc.status, tc.code)
+		}
+	}
+	seen := map[string]bool{}
+	for _, q := range []string{"?seed=7", "?seed=7", "?seed=8", "?seed=-3", "", ""} {
+		status, _, cfg := get(q)
+		if status != http.StatusOK {
+			t.Fatalf("GET /creator/random%s: %d", q, status)
+		}
+		if _, err := avatar.ParseConfig(cfg); err != nil {
+			t.Errorf("GET /creator/random%s: %s is not a valid configuration: %v", q, cfg, err)
+		}
+		seen[string(cfg)] = true
+	}
+	// seed 7 twice is one configuration; the other four are new.
+	if len(seen) != 5 {
+		t.Errorf("%d distinct configurations of 6 calls (two with seed 7), want 5", len(seen))
 	}
 }

@@ -40,9 +40,7 @@ func (w *writer) dracoPrimitive(p *Primitive, gp *gltf.Primitive) (bool, error) 
 			indices[i] = uint32(i)
 		}
 	}
-	// Google's decoder refuses more points than corners (vertices no
-	// triangle uses): such a primitive stays uncompressed.
-	if len(indices)%3 != 0 || n > len(indices) {
+	if len(indices)%3 != 0 {
 		return false, nil
 	}
 	var (

@@ -5,6 +5,7 @@
 // build shown), uncached and cached. Usage:
 //   node bench/creator/run.mjs [creator URL, default http://127.0.0.1:8081/avatar]
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,8 +14,9 @@ const require = createRequire(path.join(here, '../../tools/browser-test/package.
 const { chromium } = require('playwright-core');
 
 const url = process.argv[2] || 'http://127.0.0.1:8081/avatar';
+const load0 = os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await ctx.newPage();
 const cdp = await ctx.newCDPSession(page);
@@ -65,6 +67,15 @@ async function pickStyle(style) {
 const first = await pickStyle('curly');
 const other = await pickStyle('bun');
 const cached = await pickStyle('curly');
-console.log(`style change (hair): ${first} uncached, ${other} another uncached, ${cached} back to a built one`);
+console.log(`style change (hair), picked at once: ${first} uncached, ${other} another uncached, ${cached} back to a built one`);
+// A person looks at the styles before picking: the page builds the
+// tab's other styles ahead meanwhile. Dwell until it has (or 60 s).
+const dwellStart = Date.now();
+await page.waitForFunction(() => document.querySelectorAll('input[data-path="hair.style"]').length - 1 <= window.__kiln.aheadDone, null, { timeout: 60000, polling: 200 }).catch(() => {});
+const dwell = ((Date.now() - dwellStart) / 1000).toFixed(1);
+const ahead1 = await pickStyle('long');
+const ahead2 = await pickStyle('ponytail');
+console.log(`style change (hair) after ${dwell} s on the tab (built ahead): ${ahead1}, ${ahead2}`);
 console.log(`transferred in all: ${(bytes / 1e6).toFixed(2)} MB in ${requests} requests`);
+console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (at the start: ${load0})`);
 await browser.close();

@@ -20,6 +20,7 @@ async function call(method, path, { body, token, raw } = {}) {
 export const api = {
   build: (configuration, sliders) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true }),
   palettes: () => call('GET', '/creator/palettes'),
+  random: () => call('GET', '/creator/random'),
   schema: () => fetch('/avatar/schema.json').then((r) => r.json()),
   catalog: (app) => call('GET', `/creator/catalog?app=${encodeURIComponent(app)}`),
   animations: () => call('GET', '/animations'),

@@ -30,8 +30,24 @@ let palettes = { skin: {}, hair: {}, eyes: {}, cloth: {} };
 let styles = {};
 let user = null;
 let avatarId = q.get('id') || null;
-const store = flag('clearCache') ? null : window.localStorage;
 const storeKey = `kiln-creator:${app.slug}`;
+const store = flag('clearCache') ? null : storage();
+
+// storage is the browser's localStorage, or null where the page may not
+// use it: Chromium denies it to a cross-site frame when third-party
+// storage is blocked, and reading window.localStorage then throws, which
+// stopped the whole page before it built anything. The person is then a
+// guest for this visit only (an app that wants the user kept passes a
+// token).
+function storage() {
+  try {
+    const s = window.localStorage;
+    s.getItem(storeKey);
+    return s;
+  } catch {
+    return null;
+  }
+}
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
 const get = (o, path) => path.split('.').reduce((a, k) => (a == null ? undefined : a[k]), o);
@@ -148,7 +164,8 @@ async function runBuild() {
   const sent = JSON.stringify(cfg);
   const t0 = performance.now();
   try {
-    const early = prefetched?.key === key ? prefetched : null;
+    const early = prefetched?.key === key ? prefetched : ahead.get(key) || null;
+    kiln.fromAhead = Boolean(early) && early === ahead.get(key);
     prefetched = null;
     const asked = early?.asked ?? t0;
     kiln.phases.sent ??= asked;
@@ -172,7 +189,64 @@ async function runBuild() {
   } finally {
     building = false;
     spinner.hidden = true;
-    if (again) { again = false; scheduleBuild(0); }
+    if (again) { again = false; scheduleBuild(0); } else buildAhead();
+  }
+}
+
+// Building ahead: while the person looks at a tab of styles, the page
+// asks Kiln, one at a time, for the builds of the current avatar in each
+// other style the tab shows (the first group's first), and keeps their
+// bytes; a pick then shows without waiting for a build (about a second of
+// a core each, more on a loaded server). They are the server's own builds
+// of those configurations, so what shows is exactly what Done saves. The
+// newest AHEAD_MAX are kept (so going back and forth between styles
+// finds them); any other change to the avatar makes them miss; a 429
+// stops it (the builds share the address's budget with the person's
+// own).
+const ahead = new Map();
+let aheadFor = '', aheadTimer = 0, openPane = null;
+const AHEAD_MAX = 12;
+function buildAhead() {
+  clearTimeout(aheadTimer);
+  aheadTimer = setTimeout(runAhead, 800);
+}
+async function runAhead() {
+  if (building || !openPane || !lastShown) return;
+  const sliders = sliderSet();
+  const base = JSON.stringify(cfg);
+  if (aheadFor !== base) { aheadFor = base; kiln.aheadDone = 0; }
+  const groups = new Map();
+  for (const i of openPane.querySelectorAll('input[type=radio][data-path$=".style"]')) {
+    if (!groups.has(i.dataset.path)) groups.set(i.dataset.path, []);
+    groups.get(i.dataset.path).push(i.value);
+  }
+  for (const [path, ids] of groups) {
+    for (const id of ids) {
+      if (building || JSON.stringify(cfg) !== base) return;
+      const next = clone(cfg);
+      set(next, path, id);
+      const key = JSON.stringify([next, sliders]);
+      if (key === lastShown || get(view.configuration || {}, path) === id) continue;
+      if (ahead.has(key)) {
+        // Kept from an earlier look: the newest again.
+        const kept = ahead.get(key);
+        ahead.delete(key);
+        ahead.set(key, kept);
+        kiln.aheadDone = (kiln.aheadDone || 0) + 1;
+        continue;
+      }
+      const entry = { glb: api.build(next, sliders), asked: performance.now() };
+      ahead.set(key, entry);
+      // The oldest go: each is a few MB.
+      while (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
+      try {
+        await entry.glb;
+        kiln.aheadDone = (kiln.aheadDone || 0) + 1;
+      } catch (e) {
+        ahead.delete(key);
+        if (e.status === 429) return;
+      }
+    }
   }
 }
 
@@ -187,7 +261,7 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const k of kids.flat()) if (k != null) e.append(k);
   return e;
 };
-const labelOf = (id) => id.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const labelOf = (id) => id.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]/g, ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase());
 const sliders = new Map();
 const radios = new Map();
 let uid = 0;
@@ -227,15 +301,29 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
     inputs.push(input);
     let face;
     if (kind === 'swatch') face = el('span', { class: 'swatch', style: `background:${o.hex}`, title: o.label });
-    else if (kind === 'thumb') {
-      const img = el('img', { src: o.thumbnailUrl, alt: '', loading: 'lazy', width: 64, height: 64 });
-      img.addEventListener('error', () => img.remove());
-      face = el('span', { class: 'thumb' }, img, el('span', {}, o.label));
-    } else face = el('span', { class: 'pill' }, o.label);
+    else if (kind === 'thumb') face = el('span', { class: 'thumb' }, thumbnail(o.thumbnailUrl), el('span', {}, o.label)); else face = el('span', { class: 'pill' }, o.label);
     return el('label', { class: `opt ${kind}` }, input, face);
   });
   radios.set(`${path}#${name}`, { path, inputs });
   return el('fieldset', { class: `choice ${kind}` }, el('legend', {}, legend), el('div', { class: 'opts' }, items));
+}
+
+// thumbnail is a style's picture. Kiln renders a picture the first time
+// it is asked for, and answers an error until it has: the frame shows a
+// spinner meanwhile and asks again, rather than an empty box.
+function thumbnail(url) {
+  const box = el('span', { class: 'pic loading' });
+  if (!url) return box;
+  let tries = 0;
+  const img = el('img', { alt: '', loading: 'lazy', width: 64, height: 64 });
+  img.addEventListener('load', () => box.classList.remove('loading'));
+  img.addEventListener('error', () => {
+    if (++tries > 8) { box.classList.remove('loading'); img.remove(); return; }
+    setTimeout(() => { img.src = `${url}${url.includes('?') ? '&' : '?'}try=${tries}`; }, Math.min(15000, 1500 * tries));
+  });
+  img.src = url;
+  box.append(img);
+  return box;
 }
 
 // colour is a palette plus a free picker for any "#rrggbb".
@@ -268,7 +356,9 @@ const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 25
 function styleOptions(category, list) {
   const fromCatalog = styles[category];
   const type = cfg.body?.type || 'masculine';
-  if (fromCatalog?.length) return fromCatalog.map((s) => ({ id: s.id, label: s.label || labelOf(s.id), thumbnailUrl: s.thumbnailUrl }));
+  // The pictures show the style on the body type being made.
+  const onBody = (u) => (u && !u.includes('type=') ? `${u}${u.includes('?') ? '&' : '?'}type=${type}` : u);
+  if (fromCatalog?.length) return fromCatalog.map((s) => ({ id: s.id, label: s.label || labelOf(s.id), thumbnailUrl: onBody(s.thumbnailUrl) }));
   return list.map((id) => ({ id, label: id === 'none' ? t('none') : labelOf(id), thumbnailUrl: `/creator/thumbnails/${category}/${id}.png?type=${type}` }));
 }
 
@@ -276,7 +366,7 @@ function tabs(defs) {
   const list = el('div', { role: 'tablist', 'aria-label': t('controls'), class: 'tabs' });
   const panes = [];
   defs.forEach(([key, build], i) => {
-    const tab = el('button', { role: 'tab', id: `tab-${key}`, 'aria-controls': `pane-${key}`, 'aria-selected': i === 0 ? 'true' : 'false', tabindex: i === 0 ? '0' : '-1', type: 'button' }, t(key));
+    const tab = el('button', { role: 'tab', id: `tab-${key}`, 'aria-controls': `pane-${key}`, 'aria-selected': i === 0 ? 'true' : 'false', tabindex: i === 0 ? '0' : '-1', type: 'button' }, tr(key));
     const pane = el('section', { role: 'tabpanel', id: `pane-${key}`, 'aria-labelledby': `tab-${key}`, tabindex: '0', class: 'pane' }, build());
     pane.hidden = i !== 0;
     tab.addEventListener('click', () => select(key));
@@ -289,6 +379,8 @@ function tabs(defs) {
       b.setAttribute('aria-selected', on); b.tabIndex = on ? 0 : -1;
       document.getElementById(b.getAttribute('aria-controls')).hidden = !on;
     }
+    openPane = document.getElementById(`pane-${key}`);
+    buildAhead();
   };
   list.addEventListener('keydown', (e) => {
     const all = [...list.children];
@@ -303,8 +395,73 @@ function tabs(defs) {
   return select;
 }
 
+// Where each catalogue category the creator knows lives in the
+// configuration, and the materials a colour change tints at once. A
+// category the catalogue lists that is not here (added to Kiln after
+// this page) is found in the schema, at the top level or under outfit,
+// and gets its controls all the same.
+const PARTS = {
+  hair: { path: 'hair', materials: ['Wolf3D_Hair', 'Wolf3D_Eyebrows'] },
+  top: { path: 'outfit.top', materials: ['Wolf3D_Outfit_Top'] },
+  bottom: { path: 'outfit.bottom', materials: ['Wolf3D_Outfit_Bottom'] },
+  footwear: { path: 'outfit.footwear', materials: ['Wolf3D_Outfit_Footwear'] },
+  glasses: { path: 'glasses', materials: ['Wolf3D_Glasses'] },
+};
+const schemaAt = (schema, path) => path.split('.').reduce((a, k) => a?.properties?.[k], schema);
+const enumOf = (p) => p?.enum || p?.anyOf?.find((x) => x.enum)?.enum || [];
+// tr is a word of the UI, or a readable name made from its key where
+// the language has none (a category or option newer than the words).
+const tr = (key) => { const w = t(key); return w === key ? labelOf(key) : w; };
+
+function partOf(schema, cat) {
+  if (PARTS[cat]) return PARTS[cat];
+  for (const path of [cat, `outfit.${cat}`]) {
+    if (schemaAt(schema, `${path}.style`)) return { path, materials: [`Wolf3D_${cat[0].toUpperCase()}${cat.slice(1)}`] };
+  }
+  return null;
+}
+
+// categories are the catalogue's style categories, the known ones in
+// their order and then any other, by name.
+function categories(catalog) {
+  const listed = Object.keys(catalog?.styles || {});
+  if (!listed.length) return Object.keys(PARTS);
+  return [...Object.keys(PARTS).filter((c) => listed.includes(c)), ...listed.filter((c) => !PARTS[c]).sort()];
+}
+
+// paletteFor is the palette whose names a colour property takes.
+function paletteFor(names) {
+  let best = palettes.cloth, score = -1;
+  for (const pal of Object.values(palettes)) {
+    const n = names.filter((x) => x in pal).length;
+    if (n > score) { best = pal; score = n; }
+  }
+  return best;
+}
+
+// partControls are a category's controls, read from the schema: its
+// styles (with thumbnails), its colour (palette and free picker), and any
+// other option it has (a print...).
+function partControls(schema, cat, titled) {
+  const part = partOf(schema, cat);
+  if (!part) return null;
+  const node = schemaAt(schema, part.path);
+  const name = (k) => (titled ? `${tr(cat)}: ${t(k)}` : t(k));
+  const kids = [choice(`${part.path}.style`, name('style'), styleOptions(cat, enumOf(node.properties.style)), { kind: 'thumb' })];
+  for (const [k, p] of Object.entries(node.properties)) {
+    if (k === 'style') continue;
+    if (k === 'color') {
+      kids.push(colour(`${part.path}.color`, name('color'), paletteFor(enumOf(p)), part.materials));
+      continue;
+    }
+    const opts = enumOf(p).length ? enumOf(p) : enumOf(p.properties?.id);
+    const path = enumOf(p).length ? `${part.path}.${k}` : `${part.path}.${k}.id`;
+    if (opts.length) kids.push(choice(path, titled ? `${tr(cat)}: ${tr(k)}` : tr(k), opts.map((id) => ({ id, label: id === 'none' ? t('none') : labelOf(id) }))));
+  }
+  return el('div', { class: 'group' }, titled ? el('h2', {}, tr(cat)) : null, kids);
+}
+
 function buildControls(schema, catalog) {
-  const en = (p) => get(schema, p)?.enum || get(schema, p)?.anyOf?.[0]?.enum || [];
   const bodyPane = () => el('div', {},
     choice('body.type', t('bodyType'), ['masculine', 'feminine'].map((id) => ({ id, label: t(id) })), {}),
     BODY.map((n) => slider(n, t(n))));
@@ -326,17 +483,7 @@ function buildControls(schema, catalog) {
       el('div', { class: 'slider' }, el('label', { for: 'feature' }, t('feature')), featureSel), sub);
   };
   const skinPane = () => colour('skin.tone', t('tone'), palettes.skin, ['Wolf3D_Body', 'Wolf3D_Skin']);
-  const hairPane = () => el('div', {},
-    choice('hair.style', t('style'), styleOptions('hair', en('properties.hair.properties.style')), { kind: 'thumb' }),
-    colour('hair.color', t('color'), palettes.hair, ['Wolf3D_Hair', 'Wolf3D_Eyebrows']));
   const eyesPane = () => colour('eyes.color', t('color'), palettes.eyes, ['Wolf3D_Eye']);
-  const outfitPane = () => el('div', {}, ['top', 'bottom', 'footwear'].map((g) => el('div', { class: 'group' },
-    el('h2', {}, t(g)),
-    choice(`outfit.${g}.style`, `${t(g)}: ${t('style')}`, styleOptions(g, en(`properties.outfit.properties.${g}.properties.style`)), { kind: 'thumb' }),
-    colour(`outfit.${g}.color`, `${t(g)}: ${t('color')}`, palettes.cloth, [`Wolf3D_Outfit_${g[0].toUpperCase()}${g.slice(1)}`]))));
-  const glassesPane = () => el('div', {},
-    choice('glasses.style', t('style'), styleOptions('glasses', en('properties.glasses.properties.style')), { kind: 'thumb' }),
-    colour('glasses.color', t('color'), palettes.cloth, ['Wolf3D_Glasses']));
   const startPane = () => {
     const list = (catalog?.templates || []).map((tp) => el('button', { type: 'button', class: 'template', onclick: () => {
       cfg = clone(tp.configuration); commit(); syncControls(); scheduleBuild(0);
@@ -348,7 +495,16 @@ function buildControls(schema, catalog) {
     }
     return el('div', {}, el('h2', {}, t('templates')), el('div', { class: 'templates' }, list));
   };
-  const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane], ['hair', hairPane], ['eyes', eyesPane], ['outfit', outfitPane], ['glasses', glassesPane]];
+  // The style categories: the outfit's garments share one tab, every
+  // other category has its own, after the eyes.
+  const cats = categories(catalog).filter((c) => partOf(schema, c));
+  const worn = cats.filter((c) => partOf(schema, c).path.startsWith('outfit.'));
+  const own = cats.filter((c) => !worn.includes(c));
+  const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane]];
+  if (own.includes('hair')) defs.push(['hair', () => partControls(schema, 'hair', false)]);
+  defs.push(['eyes', eyesPane]);
+  if (worn.length) defs.push(['outfit', () => el('div', {}, worn.map((c) => partControls(schema, c, true)))]);
+  for (const c of own) if (c !== 'hair') defs.push([c, () => partControls(schema, c, false)]);
   if (flag('quickStart')) defs.unshift(['start', startPane]); else defs.push(['start', startPane]);
   return tabs(defs);
 }
@@ -373,21 +529,26 @@ function updateHistoryButtons() {
   $('redo').disabled = at >= history.length - 1;
 }
 
-function shuffle(schema) {
-  const en = (p) => get(schema, p)?.enum || get(schema, p)?.anyOf?.[0]?.enum || [];
+// shuffle is a random avatar as Kiln draws one (GET /creator/random:
+// looks-good ranges, outfits that go together), kept to the styles this
+// app offers; offline, one drawn here from the catalogue.
+async function shuffle(schema) {
   const r = (list) => list[Math.floor(Math.random() * list.length)];
-  const type = r(['masculine', 'feminine']);
-  const fromCat = (c, list) => (styles[c]?.length ? styles[c].map((s) => s.id) : list);
-  cfg = {
-    version: '1',
-    body: { type, height: +(type === 'feminine' ? 1.55 + Math.random() * 0.2 : 1.68 + Math.random() * 0.22).toFixed(2), build: +Math.random().toFixed(2), age: 20 + Math.floor(Math.random() * 40) },
-    skin: { tone: r(Object.keys(palettes.skin)) },
-    hair: { style: r(fromCat('hair', en('properties.hair.properties.style'))), color: r(Object.keys(palettes.hair)) },
-    eyes: { color: r(Object.keys(palettes.eyes)) },
-    outfit: Object.fromEntries(['top', 'bottom', 'footwear'].map((g) => [g, { style: r(fromCat(g, en(`properties.outfit.properties.${g}.properties.style`))), color: r(Object.keys(palettes.cloth)) }])),
-    glasses: Math.random() < 0.3 ? { style: r(['round', 'square']), color: r(['black', 'gold', 'silver', 'tortoise']) } : { style: 'none', color: 'black' },
-    face: { seed: 1 + Math.floor(Math.random() * 2 ** 40) },
-  };
+  let next;
+  try {
+    next = (await api.random()).configuration;
+  } catch {
+    const type = r(['masculine', 'feminine']);
+    next = { version: '1', body: { type, build: +Math.random().toFixed(2) }, face: { seed: 1 + Math.floor(Math.random() * 2 ** 40) } };
+  }
+  for (const cat of Object.keys(styles)) {
+    const part = partOf(schema, cat);
+    const offered = styles[cat].map((x) => x.id);
+    if (!part || !offered.length) continue;
+    const chosen = get(next, `${part.path}.style`);
+    if (chosen !== undefined && !offered.includes(chosen)) set(next, `${part.path}.style`, r(offered));
+  }
+  cfg = next;
   commit(); syncControls(); scheduleBuild(0);
 }
 
@@ -398,8 +559,10 @@ async function setupClips(gender) {
   const buttons = [el('button', { type: 'button', class: 'pill', 'aria-pressed': 'false', onclick: (e) => playClip(null, e.currentTarget) }, t('none'))];
   for (const n of names) buttons.push(el('button', { type: 'button', class: 'pill', 'aria-pressed': 'false', 'data-clip': n, onclick: (e) => playClip(n, e.currentTarget) }, labelOf(n.replace(/_/g, ' '))));
   box.replaceChildren(...buttons);
+  // The idle clip plays on its own, unless the person asked for less
+  // motion (the buttons still play any clip).
   const idle = names.find((n) => /idle/.test(n));
-  if (idle) playClip(idle, box.querySelector(`[data-clip="${idle}"]`));
+  if (idle && !matchMedia('(prefers-reduced-motion: reduce)').matches) playClip(idle, box.querySelector(`[data-clip="${idle}"]`));
   async function playClip(name, button) {
     for (const b of box.children) b.setAttribute('aria-pressed', b === button);
     if (!name) { view.play(null); return; }
@@ -411,13 +574,15 @@ async function setupClips(gender) {
 function loadUser() {
   try { return JSON.parse(store?.getItem(storeKey) || 'null'); } catch { return null; }
 }
-function saveUser() { store?.setItem(storeKey, JSON.stringify(user)); }
+function saveUser() {
+  try { store?.setItem(storeKey, JSON.stringify(user)); } catch { /* full or denied: kept for this visit */ }
+}
 
 const allowed = app.allowedOrigins || [];
 const frame = new Frame({
   enabled: flag('frameApi'),
   targetOrigin: allowed.length === 1 && allowed[0] !== '*' ? allowed[0] : '*',
-  onLogout: () => { user = null; store?.removeItem(storeKey); },
+  onLogout: () => { user = null; try { store?.removeItem(storeKey); } catch { /* denied */ } },
   // What happened before the parent subscribed (it subscribes after
   // v1.frame.ready) is told again once it has.
   onSubscribe: () => {

@@ -10,14 +10,33 @@ import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 export class View {
   constructor(canvas) {
     this.canvas = canvas;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    // On a software rasteriser (SwiftShader, llvmpipe: headless
+    // browsers, virtual machines, old GPUs on a block list) every pixel
+    // costs the CPU the page needs to answer the person: no multisampling
+    // and one pixel per CSS pixel there.
+    this.software = softwareGL();
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !this.software, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(this.software ? 1 : Math.min(2, window.devicePixelRatio || 1));
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.renderer.toneMapping = THREE.NeutralToneMapping;
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color('#e9ecf1');
-    const pmrem = new THREE.PMREMGenerator(this.renderer);
-    this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    if (this.software) {
+      // Prefiltering the room environment (PMREM) compiles and runs blur
+      // shaders that took a software rasteriser most of a minute on a
+      // loaded machine, during which the page answered nothing: lights
+      // there instead.
+      this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8d8f94, 2.2));
+      const key = new THREE.DirectionalLight(0xffffff, 1.6);
+      key.position.set(1, 2, 2.5);
+      const rim = new THREE.DirectionalLight(0xffffff, 0.8);
+      rim.position.set(-1.5, 1.5, -2);
+      this.scene.add(key, rim);
+    } else {
+      const pmrem = new THREE.PMREMGenerator(this.renderer);
+      this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+      pmrem.dispose();
+    }
     this.camera = new THREE.PerspectiveCamera(30, 1, 0.05, 50);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enablePan = false;
@@ -37,19 +56,78 @@ export class View {
     this.frames = 0;
     this.dirty = true;
     this.framing = 'fullbody';
+    this.scheduled = 0;
+    this.lastFrame = 0;
+    // visible is false while the page is hidden or the canvas scrolled
+    // out of sight: nothing is drawn then, not even the animation.
+    this.onScreen = true;
+    new IntersectionObserver((es) => {
+      this.onScreen = es.at(-1).isIntersecting;
+      this.requestRender();
+    }).observe(canvas);
+    document.addEventListener('visibilitychange', () => this.requestRender());
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+    this.keys(canvas);
     this.resize();
     this.setCamera('fullbody');
-    const loop = () => {
-      requestAnimationFrame(loop);
-      const dt = this.clock.getDelta();
-      if (this.mixer && this.action) {
-        this.mixer.update(dt);
-        this.dirty = true;
+  }
+
+  get visible() { return this.onScreen && document.visibilityState !== 'hidden'; }
+
+  // requestRender draws on demand: one frame when something changed, and
+  // frames while a clip plays. Nothing runs while the avatar stands still,
+  // so an idle page costs nothing; a page that drew every frame starved
+  // its own input handling and the page embedding it with software WebGL
+  // (the first browser test never got past the first avatar).
+  requestRender() {
+    this.dirty = true;
+    if (this.scheduled || !this.visible) return;
+    this.scheduled = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  frame(now) {
+    this.scheduled = 0;
+    if (!this.visible) return;
+    const playing = this.mixer && this.action;
+    // A playing clip is drawn at most every frameGap ms: 30 frames a
+    // second on a GPU, 10 on a software rasteriser, where a frame takes
+    // tens of milliseconds of the CPU.
+    const frameGap = this.software ? 100 : 33;
+    if (playing && !this.dirty && now - this.lastFrame < frameGap) {
+      this.scheduled = requestAnimationFrame((t) => this.frame(t));
+      return;
+    }
+    if (playing) this.mixer.update(Math.min(0.25, this.clock.getDelta()));
+    this.lastFrame = now;
+    this.render();
+    if (playing) this.scheduled = requestAnimationFrame((t) => this.frame(t));
+  }
+
+  // keys turns and zooms the view from the keyboard once the canvas has
+  // focus: arrow keys orbit (left/right around, up/down over), + and -
+  // (or Page Up/Down) zoom, Home frames the whole avatar again.
+  keys(canvas) {
+    canvas.tabIndex = 0;
+    canvas.addEventListener('keydown', (e) => {
+      const step = THREE.MathUtils.degToRad(e.shiftKey ? 30 : 10);
+      const c = this.controls;
+      const offset = this.camera.position.clone().sub(c.target);
+      const sph = new THREE.Spherical().setFromVector3(offset);
+      switch (e.key) {
+        case 'ArrowLeft': sph.theta -= step; break;
+        case 'ArrowRight': sph.theta += step; break;
+        case 'ArrowUp': sph.phi = Math.max(0.1, sph.phi - step); break;
+        case 'ArrowDown': sph.phi = Math.min(Math.PI - 0.1, sph.phi + step); break;
+        case '+': case '=': case 'PageUp': sph.radius = Math.max(c.minDistance, sph.radius * 0.85); break;
+        case '-': case '_': case 'PageDown': sph.radius = Math.min(c.maxDistance, sph.radius / 0.85); break;
+        case 'Home': this.setCamera(this.framing); e.preventDefault(); return;
+        default: return;
       }
-      if (this.dirty) this.render();
-    };
-    requestAnimationFrame(loop);
+      e.preventDefault();
+      this.camera.position.copy(c.target).add(new THREE.Vector3().setFromSpherical(sph));
+      c.update();
+      this.requestRender();
+    });
   }
 
   resize() {
@@ -61,8 +139,6 @@ export class View {
     if (this.height) this.setCamera(this.framing);
     this.requestRender();
   }
-
-  requestRender() { this.dirty = true; }
 
   render() {
     this.renderer.render(this.scene, this.camera);
@@ -81,7 +157,7 @@ export class View {
       // The whole avatar with a margin, whichever of height and width
       // binds at this aspect.
       const half = THREE.MathUtils.degToRad(this.camera.fov / 2);
-      const d = Math.max((h * 0.62) / Math.tan(half), (0.5 * h * 0.62) / (Math.tan(half) * this.camera.aspect));
+      const d = Math.max((h * 0.56) / Math.tan(half), (0.5 * h * 0.56) / (Math.tan(half) * this.camera.aspect));
       this.controls.target.set(0, h * 0.47, 0);
       this.camera.position.set(0, h * 0.52, d);
     }
@@ -179,6 +255,8 @@ export class View {
     this.action = this.mixer.clipAction(clip);
     this.action.play();
     this.action.time = time % clip.duration;
+    this.clock.getDelta();
+    this.requestRender();
   }
 
   async loadClip(url) {
@@ -189,6 +267,21 @@ export class View {
     // a same-named skeleton of another height would stretch it).
     clip.tracks = clip.tracks.filter((t) => t.name.endsWith('.quaternion'));
     return clip;
+  }
+}
+
+// softwareGL says whether WebGL here is a software rasteriser, from a
+// throwaway context's renderer name.
+function softwareGL() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return true;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(String(name));
+  } catch {
+    return true;
   }
 }
 

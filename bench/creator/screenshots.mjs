@@ -1,0 +1,46 @@
+// Screenshots of the creator at a phone's size (390x844) and a desktop's
+// (1280x800), in headless Chromium (playwright-core of tools/browser-test,
+// WebGL on SwiftShader): the page once its first avatar shows, and the
+// Hair tab with its thumbnails. Usage:
+//   node bench/creator/screenshots.mjs [creator URL, default http://127.0.0.1:8081/avatar] [out dir, default .]
+// Set KILN_CREATOR_STATIC to a creator/static folder to serve the page's
+// files from it instead of the server's (to look at a change without a
+// rebuild).
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '../../tools/browser-test/package.json'));
+const { chromium } = require('playwright-core');
+
+const url = process.argv[2] || 'http://127.0.0.1:8081/avatar';
+const out = process.argv[3] || '.';
+const local = process.env.KILN_CREATOR_STATIC;
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, true], ['desktop', { width: 1280, height: 800 }, false]]) {
+  const ctx = await browser.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`${name}: page error: ${e.message}`));
+  if (local) {
+    await page.route('**/creator/static/**', (route) => {
+      const f = path.join(local, new URL(route.request().url()).pathname.slice('/creator/static/'.length));
+      if (!existsSync(f)) return route.continue();
+      const type = f.endsWith('.js') ? 'text/javascript' : f.endsWith('.css') ? 'text/css' : 'application/json';
+      return route.fulfill({ body: readFileSync(f), contentType: type });
+    });
+  }
+  const t0 = Date.now();
+  await page.goto(url, { timeout: 300000 });
+  await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000 });
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: path.join(out, `creator-${name}.png`) });
+  await page.getByRole('tab', { name: /hair/i }).click();
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: path.join(out, `creator-${name}-hair.png`) });
+  console.log(`${name}: first avatar after ${((Date.now() - t0) / 1000).toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);
+  await ctx.close();
+}
+await browser.close();
