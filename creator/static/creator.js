@@ -402,6 +402,7 @@ function tabs(defs) {
 // and gets its controls all the same.
 const PARTS = {
   hair: { path: 'hair', materials: ['Wolf3D_Hair', 'Wolf3D_Eyebrows'] },
+  facialHair: { path: 'facialHair', materials: ['Wolf3D_Beard'] },
   top: { path: 'outfit.top', materials: ['Wolf3D_Outfit_Top'] },
   bottom: { path: 'outfit.bottom', materials: ['Wolf3D_Outfit_Bottom'] },
   footwear: { path: 'outfit.footwear', materials: ['Wolf3D_Outfit_Footwear'] },
@@ -500,11 +501,14 @@ function buildControls(schema, catalog) {
   const cats = categories(catalog).filter((c) => partOf(schema, c));
   const worn = cats.filter((c) => partOf(schema, c).path.startsWith('outfit.'));
   const own = cats.filter((c) => !worn.includes(c));
-  const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane]];
-  if (own.includes('hair')) defs.push(['hair', () => partControls(schema, 'hair', false)]);
-  defs.push(['eyes', eyesPane]);
+  // Tabs: body, face, skin, eyes, then the head's categories (hair,
+  // facial hair), the outfit, and every other category in the
+  // catalogue's order (glasses, headwear, ...).
+  const head = own.filter((c) => c === 'hair' || c === 'facialHair');
+  const defs = [['body', bodyPane], ['face', facePane], ['skin', skinPane], ['eyes', eyesPane]];
+  for (const c of head) defs.push([c, () => partControls(schema, c, false)]);
   if (worn.length) defs.push(['outfit', () => el('div', {}, worn.map((c) => partControls(schema, c, true)))]);
-  for (const c of own) if (c !== 'hair') defs.push([c, () => partControls(schema, c, false)]);
+  for (const c of own) if (!head.includes(c)) defs.push([c, () => partControls(schema, c, false)]);
   if (flag('quickStart')) defs.unshift(['start', startPane]); else defs.push(['start', startPane]);
   return tabs(defs);
 }
