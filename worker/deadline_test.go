@@ -3,12 +3,10 @@ package worker
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/hibiken/asynq"
 
 	"github.com/kilnhq/kiln"
@@ -43,20 +41,7 @@ func TestDeadlineFailsOnce(t *testing.T) {
 	o := uploaded(t, db, blobs, "obj", zipped(t, "grid.obj", gridOBJ(700)))
 	db.UpdateObject(ctx, o.ID, func(o *kiln.Object) error { o.Optimize = true; return nil })
 
-	url := os.Getenv("KILN_TEST_REDIS_URL")
-	if url != "" {
-		url = strings.TrimRight(url, "/") + "/6"
-	} else {
-		url = "redis://" + miniredis.RunT(t).Addr()
-	}
-	opt, err := jobs.RedisOpt(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	insp := asynq.NewInspector(opt)
-	defer insp.Close()
-	insp.DeleteAllArchivedTasks(jobs.QueueDefault)
-	insp.DeleteAllPendingTasks(jobs.QueueDefault)
+	opt, insp := asynqOn(t, 6, jobs.QueueDefault)
 	job := jobs.ObjectProcess{ObjectID: o.ID}
 	tk, err := job.Task()
 	if err != nil {
@@ -67,11 +52,7 @@ func TestDeadlineFailsOnce(t *testing.T) {
 	if _, err := client.Enqueue(tk, asynq.Timeout(4*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(opt, Config{Concurrency: 1, ShutdownTimeout: time.Second, Poll: 100 * time.Millisecond}, w.Log)
-	if err := srv.Start(w.Mux()); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown()
+	serve(t, opt, w)
 
 	start := time.Now()
 	var got *kiln.Object
@@ -88,15 +69,7 @@ func TestDeadlineFailsOnce(t *testing.T) {
 	if got.State != kiln.StateFailed || got.Error != reason {
 		t.Fatalf("object %s %q, want failed with %q", got.State, got.Error, reason)
 	}
-	var info *asynq.TaskInfo
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if info, err = insp.GetTaskInfo(jobs.QueueDefault, job.TaskID()); err != nil {
-			t.Fatal(err)
-		}
-		if info.State == asynq.TaskStateArchived {
-			break
-		}
-	}
+	info := archived(t, insp, jobs.QueueDefault, job.TaskID())
 	if info.State != asynq.TaskStateArchived || info.Retried != 0 || info.MaxRetry != 5 {
 		t.Fatalf("task %s after %d retries of %d (last error %q), want archived after its first attempt", info.State, info.Retried, info.MaxRetry, info.LastErr)
 	}

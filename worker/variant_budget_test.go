@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,35 +84,17 @@ func TestVariantOverBudgetReason(t *testing.T) {
 	}
 	w.JobMemory = 1 << 20
 
-	url := os.Getenv("KILN_TEST_REDIS_URL")
-	if url != "" {
-		url = strings.TrimRight(url, "/") + "/5"
-	} else {
-		url = "redis://" + miniredis.RunT(t).Addr()
-	}
-	opt, err := jobs.RedisOpt(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	insp := asynq.NewInspector(opt)
-	defer insp.Close()
-	for _, q := range []string{jobs.QueueInteractive} {
-		insp.DeleteAllArchivedTasks(q)
-		insp.DeleteAllPendingTasks(q)
-	}
+	opt, insp := asynqOn(t, 5, jobs.QueueInteractive)
 	jc := jobs.NewClient(opt)
 	defer jc.Close()
 	job := jobs.ModelVariant{ObjectID: o.ID, Variant: kiln.Variant{LOD: 2, TextureFormat: "webp"}}
 	if err := jc.Enqueue(ctx, job); err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(opt, Config{Concurrency: 1, ShutdownTimeout: time.Second, Poll: 100 * time.Millisecond}, w.Log)
-	if err := srv.Start(w.Mux()); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown()
+	serve(t, opt, w)
 
-	reason := ""
+	var reason string
+	var err error
 	for deadline := time.Now().Add(30 * time.Second); reason == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if reason, err = jc.Failure(ctx, jobs.QueueInteractive, job.TaskID()); err != nil {
 			t.Fatal(err)
@@ -121,15 +104,59 @@ func TestVariantOverBudgetReason(t *testing.T) {
 		strings.Contains(reason, "worker.") || strings.Contains(reason, "retry") {
 		t.Fatalf("variant failure %q: want the budget's reason alone", reason)
 	}
-	info, err := insp.GetTaskInfo(jobs.QueueInteractive, job.TaskID())
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := archived(t, insp, jobs.QueueInteractive, job.TaskID())
 	if info.State != asynq.TaskStateArchived || info.Retried != 0 || info.MaxRetry != 600 {
 		t.Fatalf("task %s after %d retries of %d, want archived after its first attempt", info.State, info.Retried, info.MaxRetry)
 	}
 	if _, err := blobs.Stat(ctx, o.VariantKey(job.Variant.Key())); kiln.KindOf(err) != kiln.KindNotFound {
 		t.Fatalf("a variant over budget was stored: %v", err)
+	}
+}
+
+// asynqOn is asynq on the redis-server of KILN_TEST_REDIS_URL (database
+// db) or on a miniredis, with queue emptied of what earlier runs left.
+func asynqOn(t *testing.T, db int, queue string) (asynq.RedisConnOpt, *asynq.Inspector) {
+	t.Helper()
+	url := os.Getenv("KILN_TEST_REDIS_URL")
+	if url != "" {
+		url = strings.TrimRight(url, "/") + "/" + strconv.Itoa(db)
+	} else {
+		url = "redis://" + miniredis.RunT(t).Addr()
+	}
+	opt, err := jobs.RedisOpt(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(opt)
+	t.Cleanup(func() { insp.Close() })
+	insp.DeleteAllArchivedTasks(queue)
+	insp.DeleteAllPendingTasks(queue)
+	return opt, insp
+}
+
+// serve runs w's handlers on a real asynq server of one slot until the
+// test ends.
+func serve(t *testing.T, opt asynq.RedisConnOpt, w *Worker) {
+	t.Helper()
+	srv := NewServer(opt, Config{Concurrency: 1, ShutdownTimeout: time.Second, Poll: 100 * time.Millisecond}, w.Log)
+	if err := srv.Start(w.Mux()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+}
+
+// archived waits up to 10 s for the task id of queue to be archived, and
+// answers its state then.
+func archived(t *testing.T, insp *asynq.Inspector, queue, id string) *asynq.TaskInfo {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		info, err := insp.GetTaskInfo(queue, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.State == asynq.TaskStateArchived || time.Now().After(deadline) {
+			return info
+		}
 	}
 }
 
