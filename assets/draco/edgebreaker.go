@@ -1,6 +1,9 @@
 package draco
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Edgebreaker connectivity (Draco's "standard" edgebreaker, spec sections
 // "EdgeBreaker Decoder" and "EdgeBreaker Traversal"): the faces are walked
@@ -480,12 +483,22 @@ func EncodeReordered(m Mesh) ([]byte, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	best, points := seq, m.Points
-	if eb, n, ok := encodeEdgebreaker(m); ok && len(eb) < len(best) {
-		best, points = eb, n
+	// The two edgebreaker codings only read m: they run side by side.
+	type result struct {
+		data   []byte
+		points int
+		ok     bool
 	}
-	if eb, n, ok := encodeEdgebreakerSeams(m); ok && len(eb) < len(best) {
-		best, points = eb, n
+	var single, seams result
+	var wg sync.WaitGroup
+	wg.Go(func() { single.data, single.points, single.ok = encodeEdgebreaker(m) })
+	seams.data, seams.points, seams.ok = encodeEdgebreakerSeams(m)
+	wg.Wait()
+	best, points := seq, m.Points
+	for _, r := range []result{single, seams} {
+		if r.ok && len(r.data) < len(best) {
+			best, points = r.data, r.points
+		}
 	}
 	return best, points, nil
 }
