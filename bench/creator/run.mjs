@@ -55,7 +55,7 @@ console.log(`slider (${lat.l.length} input events): geometry drawn median ${ms(p
 
 // Style change: pick hair styles, wait for the new build on screen.
 await page.waitForFunction(() => !document.getElementById('spinner') || document.getElementById('spinner').hidden, null, { timeout: 300000 });
-await page.getByRole('tab', { name: /hair/i }).click();
+await page.getByRole('tab', { name: 'Hair', exact: true }).click();
 async function pickStyle(style) {
   const before = await page.evaluate(() => window.__kiln.shown);
   const t = Date.now();

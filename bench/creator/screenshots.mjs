@@ -37,7 +37,7 @@ for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, t
   await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000 });
   await page.waitForTimeout(1500);
   await page.screenshot({ path: path.join(out, `creator-${name}.png`) });
-  await page.getByRole('tab', { name: /hair/i }).click();
+  await page.getByRole('tab', { name: 'Hair', exact: true }).click();
   await page.waitForTimeout(3000);
   await page.screenshot({ path: path.join(out, `creator-${name}-hair.png`) });
   console.log(`${name}: first avatar after ${((Date.now() - t0) / 1000).toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);

@@ -152,16 +152,16 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
 
   // The person: body, face, hair, top colour, Done.
   const k = async (locator, key, n) => { await locator.focus(); for (let i = 0; i < n; i++) await locator.press(key); };
-  await frame.getByRole('tab', { name: 'Body' }).click();
+  await frame.getByRole('tab', { name: 'Body', exact: true }).click();
   await k(frame.locator('input[data-slider="body.height"]'), 'ArrowRight', 6);
-  await frame.getByRole('tab', { name: 'Face' }).click();
+  await frame.getByRole('tab', { name: 'Face', exact: true }).click();
   const dial = frame.locator('input[data-slider^="face."]').first();
   await dial.waitFor({ timeout: LONG });
   await k(dial, 'ArrowRight', 20);
   out.faceSlider = await dial.getAttribute('data-slider');
-  await frame.getByRole('tab', { name: 'Hair' }).click();
+  await frame.getByRole('tab', { name: 'Hair', exact: true }).click();
   await frame.locator('input[data-path="hair.style"][value="bun"]').check();
-  await frame.getByRole('tab', { name: 'Outfit' }).click();
+  await frame.getByRole('tab', { name: 'Outfit', exact: true }).click();
   await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#c0307a');
   step('shaped; Done');
   await frame.getByRole('button', { name: 'Done' }).click();
@@ -195,7 +195,7 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
   await page.evaluate(() => document.getElementById('frame').contentWindow.postMessage(
     JSON.stringify({ target: 'readyplayerme', type: 'subscribe', eventName: 'v2.avatar.exported' }), '*'));
   await waitFor(page, (m) => m.eventName === 'v1.subscription.created' && m.data?.eventName === 'v2.avatar.exported', 'the v2 subscription');
-  await frame.getByRole('tab', { name: 'Outfit' }).click();
+  await frame.getByRole('tab', { name: 'Outfit', exact: true }).click();
   out.reopenedTop = await frame.locator('input[type=color][data-path="outfit.top.color"]').inputValue();
   await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#2080c0');
   await frame.getByRole('button', { name: 'Done' }).click();
