@@ -42,7 +42,7 @@ func (s *Server) creatorPageRoutes(r *gin.Engine) {
 	getFile(r, "/:file/avatar", s.creatorPage)
 	getFile(r, "/apps/:slug/avatar", s.creatorPage)
 	getFile(r, "/apps/:slug/:lang/avatar", s.creatorPage)
-	getFile(r, "/creator/static/*path", s.creatorStatic)
+	getFile(r, "/creator/static/*path", s.limitStatic, s.creatorStatic)
 }
 
 // creatorPage answers the page of an app (the path's, ?app=, the first

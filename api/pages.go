@@ -31,12 +31,26 @@ const demoAvatar = "default-female"
 // for the tracking events the page sends.
 func (s *Server) pageRoutes(r *gin.Engine) {
 	static, _ := fs.Sub(web, "web/static")
-	r.StaticFS("/static", http.FS(static))
+	r.Group("/static", s.limitStatic).StaticFS("/", http.FS(static))
 	r.GET("/", s.startPage)
 	r.GET("/v/:viewerToken", s.viewerPage)
 	getFile(r, "/v/:viewerToken/model.glb", s.viewerModel)
 	r.GET("/v/:viewerToken/annotations.json", s.viewerAnnotations)
 	r.GET("/demo/avatar", s.demoAvatarPage)
+}
+
+// staticRate bounds the static files one client address fetches, on both
+// listeners, as the creator's builds are bounded per address: a page
+// takes a few (the creator's twenty, cached a day), so 100 at once and
+// 20 a second leave people room, while a client looping over the 1 MB
+// model-viewer bundle meets the 429 of every other limit.
+var staticRate = kiln.RateLimit{Rate: 20, Burst: 100}
+
+// limitStatic takes a token of the client address's static bucket.
+func (s *Server) limitStatic(c *gin.Context) {
+	if s.limit(c, "static:ip:"+c.ClientIP(), staticRate) {
+		c.Next()
+	}
 }
 
 // hotspot is an annotation as model-viewer places it: data-position and

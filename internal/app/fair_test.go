@@ -260,3 +260,40 @@ func TestAvatarBacklogFull(t *testing.T) {
 		t.Errorf("avatar records %v, want only the 3 accepted %v", stored, ids)
 	}
 }
+
+// TestStaticRateLimited: one client address fetching the pages' static
+// files in a loop meets 429 rate_limited with Retry-After after its
+// burst, on the platform's /static and the creator's files alike (one
+// bucket per address), while a first page's few files are served.
+func TestStaticRateLimited(t *testing.T) {
+	r := startAPIWith(t, nil)
+	for _, u := range []string{r.PlatformURL + "/static/viewer.css", r.AvatarURL + "/creator/static/creator.css"} {
+		if res := do(t, "GET", u, "", nil, nil); res.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", u, res.Status, res.Body)
+		}
+	}
+	served, limited := 2, 0
+	var last response
+	for i := 0; i < 400 && limited < 5; i++ {
+		last = do(t, "GET", r.PlatformURL+"/static/viewer.css", "", nil, nil)
+		switch {
+		case last.Status == http.StatusOK:
+			served++
+		case last.Status == http.StatusTooManyRequests && last.errorCode(t) == "rate_limited":
+			if n, err := strconv.Atoi(last.Header.Get("Retry-After")); err != nil || n < 1 {
+				t.Fatalf("429 with Retry-After %q", last.Header.Get("Retry-After"))
+			}
+			limited++
+		default:
+			t.Fatalf("GET /static/viewer.css: %d %s", last.Status, last.Body)
+		}
+	}
+	t.Logf("%d files served before %d answers 429", served, limited)
+	if limited == 0 || served < 100 {
+		t.Fatalf("%d served and %d limited; want the burst of 100 served, then 429s", served, limited)
+	}
+	// The same address's bucket on the avatar listener's creator files.
+	if res := do(t, "GET", r.AvatarURL+"/creator/static/creator.css", "", nil, nil); res.Status != http.StatusTooManyRequests {
+		t.Errorf("the creator's file right after: %d, want 429 from the same bucket", res.Status)
+	}
+}
