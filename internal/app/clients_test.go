@@ -21,16 +21,18 @@ const lipsyncQuery = "?morphTargets=ARKit,Oculus%20Visemes,mouthOpen,mouthSmile,
 // <model-viewer> (the npm package, tools/browser-test/modelviewer.mjs) in
 // chromium, from a page on another origin: a plain download, a meshopt
 // one, whose decoder model-viewer fetches from the address Kiln serves it
-// at (meshoptDecoderLocation), and a Draco one, whose decoder the app
-// serves (dracoDecoderLocation), all load and draw the same picture.
+// at (meshoptDecoderLocation), and a Draco one, whose decoder Kiln serves
+// too (dracoDecoderLocation, cross-origin: the wasm is fetched), all load
+// and draw the same picture.
 func TestModelViewerClient(t *testing.T) {
 	node, dir := testenv.BrowserTools(t, "@google/model-viewer")
 	r := start(t)
 	decoder := r.PlatformURL + "/static/meshopt_decoder.js"
+	dracoDecoder := r.PlatformURL + "/static/draco/"
 	plain := r.AvatarURL + "/default-female.glb"
 	meshopt := plain + "?meshCompression=meshopt"
 	draco := plain + "?meshCompression=draco"
-	out := runBrowser(t, node, filepath.Join(dir, "modelviewer.mjs"), decoder, plain, meshopt, draco)
+	out := runBrowser(t, node, filepath.Join(dir, "modelviewer.mjs"), decoder, dracoDecoder, plain, meshopt, draco)
 	var got struct {
 		Models []struct {
 			Src       string

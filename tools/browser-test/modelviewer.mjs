@@ -3,29 +3,28 @@
 // written for the leader's avatars does: <model-viewer src="{id}.glb">,
 // with ModelViewerElement.meshoptDecoderLocation naming the decoder
 // script Kiln serves, so that meshopt downloads decode without a CDN, and
-// ModelViewerElement.dracoDecoderLocation naming the app's own copy of
-// Google's Draco decoder (the one three.js ships), as an app that loads
-// Draco downloads must (model-viewer's default is Google's CDN).
+// ModelViewerElement.dracoDecoderLocation naming the folder of Google's
+// Draco decoder Kiln serves (model-viewer's default is Google's CDN).
 // Per model it reports whether model-viewer fired load or error, its
 // materials and animations, and the share of its picture (toDataURL)
 // unlike the commonest colour; and whether the page fetched the decoders.
 // It prints one line of JSON; internal/app's TestModelViewerClient
 // judges it.
 //
-//   node modelviewer.mjs DECODER_URL MODEL_URL...
+//   node modelviewer.mjs DECODER_URL DRACO_FOLDER_URL MODEL_URL...
 //
 // Exits 1 with one line when the page fails.
 import { join } from 'node:path';
 import { main, modules, openPage } from './page.mjs';
 
-const [decoder, ...models] = process.argv.slice(2);
-if (!decoder || !models.length) {
-  console.error('usage: node modelviewer.mjs DECODER_URL MODEL_URL...');
+const [decoder, draco, ...models] = process.argv.slice(2);
+if (!decoder || !draco || !models.length) {
+  console.error('usage: node modelviewer.mjs DECODER_URL DRACO_FOLDER_URL MODEL_URL...');
   process.exit(2);
 }
 
 const page = `<!doctype html><html><body style="margin:0">
-<script>self.ModelViewerElement = { meshoptDecoderLocation: ${JSON.stringify(decoder)}, dracoDecoderLocation: location.origin + '/draco/' };</script>
+<script>self.ModelViewerElement = { meshoptDecoderLocation: ${JSON.stringify(decoder)}, dracoDecoderLocation: ${JSON.stringify(draco)} };</script>
 <script type="module" src="/model-viewer/dist/model-viewer.min.js"></script>
 <script type="module">
 const models = ${JSON.stringify(models)};
@@ -70,11 +69,11 @@ try {
     mv.remove();
   }
   out.decoderFetched = performance.getEntriesByType('resource').some((e) => e.name === ${JSON.stringify(decoder)});
-  out.dracoFetched = performance.getEntriesByType('resource').some((e) => e.name.startsWith(location.origin + '/draco/'));
+  out.dracoFetched = performance.getEntriesByType('resource').some((e) => e.name.startsWith(${JSON.stringify(draco)}));
   window.result = out;
 } catch (e) {
   window.result = { error: String(e && e.message || e) + ' ' + JSON.stringify(out) };
 }
 </script></body></html>`;
 
-await main(() => openPage(page, { roots: { '/model-viewer/': join(modules, '@google', 'model-viewer'), '/draco/': join(modules, 'three', 'examples', 'jsm', 'libs', 'draco') } }));
+await main(() => openPage(page, { roots: { '/model-viewer/': join(modules, '@google', 'model-viewer') } }));
