@@ -27,6 +27,9 @@ type Config struct {
 	// FacialHair is the beard or moustache; absent, a bare face (as
 	// before it existed).
 	FacialHair FacialHair `json:"facialHair,omitzero"`
+	// Headwear is a hat; the zero Headwear is none (configurations from
+	// before it existed keep their look).
+	Headwear Headwear `json:"headwear,omitzero"`
 }
 
 // Body is the body type and its measures.

@@ -93,7 +93,14 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if beard.part != nil {
 		parts["beard"] = beard.part
 	}
+	var hatCentre vec3
+	if cfg.Headwear.on() {
+		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
+	}
 	budget(parts)
+	if hw, hair := parts["headwear"], parts["hair"]; hw != nil && hair != nil {
+		pressHair(hair, hw, hatCentre)
+	}
 	var worn []*part
 	for _, k := range order {
 		fade := 0.0
@@ -173,6 +180,11 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		p := glasses(b, body, cfg.Glasses.Style)
 		metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
 		b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
+	}
+	if p := parts["headwear"]; p != nil {
+		kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[cfg.Headwear.Style]
+		maps := paint.Cloth(p.surface(), kind, paint.RGB(colorOf(clothColors, cfg.Headwear.color())), paint.RGB{}, 0, seed, 256)
+		b.mesh("Wolf3D_Headwear", p.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
 	}
 	leader.Arrange(b.sc)
 	return b.sc, nil

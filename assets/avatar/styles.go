@@ -4,7 +4,7 @@ import "slices"
 
 // StyleCategories are the parts of a configuration a person picks from a
 // catalogue of styles (the creator's), in the order it shows them.
-var StyleCategories = []string{"hair", "facialHair", "top", "bottom", "footwear", "glasses"}
+var StyleCategories = []string{"hair", "facialHair", "top", "bottom", "footwear", "glasses", "headwear"}
 
 // Styles lists the style ids of a catalogue category, nil for an unknown
 // one.
@@ -22,6 +22,8 @@ func Styles(category string) []string {
 		return slices.Clone(footwearStyles)
 	case "glasses":
 		return slices.Clone(glassesStyles)
+	case "headwear":
+		return slices.Clone(headwearStyles)
 	}
 	return nil
 }
@@ -61,6 +63,8 @@ func (c *Config) style(category string) *string {
 		return &c.Outfit.Footwear.Style
 	case "glasses":
 		return &c.Glasses.Style
+	case "headwear":
+		return &c.Headwear.Style
 	}
 	return nil
 }

@@ -74,6 +74,14 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	if h := c.Headwear; h.Style != "" || h.Color != "" {
+		if err := oneOf("headwear.style", h.Style, headwearStyles); err != nil {
+			return err
+		}
+		if _, ok := clothColors[h.Color]; h.Color != "" && !ok && !isHex(h.Color) {
+			return invalidf("headwear.color", "%q is neither \"#rrggbb\" nor one of %s", h.Color, strings.Join(names(clothColors), ", "))
+		}
+	}
 	return nil
 }
 

@@ -9,12 +9,13 @@ const (
 	Twill   = "twill"   // fine diagonal twill, heathered by a white weft: denim
 	Leather = "leather" // grain and creases: shoes and boots
 	Canvas  = "canvas"  // coarse plain weave: sneakers
+	Felt    = "felt"    // pressed wool, no threads: hats
 )
 
 // threadPeriod is the size in metres of one repeat of each kind's
 // pattern: large enough to show at a texture's resolution on a whole
 // garment, small enough to read as fabric.
-var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005}
+var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005, Felt: 0.01}
 
 // Cloth paints fabric of a kind and colour over s. The pattern runs along
 // the garment's UVs (threads follow the pattern pieces, as they do in the
@@ -22,7 +23,9 @@ var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, L
 // Footwear gets a sole (when soleHeight > 0): the texels within
 // soleHeight of the lowest point take soleColor, ribbed, with a dark
 // stripe along its top and a dark outsole; sneakers (Canvas) get laces
-// over a tongue on the instep (see shoe).
+// over a tongue on the instep (see shoe). Where the surface's mask is set
+// the cloth is trimmed: knit turns to ribbing (a beanie's cuff), felt to
+// a dark grosgrain ribbon (a fedora's band).
 func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
@@ -74,6 +77,10 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					g := noise3([3]float64{u * 3, v * 3, 0}, seed)
 					h = g
 					tint, rough = 0.9+0.15*g, 0.45
+				case Felt:
+					g := fbm3(t.pos, 900, 3, seed+2)
+					h = 0.5 + 0.3*g
+					tint, rough = 0.97+0.06*g, 0.92
 				default: // Weave, Canvas
 					over := (iu+iv)%2 == 0
 					if over {
@@ -89,6 +96,18 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 				if kind == Knit || kind == Weave || kind == Canvas {
 					h *= fine
 					tint = 1 + (tint-1)*fine
+				}
+				if t.mask > 0.5 {
+					switch kind {
+					case Knit:
+						// Ribs: two columns of knit, one of purl.
+						rib := 0.5 + 0.5*math.Cos(2*math.Pi*u/1.5)
+						h, tint = 0.3+0.7*rib, 0.9+0.1*rib
+					case Felt:
+						// Grosgrain: fine ribs across the ribbon.
+						h = 0.5 + 0.5*math.Cos(2*math.Pi*v*1.5)
+						c, tint, rough = base.scale(0.12).mix(rgb{0.02, 0.02, 0.02}, 0.5), 1, 0.6
+					}
 				}
 				// Slow variation, as a worn garment has.
 				tint *= 0.94 + 0.1*fbm3(t.pos, 12, 2, seed+1)

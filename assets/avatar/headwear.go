@@ -1,0 +1,571 @@
+package avatar
+
+import (
+	"math"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+)
+
+// Headwear is a hat: a style ("none", the default, for no hat) and a
+// colour (a palette name or "#rrggbb"; empty takes the style's own).
+type Headwear struct {
+	Style string `json:"style,omitempty"`
+	Color string `json:"color,omitempty"`
+}
+
+// headwearStyles are the hats, in the order messages and the schema give
+// them.
+var headwearStyles = []string{"none", "cap", "beanie", "fedora"}
+
+// headwearColors are each style's colour when the configuration gives
+// none.
+var headwearColors = map[string]string{"cap": "navy", "beanie": "charcoal", "fedora": "brown"}
+
+// HeadwearStyles lists the hat styles ("none" first).
+func HeadwearStyles() []string { return append([]string(nil), headwearStyles...) }
+
+// on reports whether the configuration wears a hat.
+func (h Headwear) on() bool { return h.Style != "" && h.Style != "none" }
+
+// color is the hat's colour name or hex.
+func (h Headwear) color() string {
+	if h.Color != "" {
+		return h.Color
+	}
+	return headwearColors[h.Style]
+}
+
+// Hats are made here (MakeHuman's one hat, fedora01, would need the data
+// converter and fits only its own head): each is a surface around the
+// head's centre, fitted to the skull as the body's shape gives it, rigid
+// on the Head joint, with the hair under it pressed inside.
+
+// Directions from the head's centre: azimuth θ about +Y (0 facing
+// forward, +Z; positive toward +X) and elevation φ above the horizontal,
+// sampled in bins.
+const (
+	skullAz   = 64
+	skullEl   = 27
+	skullEl0  = -40.0 // degrees, the lowest bin's elevation
+	skullStep = 5.0   // degrees per elevation bin
+)
+
+// skull is the head's radius from its centre by direction.
+type skull struct {
+	c    vec3
+	eyeY float64
+	r    [skullAz][skullEl]float64
+}
+
+// headCentre is where a hat is fitted from: the middle of the head
+// between the eyes' joints, 8.5 cm behind them and 2 cm above.
+func headCentre(leftEye, rightEye vec3) vec3 {
+	m := leftEye.add(rightEye).scale(0.5)
+	return vec3{0, m[1] + 0.02, m[2] - 0.085}
+}
+
+// newSkull samples the head's skin (every body vertex above the mouth)
+// by direction from the head's centre: the farthest in each bin, empty
+// bins filled from their neighbours, then eased so that no bump of the
+// ears pushes a hat out (a hat passes over the ears, it does not wrap
+// them).
+func newSkull(b *builder, body *human.Body) *skull {
+	le, re := b.at("LeftEye"), b.at("RightEye")
+	k := &skull{c: headCentre(le, re), eyeY: (le[1] + re[1]) / 2}
+	have := [skullAz][skullEl]bool{}
+	for _, v := range human.BodyMesh().Base {
+		p := body.Pos[v]
+		q := vec3{float64(p[0]), float64(p[1]), float64(p[2])}
+		if q[1] < k.eyeY-0.06 {
+			continue
+		}
+		d := q.sub(k.c)
+		r := d.len()
+		if r > 0.2 || r < 1e-6 {
+			continue
+		}
+		i, j := k.bin(d)
+		if j < 0 {
+			continue
+		}
+		if r > k.r[i][j] {
+			k.r[i][j] = r
+		}
+		have[i][j] = true
+	}
+	// Fill the empty bins from their neighbours, nearest first.
+	for range 64 {
+		missing := false
+		next := k.r
+		for i := range skullAz {
+			for j := range skullEl {
+				if have[i][j] {
+					continue
+				}
+				sum, n := 0.0, 0
+				for di := -1; di <= 1; di++ {
+					for dj := -1; dj <= 1; dj++ {
+						a, e := (i+di+skullAz)%skullAz, j+dj
+						if e >= 0 && e < skullEl && have[a][e] {
+							sum += k.r[a][e]
+							n++
+						}
+					}
+				}
+				if n > 0 {
+					next[i][j] = sum / float64(n)
+				} else {
+					missing = true
+				}
+			}
+		}
+		for i := range skullAz {
+			for j := range skullEl {
+				if !have[i][j] && next[i][j] > 0 {
+					have[i][j] = true
+				}
+			}
+		}
+		k.r = next
+		if !missing {
+			break
+		}
+	}
+	// The ears: at the sides, below 25°, no farther out than a wall
+	// standing straight down from the skull at 25°.
+	je := int((25 - skullEl0) / skullStep)
+	for i := range skullAz {
+		th := (float64(i) + 0.5) / skullAz * 2 * math.Pi
+		if math.Abs(math.Sin(th)) < 0.6 {
+			continue
+		}
+		wall := k.r[i][je] * math.Cos(25*math.Pi/180)
+		for j := 0; j < je; j++ {
+			ph := (skullEl0 + (float64(j)+0.5)*skullStep) * math.Pi / 180
+			k.r[i][j] = math.Min(k.r[i][j], wall/math.Cos(ph)+0.004)
+		}
+	}
+	// Ease: the mean of each bin and its neighbours, never below the bin.
+	eased := k.r
+	for i := range skullAz {
+		for j := range skullEl {
+			sum, n := 0.0, 0
+			for di := -1; di <= 1; di++ {
+				for dj := -1; dj <= 1; dj++ {
+					a, e := (i+di+skullAz)%skullAz, j+dj
+					if e >= 0 && e < skullEl {
+						sum += k.r[a][e]
+						n++
+					}
+				}
+			}
+			eased[i][j] = math.Max(k.r[i][j], sum/float64(n))
+		}
+	}
+	k.r = eased
+	return k
+}
+
+// bin is the bin of direction d (j < 0 below the lowest).
+func (k *skull) bin(d vec3) (int, int) {
+	th := math.Atan2(d[0], d[2])
+	if th < 0 {
+		th += 2 * math.Pi
+	}
+	ph := math.Asin(math.Max(-1, math.Min(1, d[1]/d.len()))) * 180 / math.Pi
+	i := int(th/(2*math.Pi)*skullAz) % skullAz
+	j := int((ph - skullEl0) / skullStep)
+	if j >= skullEl {
+		j = skullEl - 1
+	}
+	return i, j
+}
+
+// radius is the skull's radius toward azimuth th and elevation ph
+// (radians), interpolated between the bins' centres.
+func (k *skull) radius(th, ph float64) float64 {
+	x := th/(2*math.Pi)*skullAz - 0.5
+	y := (ph*180/math.Pi-skullEl0)/skullStep - 0.5
+	y = math.Max(0, math.Min(skullEl-1, y))
+	x0 := math.Floor(x)
+	y0 := math.Min(math.Floor(y), skullEl-2)
+	fx, fy := x-x0, y-y0
+	i0 := ((int(x0) % skullAz) + skullAz) % skullAz
+	i1 := (i0 + 1) % skullAz
+	j0 := int(y0)
+	r := func(i, j int) float64 { return k.r[i][j] }
+	return (r(i0, j0)*(1-fx)+r(i1, j0)*fx)*(1-fy) + (r(i0, j0+1)*(1-fx)+r(i1, j0+1)*fx)*fy
+}
+
+// dir is the unit direction of azimuth th and elevation ph.
+func dir(th, ph float64) vec3 {
+	return vec3{math.Sin(th) * math.Cos(ph), math.Sin(ph), math.Cos(th) * math.Cos(ph)}
+}
+
+// rim is the height of a hat's lower edge at azimuth th: front above the
+// eyes by front, back by back (metres, from the eyes' height), between
+// them along a cosine.
+func (k *skull) rim(th, front, back float64) float64 {
+	f := (1 + math.Cos(th)) / 2
+	return k.eyeY + back + (front-back)*f
+}
+
+// rimElevation is the elevation at which the surface gap above the skull
+// reaches height y at azimuth th.
+func (k *skull) rimElevation(th, y, gap float64) float64 {
+	ph := 0.0
+	for range 8 {
+		r := k.radius(th, ph) + gap
+		ph = math.Asin(math.Max(-1, math.Min(1, (y-k.c[1])/r)))
+	}
+	return ph
+}
+
+// hatGrid adds rows of points (each row a closed loop of n+1 points, the
+// last repeating the first for the UV seam) as a band of quads, with UVs
+// from u0..u1 along a row and v0..v1 across rows and the painter's mask.
+func (p *part) hatGrid(rows [][]vec3, u0, u1, v0, v1 float64, mask float32) {
+	first := uint32(len(p.pos))
+	n := len(rows[0]) - 1
+	for k, row := range rows {
+		for i, q := range row {
+			p.pos = append(p.pos, q.f32())
+			p.uv = append(p.uv, [2]float32{float32(u0 + (u1-u0)*float64(i)/float64(n)), float32(v0 + (v1-v0)*float64(k)/float64(len(rows)-1))})
+			p.mask = append(p.mask, mask)
+		}
+	}
+	w := uint32(n + 1)
+	for k := 0; k+1 < len(rows); k++ {
+		for i := 0; i < n; i++ {
+			a := first + uint32(k)*w + uint32(i)
+			b, c, d := a+1, a+w+1, a+w
+			p.tris = append(p.tris, [3]uint32{a, b, c}, [3]uint32{a, c, d})
+		}
+	}
+}
+
+// hatNormals gives every vertex the mean normal of its triangles, welded
+// by position (so the UV seam shows no crease), turned to face away from
+// the head's centre where out is true and upward elsewhere: a
+// double-sided material lights the other side with the normal flipped.
+func (p *part) hatNormals(c vec3) {
+	weld, n := weldByPosition(p.pos)
+	acc := make([]vec3, n)
+	for _, t := range p.tris {
+		a, b, d := v3(p.pos[t[0]]), v3(p.pos[t[1]]), v3(p.pos[t[2]])
+		f := b.sub(a).cross(d.sub(a))
+		for _, v := range t {
+			acc[weld[v]] = acc[weld[v]].add(f)
+		}
+	}
+	p.nrm = make([][3]float32, len(p.pos))
+	for i := range p.pos {
+		nv := acc[weld[i]].norm()
+		out := v3(p.pos[i]).sub(c)
+		if nv.dot(out) < 0 {
+			nv = nv.scale(-1)
+		}
+		p.nrm[i] = nv.f32()
+	}
+}
+
+func v3(a [3]float32) vec3 { return vec3{float64(a[0]), float64(a[1]), float64(a[2])} }
+
+// hatSegments is how many quads go round a hat.
+const hatSegments = 64
+
+// crown is a dome over the skull from the rim (front and back heights
+// as rim takes them) to the top, gap above the skin, bulging by puff at
+// the top; rows rings of hatSegments quads. It returns the rings.
+func (k *skull) crown(front, back, gap, puff float64, rows int) [][]vec3 {
+	out := make([][]vec3, rows+1)
+	for r := 0; r <= rows; r++ {
+		s := float64(r) / float64(rows)
+		row := make([]vec3, hatSegments+1)
+		for i := 0; i <= hatSegments; i++ {
+			th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
+			ph0 := k.rimElevation(th, k.rim(th, front, back), gap)
+			// Rows close in on the top as the crown's curve does.
+			ph := ph0 + (math.Pi/2-ph0)*math.Sin(s*math.Pi/2)
+			if r == rows {
+				ph = math.Pi / 2
+			}
+			rad := k.radius(th, ph) + gap + puff*s*s
+			row[i] = k.c.add(dir(th, ph).scale(rad))
+		}
+		out[r] = row
+	}
+	return out
+}
+
+// hat builds the headwear of a style, rigid on the Head joint, and the
+// head's centre it was fitted from (for pressHair). The simplifier never
+// takes triangles from it: its edges would open.
+func hat(b *builder, body *human.Body, style string) (*part, vec3) {
+	k := newSkull(b, body)
+	p := &part{}
+	switch style {
+	case "beanie":
+		// A knitted dome pulled down over the tops of the ears, a little
+		// slouch at the crown, and a turned-up cuff.
+		const front, back, gap = 0.028, -0.03, 0.011
+		rings := k.crown(front, back, gap, 0.012, 12)
+		p.hatGrid(rings, 0, 1, 0, 0.62, 0)
+		// The cuff: 4.5 cm of ribbing turned up over the rim, 6 mm
+		// proud of the dome, closed at its fold.
+		var cuff [][]vec3
+		fold := make([]vec3, hatSegments+1)
+		top := make([]vec3, hatSegments+1)
+		lip := make([]vec3, hatSegments+1)
+		for i := 0; i <= hatSegments; i++ {
+			q := rings[0][i]
+			out := vec3{q[0] - k.c[0], 0, q[2] - k.c[2]}.norm()
+			fold[i] = q.add(out.scale(0.006)).add(vec3{0, -0.002, 0})
+			lip[i] = q.add(vec3{0, -0.002, 0})
+			// 4.5 cm up the dome, following it.
+			th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
+			ph := k.rimElevation(th, k.rim(th, front, back)+0.045, gap)
+			top[i] = k.c.add(dir(th, ph).scale(k.radius(th, ph) + gap + 0.006))
+		}
+		cuff = [][]vec3{lip, fold, top}
+		p.hatGrid(cuff, 0, 1, 0.66, 1, 1)
+	case "cap":
+		// A fitted six-panel crown sitting above the ears and a curved
+		// visor to the front.
+		const front, back, gap = 0.04, 0.0, 0.009
+		rings := k.crown(front, back, gap, 0.004, 12)
+		p.hatGrid(rings, 0, 1, 0, 0.6, 0)
+		// The visor: from the rim between ±75° out to 7.5 cm at the
+		// front, sloping down 12° and curved down at its sides.
+		const span = 75 * math.Pi / 180
+		const n = 24
+		var rows [][]vec3
+		for r := 0; r <= 6; r++ {
+			s := float64(r) / 6
+			row := make([]vec3, n+1)
+			for i := 0; i <= n; i++ {
+				th := -span + 2*span*float64(i)/n
+				q := k.rimPoint(th, front, back, gap)
+				out := vec3{math.Sin(th), 0, math.Cos(th)}
+				reach := 0.075 * math.Sqrt(math.Max(0, 1-math.Pow(th/span, 2))) * s
+				side := math.Pow(th/span, 2)
+				q = q.add(out.scale(reach)).add(vec3{0, -reach*math.Tan(12*math.Pi/180) - 0.012*side*s, 0})
+				row[i] = q
+			}
+			rows = append(rows, row)
+		}
+		p.hatGrid(rows, 0, 1, 0.65, 1, 1)
+	case "fedora":
+		// A felt crown standing 11 cm over a band at the rim, pinched
+		// along its top, a ribbon round its foot and a brim that curls
+		// up at the sides.
+		const front, back, gap = 0.045, 0.005, 0.012
+		// The band stands as far out as the skull does anywhere above
+		// it (the head is widest above the ears), so that the crown's
+		// wall clears it.
+		band := make([]vec3, hatSegments+1)
+		for i := 0; i <= hatSegments; i++ {
+			th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
+			q := k.rimPoint(th, front, back, gap)
+			ph0 := k.rimElevation(th, q[1], gap)
+			wide := 0.0
+			for ph := ph0; ph < math.Pi/2; ph += 2 * math.Pi / 180 {
+				wide = math.Max(wide, (k.radius(th, ph)+gap)*math.Cos(ph))
+			}
+			out := vec3{math.Sin(th), 0, math.Cos(th)}
+			band[i] = vec3{k.c[0], q[1], k.c[2]}.add(out.scale(wide))
+		}
+		// The top stands 8.5 cm over the front of the band, and its
+		// crease (2 cm deep) clears the crown of the head.
+		topY := k.rim(0, front, back) + 0.085
+		for i := range hatSegments {
+			th := float64(i) / hatSegments * 2 * math.Pi
+			for ph := 50 * math.Pi / 180; ph <= math.Pi/2; ph += 2 * math.Pi / 180 {
+				topY = math.Max(topY, k.c[1]+(k.radius(th, ph)+gap)*math.Sin(ph)+0.026)
+			}
+		}
+		centre := vec3{k.c[0], 0, k.c[2]}
+		wall := func(h float64) []vec3 { // h from 0 (the band) to 1 (the top edge)
+			row := make([]vec3, hatSegments+1)
+			for i, q := range band {
+				y := q[1] + (topY-q[1])*h
+				taper := 1 - 0.05*h
+				row[i] = vec3{centre[0] + (q[0]-centre[0])*taper, y, centre[2] + (q[2]-centre[2])*taper}
+			}
+			return row
+		}
+		var walls [][]vec3
+		for r := 0; r <= 6; r++ {
+			walls = append(walls, wall(float64(r)/6))
+		}
+		// The top: rings closing in, dipping along the middle (the
+		// crease from front to back).
+		var crownTop [][]vec3
+		edge := walls[len(walls)-1]
+		xmax := 0.0
+		for _, q := range edge {
+			xmax = math.Max(xmax, math.Abs(q[0]-centre[0]))
+		}
+		for r := 0; r <= 6; r++ {
+			u := float64(r) / 6
+			row := make([]vec3, hatSegments+1)
+			for i, q := range edge {
+				x, z := centre[0]+(q[0]-centre[0])*(1-u), centre[2]+(q[2]-centre[2])*(1-u)
+				dip := 0.02 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
+				row[i] = vec3{x, q[1] - dip, z}
+			}
+			crownTop = append(crownTop, row)
+		}
+		p.hatGrid(walls, 0, 1, 0, 0.35, 0)
+		p.hatGrid(crownTop, 0, 1, 0.37, 0.6, 0)
+		// The ribbon: 2.8 cm up the wall, 1.5 mm proud of it.
+		ribbon := [][]vec3{}
+		for r := 0; r <= 2; r++ {
+			row := wall(0.028 / (topY - k.rim(0, front, back)) * float64(r) / 2)
+			for i, q := range row {
+				out := vec3{q[0] - centre[0], 0, q[2] - centre[2]}.norm()
+				row[i] = q.add(out.scale(0.0015))
+			}
+			ribbon = append(ribbon, row)
+		}
+		p.hatGrid(ribbon, 0, 1, 0.62, 0.7, 1)
+		// The brim: 5.5 cm wide at the front and back, 5 at the sides,
+		// curling up 1.5 cm at the sides and down a little in front.
+		var brim [][]vec3
+		for r := 0; r <= 5; r++ {
+			s := float64(r) / 5
+			row := make([]vec3, hatSegments+1)
+			for i, q := range band {
+				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
+				out := vec3{q[0] - centre[0], 0, q[2] - centre[2]}.norm()
+				w := (0.055 - 0.005*math.Pow(math.Sin(th), 2)) * s
+				curl := 0.015*math.Pow(math.Sin(th), 2)*s*s - 0.006*math.Max(0, math.Cos(th))*s*s
+				row[i] = q.add(out.scale(w)).add(vec3{0, curl, 0})
+			}
+			brim = append(brim, row)
+		}
+		p.hatGrid(brim, 0, 1, 0.72, 1, 0)
+	}
+	p.hatNormals(k.c)
+	p.rigid(b.joint("Head"))
+	p.minKeep = 1
+	return p, k.c
+}
+
+// rimPoint is the point of a hat's rim at azimuth th.
+func (k *skull) rimPoint(th, front, back, gap float64) vec3 {
+	ph := k.rimElevation(th, k.rim(th, front, back), gap)
+	return k.c.add(dir(th, ph).scale(k.radius(th, ph) + gap))
+}
+
+// hairClearance is how far inside a hat the hair under it stays.
+const hairClearance = 0.004
+
+// pressHair moves every hair vertex that the hat covers, seen from the
+// head's centre c, to within hairClearance inside it: hair under a hat
+// lies flat under it, and no strand comes through the crown or the brim.
+// Hair the hat does not cover (below the rim, past the brim) stays.
+func pressHair(hair, hatPart *part, c vec3) {
+	rays := newRayBins(hatPart, c)
+	for i, q := range hair.pos {
+		v := v3(q)
+		d := v.sub(c)
+		r := d.len()
+		if r < 1e-6 {
+			continue
+		}
+		u := d.scale(1 / r)
+		hit, ok := rays.first(u)
+		if !ok || r < hit-hairClearance {
+			continue
+		}
+		hair.pos[i] = c.add(u.scale(math.Max(0.5*hit, hit-hairClearance))).f32()
+	}
+}
+
+// rayBins finds where rays from a point first meet a mesh: its triangles
+// binned by the directions of their corners from that point.
+type rayBins struct {
+	c    vec3
+	pos  []vec3
+	tris [][3]uint32
+	bins map[[2]int][]int
+}
+
+const rayBin = 6.0 // degrees
+
+func newRayBins(p *part, c vec3) *rayBins {
+	rb := &rayBins{c: c, tris: p.tris, bins: map[[2]int][]int{}}
+	for _, q := range p.pos {
+		rb.pos = append(rb.pos, v3(q))
+	}
+	for t, tri := range p.tris {
+		var th, ph [3]float64
+		for k, v := range tri {
+			th[k], ph[k] = angles(rb.pos[v].sub(c))
+		}
+		// Unwrap the azimuths around the first corner.
+		for k := 1; k < 3; k++ {
+			for th[k]-th[0] > 180 {
+				th[k] -= 360
+			}
+			for th[k]-th[0] < -180 {
+				th[k] += 360
+			}
+		}
+		lo0, hi0 := math.Min(th[0], math.Min(th[1], th[2])), math.Max(th[0], math.Max(th[1], th[2]))
+		lo1, hi1 := math.Min(ph[0], math.Min(ph[1], ph[2])), math.Max(ph[0], math.Max(ph[1], ph[2]))
+		if hi1 > 80 || lo1 < -80 {
+			// Near a pole every azimuth is close: every bin of the cap.
+			lo0, hi0 = 0, 359.9
+		}
+		for a := int(math.Floor(lo0/rayBin)) - 1; a <= int(math.Floor(hi0/rayBin))+1; a++ {
+			for e := int(math.Floor(lo1/rayBin)) - 1; e <= int(math.Floor(hi1/rayBin))+1; e++ {
+				key := [2]int{((a % 60) + 60) % 60, e}
+				rb.bins[key] = append(rb.bins[key], t)
+			}
+		}
+	}
+	return rb
+}
+
+// angles are the azimuth (0..360) and elevation of d, in degrees.
+func angles(d vec3) (float64, float64) {
+	th := math.Atan2(d[0], d[2]) * 180 / math.Pi
+	if th < 0 {
+		th += 360
+	}
+	return th, math.Asin(math.Max(-1, math.Min(1, d[1]/d.len()))) * 180 / math.Pi
+}
+
+// first is the distance along the unit direction u from c to the mesh
+// (Möller-Trumbore), and whether the ray meets it.
+func (rb *rayBins) first(u vec3) (float64, bool) {
+	th, ph := angles(u)
+	key := [2]int{int(math.Floor(th/rayBin)) % 60, int(math.Floor(ph / rayBin))}
+	best, ok := math.Inf(1), false
+	for _, t := range rb.bins[key] {
+		tri := rb.tris[t]
+		a, b, c := rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]
+		e1, e2 := b.sub(a), c.sub(a)
+		pv := u.cross(e2)
+		det := e1.dot(pv)
+		if math.Abs(det) < 1e-12 {
+			continue
+		}
+		tv := rb.c.sub(a)
+		x := tv.dot(pv) / det
+		if x < 0 || x > 1 {
+			continue
+		}
+		qv := tv.cross(e1)
+		y := u.dot(qv) / det
+		if y < 0 || x+y > 1 {
+			continue
+		}
+		if d := e2.dot(qv) / det; d > 0 && d < best {
+			best, ok = d, true
+		}
+	}
+	return best, ok
+}

@@ -1,0 +1,203 @@
+package avatar
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"testing"
+
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// meshPositions are the vertices of the named mesh's primitives, in the
+// bind pose the generator builds them in.
+func meshPositions(s *scene.Scene, name string) ([]vec3, [][3]uint32) {
+	var pos []vec3
+	var tris [][3]uint32
+	for _, m := range s.Meshes {
+		if m.Name != name {
+			continue
+		}
+		for _, p := range m.Primitives {
+			base := uint32(len(pos))
+			for _, q := range p.Positions {
+				pos = append(pos, v3(q))
+			}
+			for i := 0; i+2 < len(p.Indices); i += 3 {
+				tris = append(tris, [3]uint32{base + p.Indices[i], base + p.Indices[i+1], base + p.Indices[i+2]})
+			}
+		}
+	}
+	return pos, tris
+}
+
+func centroid(ps []vec3) vec3 {
+	var c vec3
+	for _, p := range ps {
+		c = c.add(p)
+	}
+	return c.scale(1 / float64(len(ps)))
+}
+
+// rayHit is the nearest distance along unit u from c to the triangles,
+// by brute force (independent of the generator's binned search).
+func rayHit(c, u vec3, pos []vec3, tris [][3]uint32) (float64, bool) {
+	best, ok := math.Inf(1), false
+	for _, t := range tris {
+		a, b, d := pos[t[0]], pos[t[1]], pos[t[2]]
+		e1, e2 := b.sub(a), d.sub(a)
+		pv := u.cross(e2)
+		det := e1.dot(pv)
+		if math.Abs(det) < 1e-12 {
+			continue
+		}
+		tv := c.sub(a)
+		x := tv.dot(pv) / det
+		if x < 0 || x > 1 {
+			continue
+		}
+		qv := tv.cross(e1)
+		y := u.dot(qv) / det
+		if y < 0 || x+y > 1 {
+			continue
+		}
+		if dist := e2.dot(qv) / det; dist > 0 && dist < best {
+			best, ok = dist, true
+		}
+	}
+	return best, ok
+}
+
+// TestHeadwearOverHair puts every hat on every hair style and looks from
+// the head's centre (between the eyeballs, 8.5 cm behind them): along
+// every ray that meets the hat, no hair vertex is beyond it, and the hat
+// does cover hair (pressed under it rather than cut off).
+func TestHeadwearOverHair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 12 avatars")
+	}
+	for _, style := range headwearStyles[1:] {
+		for _, hair := range []string{"short", "long", "curly", "bun"} {
+			t.Run(style+"/"+hair, func(t *testing.T) {
+				cfg := Default(Feminine)
+				if hair == "short" {
+					cfg = Default(Masculine)
+				}
+				cfg.Hair.Style = hair
+				cfg.Headwear = Headwear{Style: style}
+				s, err := Generate(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hatPos, hatTris := meshPositions(s, "Wolf3D_Headwear")
+				if len(hatTris) == 0 {
+					t.Fatal("no Wolf3D_Headwear")
+				}
+				l, _ := meshPositions(s, "EyeLeft")
+				r, _ := meshPositions(s, "EyeRight")
+				c := headCentre(centroid(l), centroid(r))
+				hairPos, _ := meshPositions(s, "Wolf3D_Hair")
+				covered, out, worst := 0, 0, 0.0
+				for _, v := range hairPos {
+					d := v.sub(c)
+					hit, ok := rayHit(c, d.norm(), hatPos, hatTris)
+					if !ok {
+						continue
+					}
+					covered++
+					if d.len() > hit {
+						out++
+						worst = math.Max(worst, d.len()-hit)
+					}
+				}
+				// The skin above the ears stays under the hat too.
+				head, _ := meshPositions(s, "Wolf3D_Head")
+				skinOut := 0
+				for _, v := range head {
+					if v[1] < c[1] {
+						continue
+					}
+					d := v.sub(c)
+					if hit, ok := rayHit(c, d.norm(), hatPos, hatTris); ok && d.len() > hit {
+						skinOut++
+						t.Logf("skin vertex at %.3f from the centre, %.1f mm beyond the hat", d, 1000*(d.len()-hit))
+					}
+				}
+				t.Logf("%d hat triangles; %d of %d hair vertices under the hat, %d outside it (by up to %.1f mm); %d skin vertices outside", len(hatTris), covered, len(hairPos), out, 1000*worst, skinOut)
+				if out > 0 {
+					t.Errorf("%d hair vertices come through the hat, by up to %.1f mm", out, 1000*worst)
+				}
+				if skinOut > 0 {
+					t.Errorf("%d head vertices come through the hat", skinOut)
+				}
+				// A bun's braid hangs down the back, mostly below any hat.
+				if least := len(hairPos) / map[bool]int{true: 40, false: 5}[hair == "bun"]; covered < least {
+					t.Errorf("the hat covers %d of %d hair vertices", covered, len(hairPos))
+				}
+			})
+		}
+	}
+}
+
+// TestHeadwearColor builds each hat in two colours: the hat's base colour
+// texture follows the configuration (its mean within reach of the colour
+// asked), and an avatar without headwear has no hat.
+func TestHeadwearColor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 4 avatars")
+	}
+	s, err := Generate(Default(Masculine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, _ := meshPositions(s, "Wolf3D_Headwear"); len(pos) > 0 {
+		t.Fatal("a hat on an avatar that asked for none")
+	}
+	for i, style := range headwearStyles[1:] {
+		for _, color := range []string{"red", "light-blue"}[:1+i%2] {
+			cfg := Default(Masculine)
+			cfg.Headwear = Headwear{Style: style, Color: color}
+			s, err := Generate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var img image.Image
+			for _, m := range s.Materials {
+				if m.Name == "Wolf3D_Headwear" {
+					src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
+					img, err = png.Decode(bytes.NewReader(src.Data))
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if img == nil {
+				t.Fatalf("%s: no Wolf3D_Headwear material", style)
+			}
+			var sum [3]float64
+			n := 0.0
+			bd := img.Bounds()
+			for y := bd.Min.Y; y < bd.Max.Y; y += 3 {
+				for x := bd.Min.X; x < bd.Max.X; x += 3 {
+					r, g, b, _ := img.At(x, y).RGBA()
+					sum[0], sum[1], sum[2] = sum[0]+float64(r>>8), sum[1]+float64(g>>8), sum[2]+float64(b>>8)
+					n++
+				}
+			}
+			want := hexColor(clothColors[color])
+			got := fmt.Sprintf("%.0f,%.0f,%.0f", sum[0]/n, sum[1]/n, sum[2]/n)
+			var wantS [3]float64
+			for i := range 3 {
+				wantS[i] = 255 * math.Pow(want[i], 1/2.2)
+			}
+			for i := range 3 {
+				if math.Abs(sum[i]/n-wantS[i]) > 40 {
+					t.Errorf("%s %s: mean texel %s, the colour is about %.0f,%.0f,%.0f", style, color, got, wantS[0], wantS[1], wantS[2])
+					break
+				}
+			}
+		}
+	}
+}
