@@ -121,7 +121,7 @@ func (s *Server) thumbnail(c *gin.Context) {
 		return
 	}
 	camera := "full"
-	if cat == "hair" || cat == "facialHair" || cat == "glasses" {
+	if cat == "hair" || cat == "facialHair" || cat == "glasses" || cat == "headwear" {
 		camera = "portrait"
 	}
 	cfg := avatar.Default(body).WithStyle(cat, style)

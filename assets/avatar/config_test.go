@@ -192,6 +192,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		"outfit.footwear.style": footwearStyles, "glasses.style": glassesStyles,
 		"outfit.top.color": names(clothColors), "outfit.bottom.color": names(clothColors),
 		"outfit.footwear.color": names(clothColors), "glasses.color": names(clothColors),
+		"headwear.style": headwearStyles, "headwear.color": names(clothColors),
 		"body.age": nil, "body.muscle": nil, "body.weight": nil, "body.proportions": nil, "face.seed": nil,
 		"facialHair.style": facialHairStyles, "facialHair.color": names(hairColors),
 	}

@@ -100,6 +100,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	budget(parts)
 	if hw, hair := parts["headwear"], parts["hair"]; hw != nil && hair != nil {
 		pressHair(hair, hw, hatCentre)
+		if len(hair.tris) == 0 {
+			// All of it under the hat (a buzz cut under a beanie).
+			delete(parts, "hair")
+		}
 	}
 	var worn []*part
 	for _, k := range order {

@@ -39,16 +39,19 @@ func cases() map[string]Config {
 	tall := Default(Masculine)
 	tall.Body = Body{Type: Masculine, Height: MaxHeight, Build: 1}
 	tall.Glasses = Glasses{Style: "square", Color: "gold"}
+	tall.Headwear = Headwear{Style: "cap", Color: "red"}
 	c["tall-heavy"] = tall
 	short := Default(Feminine)
 	short.Body = Body{Type: Feminine, Height: MinHeight, Build: 0}
 	short.Skin.Tone = "#3a2a20"
+	short.Headwear = Headwear{Style: "beanie"}
 	c["short-slim"] = short
 	// The most triangles any combination gives.
 	worst := Default(Feminine)
 	worst.Body.Build = 1
 	worst.Hair.Style, worst.Glasses.Style = "long", "round"
 	worst.Outfit.Top.Style, worst.Outfit.Bottom.Style, worst.Outfit.Footwear.Style = "hoodie", "shorts", "boots"
+	worst.Headwear = Headwear{Style: "fedora", Color: "#556070"}
 	c["worst"] = worst
 	for i, st := range facialHairStyles[1:] {
 		cfg := Default(Masculine)

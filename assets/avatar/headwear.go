@@ -308,8 +308,8 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	case "beanie":
 		// A knitted dome pulled down over the tops of the ears, a little
 		// slouch at the crown, and a turned-up cuff.
-		const front, back, gap = 0.028, -0.03, 0.011
-		rings := k.crown(front, back, gap, 0.012, 12)
+		const front, back, gap = 0.038, -0.028, 0.011
+		rings := k.crown(front, back, gap, 0.003, 12)
 		p.hatGrid(rings, 0, 1, 0, 0.62, 0)
 		// The cuff: 4.5 cm of ribbing turned up over the rim, 6 mm
 		// proud of the dome, closed at its fold.
@@ -335,9 +335,10 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		const front, back, gap = 0.04, 0.0, 0.009
 		rings := k.crown(front, back, gap, 0.004, 12)
 		p.hatGrid(rings, 0, 1, 0, 0.6, 0)
-		// The visor: from the rim between ±75° out to 7.5 cm at the
-		// front, sloping down 12° and curved down at its sides.
-		const span = 75 * math.Pi / 180
+		// The visor: a D from the rim between ±65°, reaching 7.5 cm
+		// forward at the middle, sloping down 9° and curved down at its
+		// sides.
+		const span = 65 * math.Pi / 180
 		const n = 24
 		var rows [][]vec3
 		for r := 0; r <= 6; r++ {
@@ -346,10 +347,9 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			for i := 0; i <= n; i++ {
 				th := -span + 2*span*float64(i)/n
 				q := k.rimPoint(th, front, back, gap)
-				out := vec3{math.Sin(th), 0, math.Cos(th)}
-				reach := 0.075 * math.Sqrt(math.Max(0, 1-math.Pow(th/span, 2))) * s
-				side := math.Pow(th/span, 2)
-				q = q.add(out.scale(reach)).add(vec3{0, -reach*math.Tan(12*math.Pi/180) - 0.012*side*s, 0})
+				a := th / span
+				reach := (0.075*math.Sqrt(math.Max(0, 1-a*a)) + 0.004) * s
+				q = q.add(vec3{0.012 * a * s, -reach*math.Tan(9*math.Pi/180) - 0.012*a*a*s, reach})
 				row[i] = q
 			}
 			rows = append(rows, row)
@@ -375,13 +375,13 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			out := vec3{math.Sin(th), 0, math.Cos(th)}
 			band[i] = vec3{k.c[0], q[1], k.c[2]}.add(out.scale(wide))
 		}
-		// The top stands 8.5 cm over the front of the band, and its
-		// crease (2 cm deep) clears the crown of the head.
-		topY := k.rim(0, front, back) + 0.085
+		// The top stands 7 cm over the front of the band, and its
+		// crease (1.3 cm deep) clears the crown of the head.
+		topY := k.rim(0, front, back) + 0.07
 		for i := range hatSegments {
 			th := float64(i) / hatSegments * 2 * math.Pi
 			for ph := 50 * math.Pi / 180; ph <= math.Pi/2; ph += 2 * math.Pi / 180 {
-				topY = math.Max(topY, k.c[1]+(k.radius(th, ph)+gap)*math.Sin(ph)+0.026)
+				topY = math.Max(topY, k.c[1]+(k.radius(th, ph)+gap)*math.Sin(ph)+0.024)
 			}
 		}
 		centre := vec3{k.c[0], 0, k.c[2]}
@@ -389,7 +389,9 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			row := make([]vec3, hatSegments+1)
 			for i, q := range band {
 				y := q[1] + (topY-q[1])*h
-				taper := 1 - 0.05*h
+				// A taper, and the front pinched in toward the top.
+				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
+				taper := 1 - 0.16*h - 0.14*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
 				row[i] = vec3{centre[0] + (q[0]-centre[0])*taper, y, centre[2] + (q[2]-centre[2])*taper}
 			}
 			return row
@@ -411,8 +413,11 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			row := make([]vec3, hatSegments+1)
 			for i, q := range edge {
 				x, z := centre[0]+(q[0]-centre[0])*(1-u), centre[2]+(q[2]-centre[2])*(1-u)
-				dip := 0.02 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
-				row[i] = vec3{x, q[1] - dip, z}
+				// The top edge rounds over, and the crease runs front to
+				// back along the middle.
+				round := 0.008 * (1 - math.Cos(math.Min(1, u*3)*math.Pi/2))
+				dip := 0.013 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
+				row[i] = vec3{x, q[1] - dip - round, z}
 			}
 			crownTop = append(crownTop, row)
 		}
@@ -429,7 +434,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			ribbon = append(ribbon, row)
 		}
 		p.hatGrid(ribbon, 0, 1, 0.62, 0.7, 1)
-		// The brim: 5.5 cm wide at the front and back, 5 at the sides,
+		// The brim: 6.2 cm wide at the front and back, 5.5 at the sides,
 		// curling up 1.5 cm at the sides and down a little in front.
 		var brim [][]vec3
 		for r := 0; r <= 5; r++ {
@@ -438,7 +443,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			for i, q := range band {
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
 				out := vec3{q[0] - centre[0], 0, q[2] - centre[2]}.norm()
-				w := (0.055 - 0.005*math.Pow(math.Sin(th), 2)) * s
+				w := (0.062 - 0.007*math.Pow(math.Sin(th), 2)) * s
 				curl := 0.015*math.Pow(math.Sin(th), 2)*s*s - 0.006*math.Max(0, math.Cos(th))*s*s
 				row[i] = q.add(out.scale(w)).add(vec3{0, curl, 0})
 			}
@@ -461,12 +466,17 @@ func (k *skull) rimPoint(th, front, back, gap float64) vec3 {
 // hairClearance is how far inside a hat the hair under it stays.
 const hairClearance = 0.004
 
-// pressHair moves every hair vertex that the hat covers, seen from the
-// head's centre c, to within hairClearance inside it: hair under a hat
-// lies flat under it, and no strand comes through the crown or the brim.
-// Hair the hat does not cover (below the rim, past the brim) stays.
+// pressHair fits the hair under a hat, seen from the head's centre c:
+// the hair the hat covers is cut away (every triangle with a corner
+// under it), and the hair just below the rim is drawn in toward the head
+// by a share of how far the hair under the rim would have had to move to
+// lie inside the hat, so that it tucks in under the rim. Hair farther
+// from the hat (below the rim, past the brim) stays as it is.
 func pressHair(hair, hatPart *part, c vec3) {
 	rays := newRayBins(hatPart, c)
+	n := len(hair.pos)
+	covered := make([]bool, n)
+	move := make([]vec3, n)
 	for i, q := range hair.pos {
 		v := v3(q)
 		d := v.sub(c)
@@ -476,11 +486,58 @@ func pressHair(hair, hatPart *part, c vec3) {
 		}
 		u := d.scale(1 / r)
 		hit, ok := rays.first(u)
-		if !ok || r < hit-hairClearance {
+		if !ok {
 			continue
 		}
-		hair.pos[i] = c.add(u.scale(math.Max(0.5*hit, hit-hairClearance))).f32()
+		covered[i] = true
+		if r > hit-hairClearance {
+			move[i] = u.scale(math.Max(0.5*hit, hit-hairClearance) - r)
+		}
 	}
+	var idx []uint32
+	nb := make([][]int, n)
+	for _, t := range hair.tris {
+		if covered[t[0]] || covered[t[1]] || covered[t[2]] {
+			// Under the hat, or reaching in under it: hidden, so gone.
+			// Kept, a triangle from under the crown to below the rim
+			// would pass through the hat.
+			for k := 0; k < 3; k++ {
+				a, b := int(t[k]), int(t[(k+1)%3])
+				nb[a] = append(nb[a], b)
+				nb[b] = append(nb[b], a)
+			}
+			continue
+		}
+		idx = append(idx, t[0], t[1], t[2])
+		for k := 0; k < 3; k++ {
+			a, b := int(t[k]), int(t[(k+1)%3])
+			nb[a] = append(nb[a], b)
+			nb[b] = append(nb[b], a)
+		}
+	}
+	// The uncovered hair next to pressed hair takes a share of its
+	// neighbours' moves: three rings, each half the last.
+	for range 3 {
+		next := make([]vec3, n)
+		copy(next, move)
+		for i := range n {
+			if covered[i] || len(nb[i]) == 0 {
+				continue
+			}
+			var sum vec3
+			for _, j := range nb[i] {
+				sum = sum.add(move[j])
+			}
+			next[i] = sum.scale(0.5 / float64(len(nb[i])))
+		}
+		move = next
+	}
+	for i := range n {
+		if move[i] != (vec3{}) {
+			hair.pos[i] = v3(hair.pos[i]).add(move[i]).f32()
+		}
+	}
+	hair.keep(idx)
 }
 
 // rayBins finds where rays from a point first meet a mesh: its triangles

@@ -131,13 +131,7 @@ func ParseConfig(data []byte) (Config, error) {
 			return fields(p, v, map[string]func(string, any) error{"style": text(&c.Glasses.Style), "color": text(&c.Glasses.Color)})
 		},
 		"headwear": func(p string, v any) error {
-			if err := fields(p, v, map[string]func(string, any) error{"style": text(&c.Headwear.Style), "color": text(&c.Headwear.Color)}); err != nil {
-				return err
-			}
-			if c.Headwear.Style == "" && c.Headwear.Color != "" {
-				return invalidf(p+".style", "missing; give one of %s", strings.Join(headwearStyles, ", "))
-			}
-			return nil
+			return fields(p, v, map[string]func(string, any) error{"style": text(&c.Headwear.Style), "color": text(&c.Headwear.Color)})
 		},
 		"face": func(p string, v any) error {
 			h := map[string]func(string, any) error{

@@ -207,6 +207,16 @@ func Random(seed int64) Config {
 			break
 		}
 	}
+	// One in six wears a hat, in a colour that keeps the outfit's one
+	// accent at most.
+	if r.IntN(6) == 0 {
+		c.Headwear.Style = pick(headwearStyles[1:])
+		hats := []string{"black", "charcoal", "navy", "beige", "brown", "olive", "grey"}
+		if c.Headwear.Style == "beanie" && !isAccent(c.Outfit.Top.Color) && !isAccent(c.Outfit.Bottom.Color) && !isAccent(c.Outfit.Footwear.Color) {
+			hats = append(hats, "burgundy", "teal", "orange", "red")
+		}
+		c.Headwear.Color = pick(hats)
+	}
 	if r.IntN(4) == 0 {
 		c.Glasses.Style = pick([]string{"round", "square"})
 		c.Glasses.Color = pick([]string{"black", "tortoise", "gold", "silver", "brown"})

@@ -15,6 +15,7 @@ func TestRandomRules(t *testing.T) {
 	var prev string
 	styles := map[string]bool{}
 	ages := map[bool]int{}
+	hats := 0
 	for seed := int64(0); seed < 200; seed++ {
 		c := Random(seed)
 		if err := c.Validate(); err != nil {
@@ -44,6 +45,18 @@ func TestRandomRules(t *testing.T) {
 		if why := ColorClash(o.Top.Color, o.Bottom.Color, o.Footwear.Color); why != "" {
 			t.Errorf("seed %d: %s, %s and %s: %s", seed, o.Top.Color, o.Bottom.Color, o.Footwear.Color, why)
 		}
+		if h := c.Headwear; h.on() {
+			hats++
+			accents := 0
+			for _, col := range []string{o.Top.Color, o.Bottom.Color, o.Footwear.Color, h.Color} {
+				if isAccent(col) {
+					accents++
+				}
+			}
+			if accents > 1 {
+				t.Errorf("seed %d: a %s hat with %d bright colours in the outfit", seed, h.Color, accents)
+			}
+		}
 		if why := HairClash(c.Body.Age, c.Hair.Color); why != "" {
 			t.Errorf("seed %d: %s hair at %.0f: %s", seed, c.Hair.Color, c.Body.Age, why)
 		}
@@ -59,8 +72,8 @@ func TestRandomRules(t *testing.T) {
 		ages[c.Body.Age >= 45]++
 	}
 	// The rules leave variety: many outfits, young and older faces.
-	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 {
-		t.Errorf("%d top/bottom pairs, %d avatars 45 or older and %d younger in 200 draws", len(styles), ages[true], ages[false])
+	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 || hats < 15 || hats > 60 {
+		t.Errorf("%d top/bottom pairs, %d avatars 45 or older and %d younger, %d hats in 200 draws", len(styles), ages[true], ages[false], hats)
 	}
 }
 

@@ -75,7 +75,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if h := c.Headwear; h.Style != "" || h.Color != "" {
-		if err := oneOf("headwear.style", h.Style, headwearStyles); err != nil {
+		if err := oneOf("headwear.style", h.Style, headwearStyles); h.Style != "" && err != nil {
 			return err
 		}
 		if _, ok := clothColors[h.Color]; h.Color != "" && !ok && !isHex(h.Color) {
