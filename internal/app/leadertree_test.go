@@ -107,7 +107,7 @@ func TestLeaderTree(t *testing.T) {
 	office, casual := treeOf(readLeader(t, "rpm-avatar-office.glb")), treeOf(readLeader(t, "rpm-avatar-casual.glb"))
 	r := start(t)
 	writer := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
-	glasses := postAvatar(t, r, writer, `{"version":"1","body":{"type":"feminine"},"glasses":{"style":"round","color":"black"},"hair":{"style":"bun"}}`)
+	glasses := postAvatar(t, r, writer, `{"version":"1","body":{"type":"feminine"},"glasses":{"style":"round","color":"black"},"hair":{"style":"bun"},"headwear":{"style":"fedora"}}`)
 	merged := []string{"Hips", "Wolf3D_Avatar", "Wolf3D_Avatar_Transparent"}
 	for _, tc := range []struct {
 		id, query string
