@@ -106,11 +106,29 @@ type Outfit struct {
 	Footwear Garment `json:"footwear"`
 }
 
-// Garment is a style and a colour (palette name or "#rrggbb").
+// Garment is a style and a colour (palette name or "#rrggbb"), and for
+// a top a print.
 type Garment struct {
 	Style string `json:"style"`
 	Color string `json:"color"`
+	// Print is printed on a top; the zero Print is none.
+	Print Print `json:"print,omitzero"`
 }
+
+// Print is a print on a top: one of the built-in designs (see
+// printStyles) in an ink colour (a palette name or "#rrggbb"; empty is
+// white on a dark top and black on a light one).
+type Print struct {
+	ID    string `json:"id,omitempty"`
+	Color string `json:"color,omitempty"`
+}
+
+// printStyles are the print designs: stripes all round, a graphic on the
+// chest, the built-in logo on the left chest.
+var printStyles = []string{"none", "stripes", "graphic", "logo"}
+
+// on reports whether there is a print.
+func (p Print) on() bool { return p.ID != "" && p.ID != "none" }
 
 // Glasses is the frame style ("none" for no glasses) and colour.
 type Glasses struct {

@@ -41,7 +41,7 @@ func TestParseConfigValid(t *testing.T) {
 			"outfit":{"top":{"style":"tank","color":"teal"},"bottom":{"style":"skirt","color":"#000000"},
 			"footwear":{"style":"boots","color":"brown"}},"glasses":{"style":"round","color":"gold"}}`, func() Config {
 			return Config{Version: "1", Body: Body{Type: Feminine, Height: 1.5}, Skin: Skin{"#A0522D"}, Hair: Hair{"bun", "auburn"},
-				Eyes: Eyes{"#112233"}, Outfit: Outfit{Garment{"tank", "teal"}, Garment{"skirt", "#000000"}, Garment{"boots", "brown"}},
+				Eyes: Eyes{"#112233"}, Outfit: Outfit{Garment{Style: "tank", Color: "teal"}, Garment{Style: "skirt", Color: "#000000"}, Garment{Style: "boots", Color: "brown"}},
 				Glasses: Glasses{"round", "gold"}}
 		}},
 	} {
@@ -193,6 +193,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		"outfit.top.color": names(clothColors), "outfit.bottom.color": names(clothColors),
 		"outfit.footwear.color": names(clothColors), "glasses.color": names(clothColors),
 		"headwear.style": headwearStyles, "headwear.color": names(clothColors),
+		"outfit.top.print.id": printStyles, "outfit.top.print.color": names(clothColors),
 		"body.age": nil, "body.muscle": nil, "body.weight": nil, "body.proportions": nil, "face.seed": nil,
 		"facialHair.style": facialHairStyles, "facialHair.color": names(hairColors),
 	}

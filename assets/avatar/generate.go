@@ -177,7 +177,12 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 				}
 			}
 		}
-		maps := paint.Cloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), paint.RGB(sole), soleH, seed, 512)
+		var maps paint.Maps
+		if pr := c.g.Print; i == 0 && pr.on() {
+			maps = paint.PrintedCloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), printOf(pr, c.g.Color, p, b), seed, 512)
+		} else {
+			maps = paint.Cloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), paint.RGB(sole), soleH, seed, 512)
+		}
 		b.mesh(c.mesh, p.prim(b.material(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
 	if cfg.Glasses.Style != "none" {

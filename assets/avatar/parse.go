@@ -69,9 +69,15 @@ func ParseConfig(data []byte) (Config, error) {
 			return err
 		}
 	}
-	garment := func(g *Garment) func(string, any) error {
+	garment := func(g *Garment, printable bool) func(string, any) error {
 		return func(p string, v any) error {
-			return fields(p, v, map[string]func(string, any) error{"style": text(&g.Style), "color": text(&g.Color)})
+			h := map[string]func(string, any) error{"style": text(&g.Style), "color": text(&g.Color)}
+			if printable {
+				h["print"] = func(p string, v any) error {
+					return fields(p, v, map[string]func(string, any) error{"id": text(&g.Print.ID), "color": text(&g.Print.Color)})
+				}
+			}
+			return fields(p, v, h)
 		}
 	}
 	err := fields("", root, map[string]func(string, any) error{
@@ -124,7 +130,7 @@ func ParseConfig(data []byte) (Config, error) {
 		},
 		"outfit": func(p string, v any) error {
 			return fields(p, v, map[string]func(string, any) error{
-				"top": garment(&c.Outfit.Top), "bottom": garment(&c.Outfit.Bottom), "footwear": garment(&c.Outfit.Footwear),
+				"top": garment(&c.Outfit.Top, true), "bottom": garment(&c.Outfit.Bottom, false), "footwear": garment(&c.Outfit.Footwear, false),
 			})
 		},
 		"glasses": func(p string, v any) error {

@@ -74,6 +74,17 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	if pr := c.Outfit.Top.Print; pr.ID != "" || pr.Color != "" {
+		if err := oneOf("outfit.top.print.id", pr.ID, printStyles); pr.ID != "" && err != nil {
+			return err
+		}
+		if _, ok := clothColors[pr.Color]; pr.Color != "" && !ok && !isHex(pr.Color) {
+			return invalidf("outfit.top.print.color", "%q is neither \"#rrggbb\" nor one of %s", pr.Color, strings.Join(names(clothColors), ", "))
+		}
+	}
+	if c.Outfit.Bottom.Print != (Print{}) || c.Outfit.Footwear.Print != (Print{}) {
+		return invalidf("outfit", "only the top takes a print")
+	}
 	if h := c.Headwear; h.Style != "" || h.Color != "" {
 		if err := oneOf("headwear.style", h.Style, headwearStyles); h.Style != "" && err != nil {
 			return err

@@ -27,6 +27,16 @@ var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, L
 // the cloth is trimmed: knit turns to ribbing (a beanie's cuff), felt to
 // a dark grosgrain ribbon (a fedora's band).
 func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
+	return cloth(s, kind, color, soleColor, soleHeight, nil, seed, n)
+}
+
+// PrintedCloth is Cloth with a print on it (a top's stripes, graphic or
+// logo).
+func PrintedCloth(s Surface, kind string, color RGB, pr Print, seed uint64, n int) Maps {
+	return cloth(s, kind, color, RGB{}, 0, &pr, seed, n)
+}
+
+func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, pr *Print, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	l := newLayer(n)
 	want := threadPeriod[kind] / metresPerUV(s) * float64(n)
@@ -113,6 +123,15 @@ func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 				tint *= 0.94 + 0.1*fbm3(t.pos, 12, 2, seed+1)
 				if sh != nil {
 					c, h, rough = sh.paint(t.pos, c, h, rough)
+				}
+				if pr != nil {
+					if ink := pr.ink(t.pos); ink > 0 {
+						// Ink lies on the cloth: its colour, smoother, the
+						// weave showing through faintly.
+						c = c.mix(rgb(pr.Ink), ink)
+						h = h * (1 - 0.6*ink)
+						rough = rough + (0.6-rough)*ink
+					}
 				}
 				l.base[i] = c.scale(tint)
 				l.height[i] = h
