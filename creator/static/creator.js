@@ -520,7 +520,10 @@ function syncControls() {
     s.show();
   }
   for (const r of radios.values()) {
-    const v = get(cfg, r.path) ?? get(view.configuration || {}, r.path);
+    let v = get(cfg, r.path) ?? get(view.configuration || {}, r.path);
+    // A part the configuration leaves out (facial hair, headwear) is
+    // its "none".
+    if (v === undefined && r.path.endsWith('.style') && r.inputs.some((i) => i.value === 'none')) v = 'none';
     for (const i of r.inputs) i.checked = i.value === v;
     if (r.picker && typeof v === 'string') r.picker.value = hexOf(v, r.palette) || '#000000';
   }
