@@ -87,6 +87,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 			return nil, err
 		}
 		parts["hair"] = fittedPart(f)
+		trimHairline(parts["hair"], headPart, body.Joints())
 	}
 	endSleeves(parts["top"], body.Joints())
 	beard := newBeard(cfg, headPart, body.Joints())
