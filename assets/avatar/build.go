@@ -213,7 +213,18 @@ func (p *part) settle(out [][3]float32) [][3]float32 {
 				if p.piece == nil {
 					p.piece, p.npieces = pieces(p.pos, p.tris)
 				}
+				carried := out
 				out = rigidOffsets(p.pos, out, p.piece, p.npieces)
+				// The gums are soft and span both jaws: they keep their
+				// carried offsets, upper gums with the head, lower with
+				// the jaw.
+				if g := gumPiece(p.piece, p.npieces); g >= 0 {
+					for i, k := range p.piece {
+						if k == g {
+							out[i] = carried[i]
+						}
+					}
+				}
 			}
 			return out
 		}
@@ -304,9 +315,9 @@ func (b *builder) mesh(name string, prims ...prim) {
 
 // joinLast makes the primitives of the last mesh one primitive (they
 // share its material), each former primitive's vertices coloured by
-// colors (linear, COLOR_0), so that parts drawn alike but tinted apart
+// colors (one per vertex of each primitive, linear, COLOR_0), so that parts drawn alike but tinted apart
 // are one mesh of one primitive as the leader's are.
-func (b *builder) joinLast(colors []rgb) {
+func (b *builder) joinLast(colors [][]rgb) {
 	m := b.sc.Meshes[len(b.sc.Meshes)-1]
 	out := &scene.Primitive{Mode: m.Primitives[0].Mode, Material: m.Primitives[0].Material,
 		TexCoords: [][][2]float32{nil}, Colors: [][][4]float32{nil}, Joints: [][][4]uint16{nil}, Weights: [][][4]float32{nil},
@@ -321,8 +332,7 @@ func (b *builder) joinLast(colors []rgb) {
 		out.TexCoords[0] = append(out.TexCoords[0], p.TexCoords[0]...)
 		out.Joints[0] = append(out.Joints[0], p.Joints[0]...)
 		out.Weights[0] = append(out.Weights[0], p.Weights[0]...)
-		c := colors[pi]
-		for range p.Positions {
+		for _, c := range colors[pi] {
 			out.Colors[0] = append(out.Colors[0], [4]float32{float32(c[0]), float32(c[1]), float32(c[2]), 1})
 		}
 		for ti, t := range p.Targets {

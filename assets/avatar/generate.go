@@ -128,6 +128,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.material("Wolf3D_Body", paint.Skin(bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs := headPart.surface()
+	hs.Inner = headPart.mouthDepth()
 	skin := paint.Skin(hs, tone, seed, 512)
 	beard.stubble(skin, hs, seed)
 	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", skin, matOpts{normal: true, orm: true})))
@@ -137,9 +138,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	// The leader's Wolf3D_Teeth is one mesh of one primitive, teeth and
 	// tongue together: one material, their colours per vertex.
-	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.35, false)
+	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.5, false)
 	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
-	b.joinLast([]rgb{hexColor("#e9e3d3"), hexColor("#b4545c")})
+	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"]))
 	for _, k := range []string{"hair", "eyebrows/default", "eyelashes/default"} {
 		if p := parts[k]; p != nil {
 			p.mask = paint.Border(p.pos, p.tris)

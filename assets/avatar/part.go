@@ -123,11 +123,11 @@ func fittedPart(f *human.Fitted) *part {
 	}
 	if f.ID == "teeth/default" {
 		p.solid = true
-		// MakeHuman's teeth are finely modelled; the leader's take a
-		// hundred triangles. Mostly hidden behind the lips, they are
-		// simplified hard whatever the budget.
-		p.minKeep = 0.12
-		p.reduce(0.12)
+		// MakeHuman's teeth are finely modelled and mostly hidden behind
+		// the lips: each tooth is simplified on its own (reduceTeeth),
+		// and the budget leaves them as they are then.
+		p.minKeep = 1
+		p.reduceTeeth()
 	}
 	return p
 }

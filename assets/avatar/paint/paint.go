@@ -32,6 +32,9 @@ type Surface struct {
 	UV   [][2]float32
 	Tris [][3]uint32
 	Mask []float32
+	// Inner is, per vertex, how deep inside the mouth it is (0..1), for
+	// the skin painter; nil for none.
+	Inner []float32
 }
 
 // Maps are the images of one material: base colour (sRGB, with alpha

@@ -15,6 +15,9 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	attr := make([][2]float64, len(cav))
 	for i, c := range cav {
 		attr[i][0] = c
+		if s.Inner != nil {
+			attr[i][1] = float64(s.Inner[i])
+		}
 	}
 	m := surfaceMap(s, n, attr)
 	l := newLayer(n)
@@ -51,11 +54,17 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
 	a := smooth(0.1, 0.6, t.mask)
 	c = c.mix(lip, a)
+	// Inside the mouth (s.Inner): the lips' wet inner side, then the
+	// mouth's walls, which no light reaches in life; a renderer without
+	// shadows lights them, so their colour and occlusion are dark.
+	in := t.flow[1]
+	c = c.mix(lip.scale(0.55), smooth(0, 0.35, in))
+	c = c.mix(rgb{base[0] * 0.09, base[1] * 0.025, base[2] * 0.03}, smooth(0.3, 1, in))
 	l.base[i] = c
-	l.ao[i] = 1 - 0.5*hollow
+	l.ao[i] = (1 - 0.5*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
-	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.24*a
+	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.24*a + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
