@@ -68,6 +68,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		}
 	}
 	headPart, bodyPart := bodyParts(body, hidden)
+	headPart.closeLips()
 
 	parts := map[string]*part{"head": headPart, "body": bodyPart}
 	order := []string{"top", "bottom", "footwear"}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
@@ -144,4 +145,30 @@ func (p *part) mouthDepth() []float32 {
 		out[i] = m[v]
 	}
 	return out
+}
+
+// restLips are the face shapes, and their weights, that the head's rest
+// shape takes in: MakeHuman's lips at rest leave a slit of one to two
+// millimetres at the bite, more open toward the corners, through which
+// a white line of teeth showed. A little of mouthClose (the lower lip up
+// and forward onto the upper) and of mouthPress shuts it; every face
+// shape still moves the lips by its own offsets from there.
+var restLips = map[string]float32{"mouthClose": 0.4, "mouthPressLeft": 0.5, "mouthPressRight": 0.5}
+
+// closeLips moves the head's vertices by restLips.
+func (p *part) closeLips() {
+	for name, w := range restLips {
+		idx, d := face.Deltas(name)
+		at := make(map[int32][3]float32, len(idx))
+		for i, v := range idx {
+			at[v] = d[i]
+		}
+		for i, v := range p.base {
+			if o, ok := at[v]; ok {
+				for k := range 3 {
+					p.pos[i][k] += w * o[k]
+				}
+			}
+		}
+	}
 }

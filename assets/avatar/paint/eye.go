@@ -5,8 +5,8 @@ import "math"
 // Eye paints an eyeball over s, which must be the eye's own mesh (its
 // centre and radius are taken from it) facing +Z as the avatar does: a
 // black pupil, an iris of the given colour with radial fibres, a lighter
-// ring around the pupil and a dark limbal ring, then the white with a
-// blush toward the back. The cornea is glossy, but a sphere's true
+// ring around the pupil and a soft limbal ring fading into a warm grey
+// white, with a blush toward the back. The cornea is glossy, but a sphere's true
 // reflection of a light is a point that the lids often hide and an even
 // sky gives none; so, as the leader's textures do, catchlights are
 // painted in: a window's soft reflection up and to the viewer's left of
@@ -38,8 +38,9 @@ func glint(theta, phi, t0, p0 float64) float64 {
 	return math.Hypot(x, y)
 }
 
-// white is the eye's sclera.
-var white = rgb{0.66, 0.62, 0.59}
+// white is the eye's sclera: a warm light grey, not paper white (a white
+// as bright as the skin's highlights made the gaze look fixed and hard).
+var white = rgb{0.50, 0.46, 0.42}
 
 // eyeTexel is the colour and relief of the eye at texel t, around the
 // eyeball's centre c.
@@ -65,11 +66,14 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
 		col = ir.scale(0.55 + 0.7*fib)
 		col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
-		col = col.mix(ir.scale(0.2), smooth(0.75, 1, q))
+		// A soft limbal ring: the iris darkens over its outer fifth
+		// and fades into the white past it (below), no drawn line.
+		col = col.mix(ir.scale(0.45), 0.6*smooth(0.8, 1, q))
 		h = -0.5 * fib
 	default:
 		v := fbm3(t.pos, 400, 2, seed+5)
-		col = white.scale(0.95+0.08*v).mix(rgb{0.62, 0.36, 0.32}, 0.4*smooth(1.0, 2.0, theta))
+		col = white.scale(0.95+0.08*v).mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
+		col = col.mix(ir.scale(0.45), 0.6*(1-smooth(limbus, limbus+0.07, theta)))
 	}
 	// The catchlights: angular distances on the eye from their centres.
 	if theta < limbus {

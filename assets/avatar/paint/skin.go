@@ -24,7 +24,9 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	base := rgb(tone)
 	// Lips are the tone with less green and blue (more blood showing):
 	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
-	lip := rgb{base[0] * 0.8, base[1] * 0.46, base[2] * 0.5}
+	// Natural lips are only a little deeper and redder than the skin
+	// around them; more read as lipstick.
+	lip := rgb{base[0] * 0.82, base[1] * 0.56, base[2] * 0.58}
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
@@ -52,7 +54,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
 	c = c.mix(red, 0.35*ridge)
 	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
-	a := smooth(0.1, 0.6, t.mask)
+	a := smooth(0.15, 0.7, t.mask)
 	c = c.mix(lip, a)
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
 	// mouth's walls, which no light reaches in life; a renderer without
@@ -64,7 +66,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	l.ao[i] = (1 - 0.5*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
-	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.24*a + 0.1*in
+	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.14*a + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
