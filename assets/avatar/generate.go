@@ -139,7 +139,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	// The leader's Wolf3D_Teeth is one mesh of one primitive, teeth and
 	// tongue together: one material, their colours per vertex.
-	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.5, false)
+	// Rough: a glossy tongue under a viewer's key light showed a white
+	// sheen filling the open mouth.
+	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.8, false)
+	lowerTongue(parts["tongue/default"])
 	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
 	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"]))
 	for _, k := range []string{"hair", "eyebrows/default", "eyelashes/default"} {

@@ -163,3 +163,14 @@ func gumPiece(piece []int, n int) int {
 	}
 	return best
 }
+
+// lowerTongue seats the tongue 2 mm lower and 2 mm further back than
+// MakeHuman's, whose back rises level with the upper teeth: with the jaw
+// open it filled the mouth's opening above the lower teeth, where a
+// tongue at rest lies behind and below them.
+func lowerTongue(p *part) {
+	for i := range p.pos {
+		p.pos[i][1] -= 0.002
+		p.pos[i][2] -= 0.002
+	}
+}
