@@ -94,6 +94,17 @@ func (f *Face) feature(name string) *map[string]float64 {
 // faces are near average and a few features stand out.
 const faceSpread = 0.3
 
+// heavy are the dials whose high side widens, fattens or swells the face
+// (a round or square head, full cheeks, a wide chin, thick lips): drawn
+// at full spread they made many random faces puffy and stocky, so a
+// seed draws their high side at a quarter of the spread. Set
+// explicitly, they take any value.
+var heavy = map[string]bool{
+	"head.fat": true, "head.round": true, "head.square": true, "head.rectangular": true, "head.scale-horiz": true,
+	"cheeks.volume": true, "cheeks.bones": true, "chin.width": true, "chin.prominent": true, "chin.bones": true,
+	"mouth.lowerlip-volume": true, "mouth.upperlip-volume": true, "mouth.scale-horiz": true, "nose.volume": true,
+}
+
 // Modifiers resolves the face into MakeHuman modifier values by name
 // ("nose/nose-scale-horiz"): the explicit dials, and when Seed is set
 // every other dial drawn from it.
@@ -114,6 +125,9 @@ func (f Face) Modifiers() map[string]float64 {
 				drawn = math.Max(-1, math.Min(1, r.NormFloat64()*faceSpread))
 				if oneSided[reg.name+"."+d] {
 					drawn = math.Abs(drawn)
+				}
+				if heavy[reg.name+"."+d] && drawn > 0 {
+					drawn *= 0.25
 				}
 			}
 			if v, ok := set[d]; ok {

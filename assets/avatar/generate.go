@@ -156,8 +156,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	beard.mesh(b, seed)
 	brows := parts["eyebrows/default"]
 	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Hair(brows.surface(), paint.RGB(rgb(hairC).scale(0.7)), seed, 128), matOpts{mask: true, doubleSided: true})))
+	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
-	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.material("Wolf3D_Eyelashes", paint.Hair(lashes.surface(), paint.RGB{0.02, 0.015, 0.012}, seed, 128), matOpts{mask: true, doubleSided: true})))
+	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
+	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.material("Wolf3D_Eyelashes", paint.Hair(lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
 
 	type cloth struct {
 		mesh string
