@@ -145,13 +145,28 @@ type faceFigures struct {
 		Outside float64 `json:"outside"`
 	} `json:"viseme"`
 	VisemeInEyes float64 `json:"visemeInEyes"`
+	// The mouth's figures: sRGB luma (0..255) and the shares of dark
+	// (luma under 70) and white (bright and grey: teeth) pixels, in the
+	// opening with jawOpen and at rest, and along the lips' line at rest.
+	MouthOpen  mouthFigures `json:"mouthOpen"`
+	MouthShut  mouthFigures `json:"mouthShut"`
+	LipsAtRest mouthFigures `json:"lipsAtRest"`
+}
+
+type mouthFigures struct {
+	Luma  float64 `json:"luma"`
+	Dark  float64 `json:"dark"`
+	White float64 `json:"white"`
 }
 
 // TestFaceMorphTargetsInBrowser loads a Kiln avatar with the ARKit and
 // viseme shapes in three.js in chromium, closes both eyes, then opens the
 // mouth with viseme_aa: the pixels change around the eyes and the mouth,
 // and hardly anywhere else. The merged variant is driven the same way,
-// through Wolf3D_Avatar's morphTargetDictionary.
+// through Wolf3D_Avatar's morphTargetDictionary. With jawOpen the mouth
+// is dark inside (before issue 22 a lit white mass of simplified teeth
+// filled it: luma 188, no dark pixel), and at rest no teeth show between
+// the lips.
 func TestFaceMorphTargetsInBrowser(t *testing.T) {
 	node, viewer := browserTool(t)
 	script := filepath.Join(filepath.Dir(viewer), "face.mjs")
@@ -177,6 +192,14 @@ func TestFaceMorphTargetsInBrowser(t *testing.T) {
 		}
 		if f.Viseme.Inside < 0.05 || f.Viseme.Outside > 0.005 || f.VisemeInEyes > 0.005 {
 			t.Errorf("%s: viseme_aa should change the mouth (%.3f) and little else (%.4f, eyes %.4f)", query, f.Viseme.Inside, f.Viseme.Outside, f.VisemeInEyes)
+		}
+		t.Logf("%s: the opening with jawOpen has luma %.0f (%.0f at rest), %.0f%% dark, %.1f%% white; the lips' line at rest %.2f%% white",
+			query, f.MouthOpen.Luma, f.MouthShut.Luma, 100*f.MouthOpen.Dark, 100*f.MouthOpen.White, 100*f.LipsAtRest.White)
+		if f.MouthOpen.Luma > 100 || f.MouthOpen.Dark < 0.5 || f.MouthOpen.Luma > 0.7*f.MouthShut.Luma {
+			t.Errorf("%s: the open mouth should be dark inside: luma %.0f (%.0f shut), %.0f%% dark pixels", query, f.MouthOpen.Luma, f.MouthShut.Luma, 100*f.MouthOpen.Dark)
+		}
+		if f.LipsAtRest.White > 0.001 {
+			t.Errorf("%s: %.2f%% of the lips' line is teeth-white at rest, want none", query, 100*f.LipsAtRest.White)
 		}
 	}
 }

@@ -1,8 +1,10 @@
 // Loads an avatar in three.js (GLTFLoader, WebGLRenderer) in Debian's
-// chromium, frames its face, and draws it three times: at rest, with the
-// blink shapes at 1, and with the viseme at 1. It measures how many
-// pixels change around the eyes, around the mouth and everywhere else,
-// and prints the figures as one line of JSON; internal/app's
+// chromium, frames its face, and draws it four times: at rest, with the
+// blink shapes at 1, with the viseme at 1 and with jawOpen at 1. It
+// measures how many pixels change around the eyes, around the mouth and
+// everywhere else, and how dark the open mouth is and how much white
+// shows between the lips at rest, and prints the figures as one line of
+// JSON; internal/app's
 // TestFaceMorphTargetsInBrowser judges them.
 //
 //   node face.mjs MODEL_URL [--blink eyeBlinkLeft,eyeBlinkRight] [--viseme viseme_aa] [--screenshot PREFIX]
@@ -141,6 +143,28 @@ try {
   const rest = draw([]);
   const blinked = draw(blink);
   const spoken = draw([viseme]);
+  // The mouth's inside: with jawOpen the opening (a box 2.5 × 1.4 cm
+  // just below the lips' line, where the lower lip was) should be dark,
+  // a mouth and not a lit void; at rest a band 5 × 0.6 cm along the
+  // lips' line should show no teeth (white: bright and grey).
+  const opened = draw(['jawOpen']);
+  const inner = box(mouth.clone().add(new THREE.Vector3(0, -0.011, 0)), 0.025, 0.014);
+  const band = box(mouth, 0.05, 0.006);
+  const figures = (px, b) => {
+    let n = 0, luma = 0, dark = 0, white = 0;
+    for (let y = b.y0; y < b.y1; y++) {
+      for (let x = b.x0; x < b.x1; x++) {
+        const i = ((size - 1 - y) * size + x) * 4;
+        const r = px[i], g = px[i + 1], bl = px[i + 2];
+        const l = 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+        n++;
+        luma += l;
+        if (l < 70) dark++;
+        if (l > 170 && Math.max(r, g, bl) - Math.min(r, g, bl) < 30) white++;
+      }
+    }
+    return { luma: luma / n, dark: dark / n, white: white / n, pixels: n };
+  };
   window.result = {
     mesh: head.name,
     targets: Object.keys(head.morphTargetDictionary).length,
@@ -149,6 +173,9 @@ try {
     blinkInMouth: compare(rest.px, blinked.px, (x, y) => inBox(mouthBox, x, y)).inside,
     viseme: compare(rest.px, spoken.px, (x, y) => inBox(mouthBox, x, y)),
     visemeInEyes: compare(rest.px, spoken.px, (x, y) => inBox(eyes[0], x, y) || inBox(eyes[1], x, y)).inside,
+    mouthOpen: figures(opened.px, inner),
+    mouthShut: figures(rest.px, inner),
+    lipsAtRest: figures(rest.px, band),
     pictures: [rest.png, blinked.png, spoken.png],
   };
 } catch (e) {
