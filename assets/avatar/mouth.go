@@ -153,12 +153,18 @@ func (p *part) mouthDepth() []float32 {
 // a white line of teeth showed. A little of mouthClose (the lower lip up
 // and forward onto the upper) and of mouthPress shuts it; every face
 // shape still moves the lips by its own offsets from there.
-var restLips = map[string]float32{"mouthClose": 0.4, "mouthPressLeft": 0.5, "mouthPressRight": 0.5}
+var restLips = []struct {
+	shape  string
+	weight float32
+}{{"mouthClose", 0.4}, {"mouthPressLeft", 0.5}, {"mouthPressRight", 0.5}}
 
 // closeLips moves the head's vertices by restLips.
 func (p *part) closeLips() {
-	for name, w := range restLips {
-		idx, d := face.Deltas(name)
+	// In a fixed order: sums of floats in map order differ in their
+	// last bits from build to build.
+	for _, r := range restLips {
+		w := r.weight
+		idx, d := face.Deltas(r.shape)
 		at := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
 			at[v] = d[i]

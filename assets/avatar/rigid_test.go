@@ -83,11 +83,12 @@ func TestTeethOpenAsSolids(t *testing.T) {
 		if k < 0 {
 			t.Fatal("no jawOpen on the teeth")
 		}
-		// One primitive, as the leader's: the teeth are the vertices of
-		// the first vertex's colour, the (soft) tongue has another.
+		// One primitive, as the leader's: the teeth are the vertices
+		// of an ivory colour (shaded toward the back), the (soft) gums
+		// and tongue are red.
 		p := m.Primitives[0]
 		d := p.Targets[k].Positions
-		teeth := func(v uint32) bool { return p.Colors[0][v] == p.Colors[0][0] }
+		teeth := func(v uint32) bool { c := p.Colors[0][v]; return c[1] > 0.6*c[0] }
 		var tris [][3]uint32
 		for i := 0; i+2 < len(p.Indices); i += 3 {
 			if teeth(p.Indices[i]) {

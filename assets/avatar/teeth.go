@@ -15,7 +15,7 @@ import (
 // fifth of its size).
 const (
 	frontTooth = 64
-	backTooth  = 28
+	backTooth  = 40
 	gumTris    = 640
 )
 
