@@ -15,7 +15,7 @@ import (
 // fifth of its size).
 const (
 	frontTooth = 64
-	backTooth  = 40
+	backTooth  = 28
 	gumTris    = 640
 )
 
