@@ -188,6 +188,9 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 	if c := beardCuts[cfg.FacialHair.style()]; c.shells > 0 {
 		want = append(want, "Wolf3D_Beard")
 	}
+	if cfg.Headwear.on() {
+		want = append(want, "Wolf3D_Headwear")
+	}
 	got := map[string]*scene.Mesh{}
 	for _, m := range s.Meshes {
 		got[m.Name] = m
@@ -221,8 +224,8 @@ func checkAvatar(t *testing.T, s *scene.Scene, cfg Config) {
 					t.Fatalf("%s vertex %d: weights sum to %v", name, i, sum)
 				}
 			}
-			if name == "Wolf3D_Hair" {
-				continue // height is measured without hair
+			if name == "Wolf3D_Hair" || name == "Wolf3D_Headwear" {
+				continue // height is measured without hair or hat
 			}
 			for _, v := range p.Positions {
 				top = math.Max(top, float64(v[1]))
