@@ -221,6 +221,11 @@ func Random(seed int64) Config {
 		c.Glasses.Style = pick([]string{"round", "square"})
 		c.Glasses.Color = pick([]string{"black", "tortoise", "gold", "silver", "brown"})
 	}
+	// Two men in five have facial hair, in their hair's colour. Drawn
+	// last, so that everything above stays as each seed had it.
+	if g == Masculine && r.IntN(5) < 2 {
+		c.FacialHair.Style = pick(facialHairStyles[1:])
+	}
 	return c
 }
 
