@@ -455,9 +455,13 @@ function partControls(schema, cat, titled) {
       kids.push(colour(`${part.path}.color`, name('color'), paletteFor(enumOf(p)), part.materials));
       continue;
     }
+    // An option is a list of names, or an object of an id and its own
+    // colour (the print on a top and its ink).
     const opts = enumOf(p).length ? enumOf(p) : enumOf(p.properties?.id);
     const path = enumOf(p).length ? `${part.path}.${k}` : `${part.path}.${k}.id`;
-    if (opts.length) kids.push(choice(path, titled ? `${tr(cat)}: ${tr(k)}` : tr(k), opts.map((id) => ({ id, label: id === 'none' ? t('none') : labelOf(id) }))));
+    const legend = titled ? `${tr(cat)}: ${tr(k)}` : tr(k);
+    if (opts.length) kids.push(choice(path, legend, opts.map((id) => ({ id, label: id === 'none' ? t('none') : labelOf(id) }))));
+    if (opts.length && p.properties?.color) kids.push(colour(`${part.path}.${k}.color`, `${legend}: ${t('color')}`, paletteFor(enumOf(p.properties.color)), null));
   }
   return el('div', { class: 'group' }, titled ? el('h2', {}, tr(cat)) : null, kids);
 }
@@ -523,7 +527,7 @@ function syncControls() {
     let v = get(cfg, r.path) ?? get(view.configuration || {}, r.path);
     // A part the configuration leaves out (facial hair, headwear) is
     // its "none".
-    if (v === undefined && r.path.endsWith('.style') && r.inputs.some((i) => i.value === 'none')) v = 'none';
+    if (v === undefined && /\.(style|id)$/.test(r.path) && r.inputs.some((i) => i.value === 'none')) v = 'none';
     for (const i of r.inputs) i.checked = i.value === v;
     if (r.picker && typeof v === 'string') r.picker.value = hexOf(v, r.palette) || '#000000';
   }
