@@ -171,10 +171,12 @@ func beardWeights(head *part, f faceFrame, region string) []float32 {
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
 			top := math.Min(0.25+0.45*dr*dr, 0.85)
-			low := 0.4
+			// How far under the chin it reaches: a beard stops under the
+			// jaw, not down the throat.
+			low := 0.2
 			if region == "short" {
 				top = math.Min(0.22+0.38*dr*dr, 0.75)
-				low = 0.25
+				low = 0.1
 			}
 			w *= smooth(top+0.05, top-0.05, y) * smooth(chin-low-0.1, chin-low, y)
 			// The upper lip is the moustache's part of the region.
