@@ -207,6 +207,11 @@ func Random(seed int64) Config {
 			break
 		}
 	}
+	// One T-shirt or tank in four has a print, in the ink that reads on
+	// its colour (white on dark, black on light).
+	if top := c.Outfit.Top.Style; (top == "tshirt" || top == "tank") && r.IntN(4) == 0 {
+		c.Outfit.Top.Print.ID = pick(printStyles[1:])
+	}
 	// One in six wears a hat, in a colour that keeps the outfit's one
 	// accent at most.
 	if r.IntN(6) == 0 {

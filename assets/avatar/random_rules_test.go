@@ -15,7 +15,7 @@ func TestRandomRules(t *testing.T) {
 	var prev string
 	styles := map[string]bool{}
 	ages := map[bool]int{}
-	hats := 0
+	hats, prints := 0, 0
 	for seed := int64(0); seed < 200; seed++ {
 		c := Random(seed)
 		if err := c.Validate(); err != nil {
@@ -70,10 +70,13 @@ func TestRandomRules(t *testing.T) {
 		seen[string(b)], prev = seed, string(b)
 		styles[c.Outfit.Top.Style+"/"+c.Outfit.Bottom.Style] = true
 		ages[c.Body.Age >= 45]++
+		if c.Outfit.Top.Print.on() {
+			prints++
+		}
 	}
 	// The rules leave variety: many outfits, young and older faces.
-	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 || hats < 15 || hats > 60 {
-		t.Errorf("%d top/bottom pairs, %d avatars 45 or older and %d younger, %d hats in 200 draws", len(styles), ages[true], ages[false], hats)
+	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 || hats < 15 || hats > 60 || prints < 5 {
+		t.Errorf("%d top/bottom pairs, %d avatars 45 or older and %d younger, %d hats, %d prints in 200 draws", len(styles), ages[true], ages[false], hats, prints)
 	}
 }
 
