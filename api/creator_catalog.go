@@ -24,6 +24,7 @@ var styleLabels = map[string]string{
 	"sneakers": "Sneakers", "boots": "Boots", "shoes": "Shoes",
 	"none": "None", "round": "Round", "square": "Square",
 	"stubble": "Stubble", "short-beard": "Short beard", "full-beard": "Full beard", "goatee": "Goatee", "moustache": "Moustache",
+	"cap": "Cap", "beanie": "Beanie", "fedora": "Fedora",
 }
 
 // quickStart is a template of the quick-start gallery: a configuration
