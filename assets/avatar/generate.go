@@ -34,6 +34,10 @@ func Generate(cfg Config) (*scene.Scene, error) {
 // generate builds a resolved, valid configuration; with sliders, their
 // targets replace the face shapes (Basis).
 func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
+	// The mouth's mask is found once per process (half a second on a
+	// busy machine): begun here, it overlaps the body's shaping and
+	// fitting instead of adding to a cold build.
+	go mouthMask()
 	body, err := standingBody(cfg)
 	if err != nil {
 		return nil, err
