@@ -117,6 +117,10 @@ func check(m Mesh) error {
 			return fmt.Errorf("draco: index %d beyond %d points", idx, m.Points)
 		}
 	}
+	// Google's decoder refuses a mesh with more points than corners.
+	if m.Points > len(m.Indices) {
+		return fmt.Errorf("draco: %d points for %d corners", m.Points, len(m.Indices))
+	}
 	if len(m.Attributes) == 0 || len(m.Attributes) > 255 {
 		return fmt.Errorf("draco: %d attributes", len(m.Attributes))
 	}

@@ -192,6 +192,7 @@ func TestEncodeRefuses(t *testing.T) {
 		{"index beyond", draco.Mesh{Indices: []uint32{0, 1, 3}, Points: 3, Attributes: []draco.Attribute{{Components: 3, Float: pos, Bits: 8}}}},
 		{"no attributes", draco.Mesh{Indices: []uint32{0, 1, 2}, Points: 3}},
 		{"short attribute", draco.Mesh{Indices: []uint32{0, 1, 2}, Points: 4, Attributes: []draco.Attribute{{Components: 3, Float: pos, Bits: 8}}}},
+		{"more points than corners", draco.Mesh{Indices: []uint32{0, 1, 2}, Points: 4, Attributes: []draco.Attribute{{Components: 3, Float: append(pos, 1, 1, 1), Bits: 8}}}},
 		{"no bits", draco.Mesh{Indices: []uint32{0, 1, 2}, Points: 3, Attributes: []draco.Attribute{{Components: 3, Float: pos}}}},
 	} {
 		if _, err := draco.Encode(c.mesh); err == nil {

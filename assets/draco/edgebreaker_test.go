@@ -3,6 +3,7 @@ package draco_test
 import (
 	"fmt"
 	"math"
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
@@ -319,4 +320,156 @@ func triangleSet(idx []uint32, keys []string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Random surfaces: spheres, grids and cubes side by side, with random
+// faces removed (holes, loose pieces, vertices where faces meet only at a
+// point) and random texture seams (points repeated with another texture
+// coordinate), each coded by EncodeReordered and read back by Google's
+// decoder to the same triangles.
+func TestEdgebreakerRandomSurfaces(t *testing.T) {
+	var cases []draco.Mesh
+	r := rand.New(rand.NewSource(21))
+	for i := 0; i < 24; i++ {
+		parts := []draco.Mesh{sphere(4+r.Intn(8), 5+r.Intn(9)), withUV(grid(3+r.Intn(20), 2+r.Intn(15))), cube()}
+		r.Shuffle(len(parts), func(a, b int) { parts[a], parts[b] = parts[b], parts[a] })
+		m := joined(trimAttributes(parts[:1+r.Intn(3)])...)
+		var drop []int
+		for f := 0; f < len(m.Indices)/3; f++ {
+			if r.Float64() < 0.15*float64(i%4)/3 {
+				drop = append(drop, f)
+			}
+		}
+		m = withoutFaces(m, drop...)
+		m = compact(m)
+		if i%2 == 1 {
+			m = compact(splitSeams(m, r))
+		}
+		if len(m.Indices) > 0 {
+			cases = append(cases, m)
+		}
+	}
+	var streams [][]byte
+	var points []int
+	var kinds [3]int
+	for _, m := range cases {
+		b, n, err := draco.EncodeReordered(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, b)
+		points = append(points, n)
+		switch {
+		case b[8] == 0:
+			kinds[0]++
+		case attributeData(b) == 0:
+			kinds[1]++
+		default:
+			kinds[2]++
+		}
+	}
+	// Both edgebreaker codings are among them.
+	if kinds[1] == 0 || kinds[2] == 0 {
+		t.Errorf("sequential, edgebreaker, with seams: %v", kinds)
+	}
+	for i, got := range dracotest.Decode(t, streams...) {
+		m := cases[i]
+		if got.Error != "" {
+			t.Errorf("mesh %d (method %d, %d faces, %d points, %d bytes): %s", i, streams[i][8], len(m.Indices)/3, m.Points, len(streams[i]), got.Error)
+			continue
+		}
+		want := pointKeys(m)
+		have := make([]string, got.Points)
+		for p := range have {
+			have[p] = decodedKey(got, m, p)
+		}
+		if got.Points != points[i] {
+			t.Errorf("mesh %d: %d points decoded, encoder said %d", i, got.Points, points[i])
+		}
+		if w, h := triangleSet(m.Indices, want), triangleSet(got.Indices, have); !slices.Equal(w, h) {
+			t.Errorf("mesh %d (method %d): decoded triangles differ (%d against %d)", i, streams[i][8], len(h), len(w))
+		}
+	}
+}
+
+// withUV gives a grid's attributes as position and texture coordinates.
+func withUV(m draco.Mesh) draco.Mesh {
+	m.Attributes = []draco.Attribute{m.Attributes[0], m.Attributes[2]}
+	return m
+}
+
+// trimAttributes keeps the position and a texture coordinate (made up
+// from the position where a mesh has none), so meshes can be joined.
+func trimAttributes(ms []draco.Mesh) []draco.Mesh {
+	out := make([]draco.Mesh, len(ms))
+	for i, m := range ms {
+		var uv []float32
+		for _, a := range m.Attributes {
+			if a.Kind == draco.TexCoord {
+				uv = a.Float
+			}
+		}
+		if uv == nil {
+			for p := 0; p < m.Points; p++ {
+				uv = append(uv, m.Attributes[0].Float[3*p]*0.3, m.Attributes[0].Float[3*p+2]*0.3)
+			}
+		}
+		m.Attributes = []draco.Attribute{m.Attributes[0], {Kind: draco.TexCoord, Components: 2, Float: uv, Bits: 12}}
+		out[i] = m
+	}
+	return out
+}
+
+// compact drops the points no triangle uses.
+func compact(m draco.Mesh) draco.Mesh {
+	remap := make([]int, m.Points)
+	for i := range remap {
+		remap[i] = -1
+	}
+	var keep []int
+	for i, idx := range m.Indices {
+		if remap[idx] < 0 {
+			remap[idx] = len(keep)
+			keep = append(keep, int(idx))
+		}
+		m.Indices[i] = uint32(remap[idx])
+	}
+	out := draco.Mesh{Indices: m.Indices, Points: len(keep)}
+	for _, a := range m.Attributes {
+		b := a
+		b.Float, b.Int = nil, nil
+		for _, p := range keep {
+			if a.Float != nil {
+				b.Float = append(b.Float, a.Float[p*a.Components:(p+1)*a.Components]...)
+			} else {
+				b.Int = append(b.Int, a.Int[p*a.Components:(p+1)*a.Components]...)
+			}
+		}
+		out.Attributes = append(out.Attributes, b)
+	}
+	return out
+}
+
+// splitSeams gives a random third of the triangles their own copies of
+// their points with shifted texture coordinates: texture seams around
+// them, positions shared.
+func splitSeams(m draco.Mesh, r *rand.Rand) draco.Mesh {
+	for f := 0; f < len(m.Indices)/3; f++ {
+		if r.Intn(3) != 0 {
+			continue
+		}
+		for k := 0; k < 3; k++ {
+			p := int(m.Indices[3*f+k])
+			for i, a := range m.Attributes {
+				v := append([]float32(nil), a.Float[p*a.Components:(p+1)*a.Components]...)
+				if a.Kind == draco.TexCoord {
+					v[0] += 0.5
+				}
+				m.Attributes[i].Float = append(m.Attributes[i].Float, v...)
+			}
+			m.Indices[3*f+k] = uint32(m.Points)
+			m.Points++
+		}
+	}
+	return m
 }

@@ -40,7 +40,9 @@ func (w *writer) dracoPrimitive(p *Primitive, gp *gltf.Primitive) (bool, error) 
 			indices[i] = uint32(i)
 		}
 	}
-	if len(indices)%3 != 0 {
+	// Google's decoder refuses more points than corners (vertices no
+	// triangle uses): such a primitive stays uncompressed.
+	if len(indices)%3 != 0 || n > len(indices) {
 		return false, nil
 	}
 	var (

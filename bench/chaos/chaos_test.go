@@ -3,7 +3,10 @@
 // uploads, avatar variants and previews, kills workers with SIGKILL and
 // restarts Redis under the load, and checks that every object and
 // variant ends valid, once. It reports how long the work of a killed
-// worker took to finish elsewhere (the recovery time).
+// worker took to finish elsewhere (the recovery time). TestFlood adds an
+// account that floods POST /avatar beside a quiet one, TestFrozenRedis a
+// redis-server stopped with SIGSTOP under tracking events; all share the
+// set-up of cluster_test.go.
 //
 //	go test ./bench/chaos -v    (KILN_TEST_S3_* name the MinIO, as in CI)
 package chaos

@@ -149,7 +149,9 @@ func productViewer(t *testing.T, base, key string) string {
 	st, b = call(t, "POST", base+"/viewers", key, func() (io.Reader, string) {
 		return strings.NewReader(`{"type":"product","name":"Chair","public":true,"objectId":"` + prep[0].ObjectID + `"}`), "application/json"
 	})
-	var v struct{ Token string }
+	var v struct {
+		Token string `json:"viewerToken"`
+	}
 	if st != 201 || json.Unmarshal(b, &v) != nil || v.Token == "" {
 		t.Fatalf("POST /viewers: %d %s", st, b)
 	}
