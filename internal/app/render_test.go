@@ -194,7 +194,9 @@ func TestRenderPictures(t *testing.T) {
 		// same framing, the mouth's box twice as large). The first
 		// recipe kept the lips shut and read as a pout: about as many as
 		// the rest face (in a box of the lips alone 1, 0 at rest, 48 for
-		// this one; in this box 9 at rest and 57 for this one).
+		// this one; in this box 9 at rest and 57 for this one). Once the
+		// rest face closed its lips over the teeth, the recipe needed the
+		// lips raised and lowered further (24 here, 0 at rest).
 		big := image.Rect(2*mouth.box.Min.X, 2*mouth.box.Min.Y, 2*mouth.box.Max.X, 2*mouth.box.Max.Y)
 		rest512, _ := get(t, "/default-male.png?size=512")
 		happy512, _ := get(t, "/default-male.png?size=512&expression=happy")

@@ -20,7 +20,7 @@ import (
 // which is what reads as a smile at a portrait's size.
 var expressions = map[string]map[string]float64{
 	"happy": both(map[string]float64{
-		"mouthSmile": 1, "mouthUpperUp": 0.7, "mouthLowerDown": 0.5, "mouthRollLower": 0.3, "jawOpen": 0.15,
+		"mouthSmile": 1, "mouthUpperUp": 1, "mouthLowerDown": 0.8, "mouthRollLower": 0.3, "jawOpen": 0.2,
 		"cheekSquint": 0.7, "eyeSquint": 0.4,
 	}),
 	"lol": both(map[string]float64{
