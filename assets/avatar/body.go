@@ -39,22 +39,5 @@ func shapeBody(c Config) *human.Body { return human.Shape(params(c)) }
 // displacement of MakeHuman's lip volume targets, which move the lips
 // and nothing else, normalised. The skin painter colours by it.
 var lipMask = sync.OnceValue(func() []float32 {
-	p := human.Average(0.5)
-	a := human.Shape(p)
-	p.Face = map[string]float64{"mouth/mouth-upperlip-volume": 1, "mouth/mouth-lowerlip-volume": 1}
-	b := human.Shape(p)
-	out := make([]float32, len(a.Pos))
-	var top float32
-	for v := range a.Pos {
-		var d float32
-		for k := 0; k < 3; k++ {
-			d += (b.Pos[v][k] - a.Pos[v][k]) * (b.Pos[v][k] - a.Pos[v][k])
-		}
-		out[v] = float32(math.Sqrt(float64(d)))
-		top = max(top, out[v])
-	}
-	for v := range out {
-		out[v] = min(1, 2*out[v]/top)
-	}
-	return out
+	return moveMask(map[string]float64{"mouth/mouth-upperlip-volume": 1, "mouth/mouth-lowerlip-volume": 1})
 })

@@ -603,26 +603,32 @@ func (rb *rayBins) first(u vec3) (float64, bool) {
 	best, ok := math.Inf(1), false
 	for _, t := range rb.bins[key] {
 		tri := rb.tris[t]
-		a, b, c := rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]
-		e1, e2 := b.sub(a), c.sub(a)
-		pv := u.cross(e2)
-		det := e1.dot(pv)
-		if math.Abs(det) < 1e-12 {
-			continue
-		}
-		tv := rb.c.sub(a)
-		x := tv.dot(pv) / det
-		if x < 0 || x > 1 {
-			continue
-		}
-		qv := tv.cross(e1)
-		y := u.dot(qv) / det
-		if y < 0 || x+y > 1 {
-			continue
-		}
-		if d := e2.dot(qv) / det; d > 0 && d < best {
+		if d, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d < best {
 			best, ok = d, true
 		}
 	}
 	return best, ok
+}
+
+// rayTriangle is the distance along the unit direction u from c to the
+// triangle abd (Möller-Trumbore), and whether the ray meets it ahead of c.
+func rayTriangle(c, u, a, b, d vec3) (float64, bool) {
+	e1, e2 := b.sub(a), d.sub(a)
+	pv := u.cross(e2)
+	det := e1.dot(pv)
+	if math.Abs(det) < 1e-12 {
+		return 0, false
+	}
+	tv := c.sub(a)
+	x := tv.dot(pv) / det
+	if x < 0 || x > 1 {
+		return 0, false
+	}
+	qv := tv.cross(e1)
+	y := u.dot(qv) / det
+	if y < 0 || x+y > 1 {
+		return 0, false
+	}
+	dist := e2.dot(qv) / det
+	return dist, dist > 0
 }

@@ -42,29 +42,13 @@ func centroid(ps []vec3) vec3 {
 }
 
 // rayHit is the nearest distance along unit u from c to the triangles,
-// by brute force (independent of the generator's binned search).
+// by brute force over every triangle (independent of the generator's
+// binned search; the per-triangle test is the generator's rayTriangle).
 func rayHit(c, u vec3, pos []vec3, tris [][3]uint32) (float64, bool) {
 	best, ok := math.Inf(1), false
 	for _, t := range tris {
-		a, b, d := pos[t[0]], pos[t[1]], pos[t[2]]
-		e1, e2 := b.sub(a), d.sub(a)
-		pv := u.cross(e2)
-		det := e1.dot(pv)
-		if math.Abs(det) < 1e-12 {
-			continue
-		}
-		tv := c.sub(a)
-		x := tv.dot(pv) / det
-		if x < 0 || x > 1 {
-			continue
-		}
-		qv := tv.cross(e1)
-		y := u.dot(qv) / det
-		if y < 0 || x+y > 1 {
-			continue
-		}
-		if dist := e2.dot(qv) / det; dist > 0 && dist < best {
-			best, ok = dist, true
+		if d, hit := rayTriangle(c, u, pos[t[0]], pos[t[1]], pos[t[2]]); hit && d < best {
+			best, ok = d, true
 		}
 	}
 	return best, ok
