@@ -1,6 +1,9 @@
 package kiln
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Limits of a tracking event. The spec leaves them open; these are Kiln's.
 const (
@@ -39,6 +42,13 @@ type TrackedEvent struct {
 // EventIDRetention is how long a client's eventId is remembered: a retry
 // within a day of the first attempt is recognised.
 const EventIDRetention = 24 * time.Hour
+
+// ErrEventOutcomeUnknown says the store took an event but stopped
+// answering before it said whether it saved it (a Redis frozen between
+// running the save and sending its reply). Unlike other unavailable
+// errors, the event may have been counted: only a retry with the same
+// client eventId is then sure to count it once.
+var ErrEventOutcomeUnknown = errors.New("the store stopped answering after it received the event; it may have been saved")
 
 // RateLimit is a token bucket: Rate events a second on average, Burst at
 // once. A zero Rate means no limit.

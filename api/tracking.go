@@ -173,8 +173,12 @@ func (s *Server) trackEvent(c *gin.Context) {
 		ClientID:  eventID != "",
 	}
 	wait, err := s.Analytics.RecordEvent(ctx, e, key, s.TrackingRate)
-	if kiln.KindOf(err) == kiln.KindNotFound {
+	switch {
+	case kiln.KindOf(err) == kiln.KindNotFound:
 		err = kiln.Errorf(kiln.KindNotFound, "viewer_not_found", "no viewer with token %s", token)
+	case errors.Is(err, kiln.ErrEventOutcomeUnknown):
+		err = &kiln.Error{Kind: kiln.KindUnavailable, Code: "event_outcome_unknown", Err: err,
+			Message: "the store stopped answering after it received the event, which may have been counted; send it again with an eventId to be sure it counts once"}
 	}
 	if err != nil {
 		fail(c, err)

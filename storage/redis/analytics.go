@@ -3,6 +3,7 @@ package redis
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -152,6 +153,9 @@ func (db *DB) RecordEvent(ctx context.Context, e *kiln.TrackedEvent, key string,
 	n, err := recordScript.Run(ctx, db.rdb, keys, e.At.UnixMilli(), e.SessionID, e.Visitor, view,
 		limit.Rate, limit.Burst, 2*timeout, timeout, key, deadline.UnixMilli(), retain.Milliseconds()).Int64()
 	if err != nil {
+		if sentAndLost(err) {
+			return 0, kiln.E(op, kiln.KindUnavailable, fmt.Errorf("%w: %v", kiln.ErrEventOutcomeUnknown, err))
+		}
 		return 0, storeErr(op, err)
 	}
 	switch {
@@ -163,6 +167,21 @@ func (db *DB) RecordEvent(ctx context.Context, e *kiln.TrackedEvent, key string,
 		return time.Duration(n) * time.Millisecond, nil
 	}
 	return 0, nil
+}
+
+// sentAndLost reports whether err may have come after Redis received the
+// script: a deadline or a broken connection while waiting for the reply.
+// A Redis frozen between running the script and writing its reply saves
+// the event yet answers too late; the deadline inside the script cannot
+// guard that window. A reply error, an exhausted pool or a closed client
+// mean the script did not run.
+func sentAndLost(err error) bool {
+	var reply goredis.Error
+	switch {
+	case errors.As(err, &reply), errors.Is(err, goredis.ErrPoolTimeout), errors.Is(err, goredis.ErrClosed):
+		return false
+	}
+	return true
 }
 
 // PeriodStats counts views, events and distinct visitors of each period,
