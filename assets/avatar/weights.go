@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"container/heap"
 	"math"
 	"slices"
 
@@ -131,15 +130,15 @@ func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []b
 	for i := range dist {
 		dist[i] = math.Inf(1)
 	}
-	h := &distHeap{}
+	var h distHeap
 	for i, b := range paint.Border(pos, tris) {
 		if v := weld[i]; b != 0 && !sewn[v] && dist[v] != 0 {
 			dist[v] = 0
-			heap.Push(h, distItem{v: v})
+			h.push(distItem{v: v})
 		}
 	}
-	for h.Len() > 0 {
-		it := heap.Pop(h).(distItem)
+	for len(h) > 0 {
+		it := h.pop()
 		if it.d > dist[it.v] || it.d >= fade {
 			continue
 		}
@@ -147,7 +146,7 @@ func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []b
 			d := sub3(rep[u], rep[it.v])
 			if nd := it.d + math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2]); nd < dist[u] {
 				dist[u] = nd
-				heap.Push(h, distItem{v: u, d: nd})
+				h.push(distItem{v: u, d: nd})
 			}
 		}
 	}
@@ -172,20 +171,48 @@ func blend(a, b human.Influence, t float64) human.Influence {
 func smoothed(orig []human.Influence, nb [][]int, rep [][3]float32, radius float64) []human.Influence {
 	out := make([]human.Influence, len(orig))
 	ball := newGeodesicBall(len(orig))
+	var acc jointSums
 	for v := range out {
-		acc := map[uint8]float64{}
+		acc.reset()
 		ball.visit(v, nb, rep, radius, func(u int, d float64) {
 			k := 1 - (d/radius)*(d/radius)
 			k *= k
 			for j := 0; j < 4; j++ {
 				if w := orig[u].Weight[j]; w > 0 {
-					acc[orig[u].Joint[j]] += k * float64(w)
+					acc.add(orig[u].Joint[j], k*float64(w))
 				}
 			}
 		})
-		out[v] = continuousTopFour(acc)
+		out[v] = acc.continuousTopFour()
 	}
 	return out
+}
+
+// jointSums sums weights per joint in an array rather than a map: the
+// smoothing sums for every vertex of every garment, and a map there was
+// a fifth of a build. Each joint's sum takes its terms in the same order
+// as the map did, so the weights are the same to the bit.
+type jointSums struct {
+	sum    [256]float64
+	in     [256]bool
+	joints []uint8 // the joints added to, in first-added order
+	ws     []float64
+	list   []human.JointWeight
+}
+
+func (a *jointSums) reset() {
+	for _, j := range a.joints {
+		a.sum[j], a.in[j] = 0, false
+	}
+	a.joints = a.joints[:0]
+}
+
+func (a *jointSums) add(j uint8, w float64) {
+	if !a.in[j] {
+		a.in[j] = true
+		a.joints = append(a.joints, j)
+	}
+	a.sum[j] += w
 }
 
 // hemSmooth is the smoothing the cloth keeps at an opening: the body's
@@ -199,22 +226,31 @@ const hemSmooth = 0.03
 // alone and renormalising made a step of its weight across a single
 // edge, which a short edge at a collar took as a tear.
 func continuousTopFour(acc map[uint8]float64) human.Influence {
-	ws := make([]float64, 0, len(acc))
-	for _, w := range acc {
-		ws = append(ws, w)
-	}
-	slices.Sort(ws)
-	fifth := 0.0
-	if len(ws) > 4 {
-		fifth = ws[len(ws)-5]
-	}
-	m := make(map[uint8]float32, len(acc))
+	var a jointSums
 	for j, w := range acc {
-		if w > fifth {
-			m[j] = float32(w - fifth)
+		a.add(j, w)
+	}
+	return a.continuousTopFour()
+}
+
+// continuousTopFour is continuousTopFour of the sums.
+func (a *jointSums) continuousTopFour() human.Influence {
+	a.ws = a.ws[:0]
+	for _, j := range a.joints {
+		a.ws = append(a.ws, a.sum[j])
+	}
+	slices.Sort(a.ws)
+	fifth := 0.0
+	if len(a.ws) > 4 {
+		fifth = a.ws[len(a.ws)-5]
+	}
+	a.list = a.list[:0]
+	for _, j := range a.joints {
+		if w := a.sum[j]; w > fifth {
+			a.list = append(a.list, human.JointWeight{Joint: j, Weight: float32(w - fifth)})
 		}
 	}
-	return human.TopFour(m)
+	return human.TopFourOf(a.list)
 }
 
 // geodesicBall walks the cloth from a vertex outward, nearest first, up
@@ -223,6 +259,7 @@ func continuousTopFour(acc map[uint8]float64) human.Influence {
 type geodesicBall struct {
 	dist    []float64
 	touched []int
+	heap    distHeap
 }
 
 func newGeodesicBall(n int) *geodesicBall {
@@ -240,12 +277,12 @@ func (b *geodesicBall) visit(v int, nb [][]int, pos [][3]float32, r float64, f f
 		b.dist[u] = math.Inf(1)
 	}
 	b.touched = b.touched[:0]
-	h := &distHeap{}
+	h := b.heap[:0]
 	b.dist[v] = 0
 	b.touched = append(b.touched, v)
-	heap.Push(h, distItem{v, 0})
-	for h.Len() > 0 {
-		it := heap.Pop(h).(distItem)
+	h.push(distItem{v, 0})
+	for len(h) > 0 {
+		it := h.pop()
 		if it.d > b.dist[it.v] {
 			continue
 		}
@@ -258,10 +295,11 @@ func (b *geodesicBall) visit(v int, nb [][]int, pos [][3]float32, r float64, f f
 					b.touched = append(b.touched, u)
 				}
 				b.dist[u] = d
-				heap.Push(h, distItem{u, d})
+				h.push(distItem{u, d})
 			}
 		}
 	}
+	b.heap = h
 }
 
 type distItem struct {
@@ -269,21 +307,54 @@ type distItem struct {
 	d float64
 }
 
-// distHeap orders by distance, then vertex, so the walk is the same on
-// every run.
+// distHeap is a binary min-heap ordered by distance, then vertex, so the
+// walk is the same on every run. It is typed rather than container/heap's
+// interface: that boxed every item pushed and popped, a million
+// allocations per avatar. The order is a total one (no two items share
+// both vertex and distance), so any correct heap pops the same sequence.
 type distHeap []distItem
 
-func (h distHeap) Len() int { return len(h) }
-func (h distHeap) Less(i, j int) bool {
-	return h[i].d < h[j].d || h[i].d == h[j].d && h[i].v < h[j].v
+func (a distItem) less(b distItem) bool {
+	return a.d < b.d || a.d == b.d && a.v < b.v
 }
-func (h distHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *distHeap) Push(x any)   { *h = append(*h, x.(distItem)) }
-func (h *distHeap) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
+
+func (h *distHeap) push(it distItem) {
+	s := append(*h, it)
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+	*h = s
+}
+
+func (h *distHeap) pop() distItem {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && s[r].less(s[l]) {
+			m = r
+		}
+		if !s[m].less(s[i]) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // weldByPosition numbers vertices by their position: vertices split at

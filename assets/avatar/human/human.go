@@ -65,6 +65,8 @@ type model struct {
 	// the crown of the base mesh: the lowest and highest vertex of any
 	// shape is among them (targets move those regions as a whole).
 	candidates func() [2][]int32
+	movesMu    sync.Mutex
+	moves      map[string][2][]candidateMove // see candidateMoves
 }
 
 func newModel(d *hmdata.Data) *model {

@@ -2,7 +2,7 @@ package human
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
@@ -227,26 +227,37 @@ func (f *Fitted) Weights() []Influence {
 // ties go to the lower joint index so the result does not depend on map
 // order. The generator sums weights the same way when it blends them.
 func TopFour(sum map[uint8]float32) Influence {
-	type jw struct {
-		j uint8
-		w float32
-	}
-	list := make([]jw, 0, len(sum))
+	list := make([]JointWeight, 0, len(sum))
 	for j, w := range sum {
-		list = append(list, jw{j, w})
+		list = append(list, JointWeight{j, w})
 	}
-	sort.Slice(list, func(a, b int) bool {
-		if list[a].w != list[b].w {
-			return list[a].w > list[b].w
+	return TopFourOf(list)
+}
+
+// JointWeight is one joint's weight, an entry of TopFourOf's list.
+type JointWeight struct {
+	Joint  uint8
+	Weight float32
+}
+
+// TopFourOf is TopFour of a list of distinct joints (sorted in place), for
+// hot loops that keep their sums in arrays rather than maps.
+func TopFourOf(list []JointWeight) Influence {
+	slices.SortFunc(list, func(a, b JointWeight) int {
+		if a.Weight != b.Weight {
+			if a.Weight > b.Weight {
+				return -1
+			}
+			return 1
 		}
-		return list[a].j < list[b].j
+		return int(a.Joint) - int(b.Joint)
 	})
 	if len(list) > 4 {
 		list = list[:4]
 	}
 	var total float32
 	for _, e := range list {
-		total += e.w
+		total += e.Weight
 	}
 	var inf Influence
 	if total <= 0 {
@@ -254,7 +265,7 @@ func TopFour(sum map[uint8]float32) Influence {
 		return inf
 	}
 	for k, e := range list {
-		inf.Joint[k], inf.Weight[k] = e.j, e.w/total
+		inf.Joint[k], inf.Weight[k] = e.Joint, e.Weight/total
 	}
 	return inf
 }
