@@ -38,6 +38,7 @@ func PrintedCloth(s Surface, kind string, color RGB, pr Print, seed uint64, n in
 
 func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, pr *Print, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
+	defer release(m)
 	l := newLayer(n)
 	want := threadPeriod[kind] / metresPerUV(s) * float64(n)
 	per := math.Max(3, want)

@@ -19,6 +19,7 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 		}
 	}
 	m := surfaceMap(s, n, nil)
+	defer release(m)
 	l := newLayer(n)
 	ir := rgb(iris)
 	parallel(len(m), func(i0, i1 int) {

@@ -24,6 +24,7 @@ func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
 
 func hair(s Surface, color RGB, seed uint64, n int, sheen bool) Maps {
 	m := surfaceMap(s, n, flow(s))
+	defer release(m)
 	edge := edgeDistance(m, n, tipLength)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
@@ -290,6 +291,7 @@ func flow(s Surface) [][2]float64 {
 // to reach them (alpha mask at 0.5), so strands thin toward their tips.
 func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
+	defer release(m)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
@@ -332,6 +334,7 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 func Stubble(m Maps, s Surface, color RGB, amount float64, seed uint64) {
 	n := m.Base.Rect.Dx()
 	sm := surfaceMap(s, n, nil)
+	defer release(sm)
 	hair := rgb(color)
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {

@@ -60,7 +60,7 @@ type texel struct {
 // that bilinear filtering and mipmaps at the UV borders do not pull in
 // the background.
 func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
-	m := make([]texel, n*n)
+	m := texelPool.get(n * n) // the caller releases it when done
 	// Bands of rows are rasterized side by side, each going through
 	// every triangle in order, so "the first wins" holds as in one pass.
 	parallel(n, func(r0, r1 int) { rasterize(m, s, n, flow, r0, r1) })
@@ -204,7 +204,7 @@ type layer struct {
 }
 
 func newLayer(n int) *layer {
-	l := &layer{n: n, base: make([]rgb, n*n), height: make([]float64, n*n), ao: make([]float64, n*n), rough: make([]float64, n*n)}
+	l := &layer{n: n, base: rgbPool.get(n * n), height: floatPool.get(n * n), ao: floatPool.get(n * n), rough: floatPool.get(n * n)}
 	for i := range l.ao {
 		l.ao[i] = 1
 	}
@@ -220,6 +220,7 @@ func (l *layer) maps(bump float64) Maps {
 	orm := image.NewNRGBA(image.Rect(0, 0, n, n))
 	h := func(x, y int) float64 { return l.height[((y+n)%n)*n+(x+n)%n] }
 	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, h, bump, y0, y1) })
+	l.release()
 	return Maps{Base: base, Normal: nrm, ORM: orm}
 }
 
@@ -271,7 +272,7 @@ func Encode(m image.Image) []byte {
 	var b bytes.Buffer
 	// Fast compression: textures are made on every build and the variant
 	// pipeline re-encodes them anyway.
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers}
 	if err := enc.Encode(&b, m); err != nil {
 		panic(err) // writing to memory cannot fail
 	}

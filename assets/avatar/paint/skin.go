@@ -20,6 +20,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 		}
 	}
 	m := surfaceMap(s, n, attr)
+	defer release(m)
 	l := newLayer(n)
 	base := rgb(tone)
 	// Lips are the tone with less green and blue (more blood showing):

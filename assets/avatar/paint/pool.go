@@ -1,0 +1,74 @@
+package paint
+
+import (
+	"image/png"
+	"sync"
+)
+
+// A build paints a dozen textures one after the other, each with a
+// surface map (56 bytes a texel) and a layer (48 bytes a texel): some
+// 150 MB a build allocated fresh, zeroed by the runtime and then
+// collected. They are kept in pools by size instead and cleared on
+// reuse, so a build mostly paints into the buffers of the one before.
+// sync.Pool lets the collector drop them when the process goes idle.
+
+// pools holds one sync.Pool of *[]T per slice length.
+type pools[T any] struct {
+	m sync.Map // int → *sync.Pool
+}
+
+// get returns a zeroed slice of n elements.
+func (p *pools[T]) get(n int) []T {
+	if v, ok := p.m.Load(n); ok {
+		if s, ok := v.(*sync.Pool).Get().(*[]T); ok {
+			clear(*s)
+			return *s
+		}
+	}
+	return make([]T, n)
+}
+
+// put gives s back for a later get of its length; s must not be used
+// after.
+func (p *pools[T]) put(s []T) {
+	if s == nil {
+		return
+	}
+	v, _ := p.m.LoadOrStore(len(s), &sync.Pool{})
+	v.(*sync.Pool).Put(&s)
+}
+
+var (
+	texelPool pools[texel]
+	rgbPool   pools[rgb]
+	floatPool pools[float64]
+)
+
+// release gives a surface map back to the pool once its painter is done
+// with it.
+func release(m []texel) { texelPool.put(m) }
+
+// release gives the layer's buffers back to the pools; the layer must not
+// be used after (maps does it once the images are filled).
+func (l *layer) release() {
+	rgbPool.put(l.base)
+	floatPool.put(l.height)
+	floatPool.put(l.ao)
+	floatPool.put(l.rough)
+	floatPool.put(l.alpha)
+	*l = layer{n: l.n}
+}
+
+// encoderBuffers keeps the PNG encoder's row buffers and deflate state
+// (over a megabyte) from one texture to the next; the bytes out are the
+// same.
+var encoderBuffers = &pngBuffers{}
+
+type pngBuffers struct{ p sync.Pool }
+
+func (b *pngBuffers) Get() *png.EncoderBuffer {
+	e, _ := b.p.Get().(*png.EncoderBuffer)
+	return e
+}
+
+func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.p.Put(e) }
