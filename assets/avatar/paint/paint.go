@@ -16,7 +16,6 @@ package paint
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/png"
 	"math"
 	"runtime"
@@ -218,16 +217,20 @@ func (l *layer) maps(bump float64) Maps {
 	base := image.NewNRGBA(image.Rect(0, 0, n, n))
 	nrm := image.NewNRGBA(image.Rect(0, 0, n, n))
 	orm := image.NewNRGBA(image.Rect(0, 0, n, n))
-	h := func(x, y int) float64 { return l.height[((y+n)%n)*n+(x+n)%n] }
-	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, h, bump, y0, y1) })
+	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, bump, y0, y1) })
 	l.release()
 	return Maps{Base: base, Normal: nrm, ORM: orm}
 }
 
-// fill writes rows y0..y1 of the three images.
-func (l *layer) fill(base, nrm, orm *image.NRGBA, h func(x, y int) float64, bump float64, y0, y1 int) {
+// fill writes rows y0..y1 of the three images, straight into their
+// pixels (Set through the image.Image interface was a third of it).
+func (l *layer) fill(base, nrm, orm *image.NRGBA, bump float64, y0, y1 int) {
 	n := l.n
 	for y := y0; y < y1; y++ {
+		// Rows above and below, wrapping as h does.
+		up, down := l.height[((y+1)%n)*n:][:n], l.height[((y-1+n)%n)*n:][:n]
+		row := l.height[y*n:][:n]
+		pb, pn, po := base.Pix[y*base.Stride:][:4*n], nrm.Pix[y*nrm.Stride:][:4*n], orm.Pix[y*orm.Stride:][:4*n]
 		for x := 0; x < n; x++ {
 			i := y*n + x
 			c := l.base[i]
@@ -235,15 +238,22 @@ func (l *layer) fill(base, nrm, orm *image.NRGBA, h func(x, y int) float64, bump
 			if l.alpha != nil {
 				a = uint8(math.Round(255 * math.Max(0, math.Min(1, l.alpha[i]))))
 			}
-			base.SetNRGBA(x, y, color.NRGBA{linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2]), a})
+			pb[4*x], pb[4*x+1], pb[4*x+2], pb[4*x+3] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2]), a
 			// Tangent space: +X along u, +Y up the image (against v), as
 			// glTF's normal textures are defined.
-			dx := (h(x+1, y) - h(x-1, y)) / 2 * bump
-			dy := (h(x, y+1) - h(x, y-1)) / 2 * bump
+			right, left := x+1, x-1
+			if right == n {
+				right = 0
+			}
+			if left < 0 {
+				left = n - 1
+			}
+			dx := (row[right] - row[left]) / 2 * bump
+			dy := (up[x] - down[x]) / 2 * bump
 			nx, ny, nz := -dx, dy, 1.0
 			s := 1 / math.Sqrt(nx*nx+ny*ny+nz*nz)
-			nrm.SetNRGBA(x, y, color.NRGBA{unit8(nx * s), unit8(ny * s), unit8(nz * s), 255})
-			orm.SetNRGBA(x, y, color.NRGBA{byte8(l.ao[i]), byte8(l.rough[i]), 0, 255})
+			pn[4*x], pn[4*x+1], pn[4*x+2], pn[4*x+3] = unit8(nx*s), unit8(ny*s), unit8(nz*s), 255
+			po[4*x], po[4*x+1], po[4*x+2], po[4*x+3] = byte8(l.ao[i]), byte8(l.rough[i]), 0, 255
 		}
 	}
 }
