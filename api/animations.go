@@ -13,6 +13,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/animation"
 	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/vrma"
 )
 
 // listAnimations answers the built-in clips per gender (spec section 2):
@@ -24,12 +25,19 @@ func listAnimations(c *gin.Context) {
 	}})
 }
 
-// animationGLB serves one clip on its gender's skeleton. An unknown
-// gender or name is a 400 (spec 7); a listed name whose file cannot be
-// made for that gender is "not available", a 404.
+// animationGLB serves one clip on its gender's skeleton: {name}.glb,
+// the library file, or {name}.vrma, the same clip as VRM Animation
+// (package vrma) for VRM apps. An unknown gender or name is a 400 (spec
+// 7); a listed name whose file cannot be made for that gender is "not
+// available", a 404.
 func animationGLB(c *gin.Context) {
 	gender := c.Param("gender")
-	name, ok := strings.CutSuffix(c.Param("file"), ".glb")
+	file := c.Param("file")
+	ext := ".glb"
+	if strings.HasSuffix(file, ".vrma") {
+		ext = ".vrma"
+	}
+	name, ok := strings.CutSuffix(file, ext)
 	if !ok {
 		notFound(c)
 		return
@@ -42,13 +50,17 @@ func animationGLB(c *gin.Context) {
 		fail(c, invalidf("invalid_animation", "name %q is not a built-in animation; GET /animations lists them", name))
 		return
 	}
-	glb, err := animation.GLB(gender, name)
+	build := animation.GLB
+	if ext == ".vrma" {
+		build = vrma.File
+	}
+	glb, err := build(gender, name)
 	if err != nil {
 		fail(c, kiln.Errorf(kiln.KindNotFound, "animation_not_found", "the %s animation %s is not available: %v", gender, name, err))
 		return
 	}
 	sum := sha256.Sum256(glb)
-	file := gender + "-" + name + ".glb"
+	file = gender + "-" + name + ext
 	h := c.Writer.Header()
 	h.Set("Content-Type", "model/gltf-binary")
 	h.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)

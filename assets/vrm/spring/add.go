@@ -183,28 +183,35 @@ func hairRegion(s *scene.Scene, j *joints) (region, bool) {
 }
 
 // skirtRegion finds a skirt: a Wolf3D_Outfit_Bottom with cloth on the
-// body's midline well under the crotch (trousers and shorts part there
-// into two legs).
+// body's midline, in front of or behind the legs, between the crotch and
+// the knees. Trousers and shorts part there into two legs: the few
+// vertices they have near the midline are inner thighs, level with the
+// legs' centres.
 func skirtRegion(s *scene.Scene, j *joints) (region, bool) {
 	n := meshNode(s, "Wolf3D_Outfit_Bottom")
 	l, okL := j.pos("LeftUpLeg")
 	r, okR := j.pos("RightUpLeg")
-	if n < 0 || !okL || !okR {
+	knee, okK := j.pos("LeftLeg")
+	if n < 0 || !okL || !okR || !okK {
 		return region{}, false
 	}
 	hips, _ := j.pos("Hips")
 	mid := (l[0] + r[0]) / 2
 	half := math.Abs(l[0]-r[0]) / 2
 	top := (l[1] + r[1]) / 2
-	count := 0
+	depth := (l[2] + r[2]) / 2
+	near, across := 0, 0
 	for _, p := range s.Meshes[*s.Nodes[n].Mesh].Primitives {
 		for _, v := range p.Positions {
 			if math.Abs(float64(v[0])-mid) < 0.25*half && float64(v[1]) < top-0.15 {
-				count++
+				near++
+				if float64(v[1]) > knee[1] && math.Abs(float64(v[2])-depth) > 0.06 {
+					across++
+				}
 			}
 		}
 	}
-	if count < 8 {
+	if across < 5 || 2*across <= near {
 		return region{}, false
 	}
 	return region{kind: "skirt", mesh: n, attach: j.node["Hips"], axis: vec3{mid, hips[1], hips[2]}, top: top, fall: 0.06, sectors: 8, links: 4}, true

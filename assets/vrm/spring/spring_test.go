@@ -41,6 +41,8 @@ func TestAdd(t *testing.T) {
 	pony := fem
 	pony.Hair.Style = "ponytail"
 	short := avatar.Default(avatar.Masculine)
+	curly := avatar.Default(avatar.Masculine)
+	curly.Hair.Style, curly.Outfit.Bottom.Style, curly.Body.Build = "curly", "trousers", 0.9
 	for _, tc := range []struct {
 		name        string
 		cfg         avatar.Config
@@ -49,6 +51,7 @@ func TestAdd(t *testing.T) {
 		{"long hair and skirt", longSkirt, true, true},
 		{"ponytail and jeans", pony, true, false},
 		{"short hair and jeans", short, false, false},
+		{"curly hair and trousers, heavy build", curly, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := avatar.Generate(tc.cfg)
