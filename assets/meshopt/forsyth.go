@@ -42,19 +42,27 @@ func forsythOrder(indices []uint32, vertexCount int) []uint32 {
 	for i := range pos {
 		pos[i] = -1
 	}
+	// A vertex's score is computed once per step, when a candidate
+	// triangle first asks for it, from tables of its two terms: math.Pow
+	// and math.Sqrt per vertex of every candidate triangle were most of
+	// the time of a meshopt write. The tables hold the values of the
+	// formulas themselves, so the order is the same to the triangle.
+	vscore := make([]float64, vertexCount)
+	scored := make([]int32, vertexCount) // the step vscore was computed at, plus one
+	step := int32(0)
 	score := func(v uint32) float64 {
-		if live[v] == 0 {
-			return -1
+		if scored[v] == step {
+			return vscore[v]
 		}
-		s := 0.0
-		if p := pos[v]; p >= 0 {
-			if p < 3 {
-				s = lastTriangle
-			} else {
-				s = math.Pow(1-float64(p-3)/float64(cacheSize-3), cachePower)
+		s := -1.0
+		if n := live[v]; n > 0 {
+			s = valenceScore(n)
+			if p := pos[v]; p >= 0 {
+				s = cacheScores[p] + s
 			}
 		}
-		return s + valenceBoost/math.Sqrt(float64(live[v]))
+		vscore[v], scored[v] = s, step
+		return s
 	}
 	emitted := make([]bool, tris)
 	out := make([]uint32, 0, 3*tris)
@@ -62,6 +70,7 @@ func forsythOrder(indices []uint32, vertexCount int) []uint32 {
 	next := make([]uint32, 0, cacheSize+3)
 	cursor := 0
 	for len(out) < 3*tris {
+		step++
 		best, bestScore := -1, -1.0
 		for _, v := range cache {
 			for _, t := range adj[start[v]:start[v+1]] {
@@ -104,4 +113,34 @@ func forsythOrder(indices []uint32, vertexCount int) []uint32 {
 		cache, next = next, cache
 	}
 	return out
+}
+
+// cacheScores is the score of a vertex by its position in the cache: the
+// last triangle's three, then falling to 0 past the end.
+var cacheScores = func() (t [cacheSize]float64) {
+	for p := range t {
+		if p < 3 {
+			t[p] = lastTriangle
+		} else {
+			t[p] = math.Pow(1-float64(p-3)/float64(cacheSize-3), cachePower)
+		}
+	}
+	return t
+}()
+
+// valenceScores is valenceScore for the counts most vertices have.
+var valenceScores = func() (t [64]float64) {
+	for n := 1; n < len(t); n++ {
+		t[n] = valenceBoost / math.Sqrt(float64(n))
+	}
+	return t
+}()
+
+// valenceScore is the bonus of a vertex with n > 0 live triangles: more
+// for fewer, so fans are finished.
+func valenceScore(n int32) float64 {
+	if int(n) < len(valenceScores) {
+		return valenceScores[n]
+	}
+	return valenceBoost / math.Sqrt(float64(n))
 }
