@@ -42,27 +42,19 @@ func forsythOrder(indices []uint32, vertexCount int) []uint32 {
 	for i := range pos {
 		pos[i] = -1
 	}
-	// A vertex's score is computed once per step, when a candidate
-	// triangle first asks for it, from tables of its two terms: math.Pow
-	// and math.Sqrt per vertex of every candidate triangle were most of
-	// the time of a meshopt write. The tables hold the values of the
-	// formulas themselves, so the order is the same to the triangle.
-	vscore := make([]float64, vertexCount)
-	scored := make([]int32, vertexCount) // the step vscore was computed at, plus one
-	step := int32(0)
+	// A vertex's score comes from tables of its two terms: math.Pow and
+	// math.Sqrt per vertex of every candidate triangle were most of the
+	// time of a meshopt write. The tables hold the values of the formulas
+	// themselves, so the order is the same to the triangle.
 	score := func(v uint32) float64 {
-		if scored[v] == step {
-			return vscore[v]
+		n := live[v]
+		if n == 0 {
+			return -1
 		}
-		s := -1.0
-		if n := live[v]; n > 0 {
-			s = valenceScore(n)
-			if p := pos[v]; p >= 0 {
-				s = cacheScores[p] + s
-			}
+		if p := pos[v]; p >= 0 {
+			return cacheScores[p] + valenceScore(n)
 		}
-		vscore[v], scored[v] = s, step
-		return s
+		return valenceScore(n)
 	}
 	emitted := make([]bool, tris)
 	out := make([]uint32, 0, 3*tris)
@@ -70,7 +62,6 @@ func forsythOrder(indices []uint32, vertexCount int) []uint32 {
 	next := make([]uint32, 0, cacheSize+3)
 	cursor := 0
 	for len(out) < 3*tris {
-		step++
 		best, bestScore := -1, -1.0
 		for _, v := range cache {
 			for _, t := range adj[start[v]:start[v+1]] {
