@@ -135,6 +135,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	hs := headPart.surface()
 	hs.Inner = headPart.mouthDepth()
 	skin := paint.Skin(hs, tone, seed, 512)
+	if p := parts["hair"]; p != nil {
+		paint.Scalp(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: scalpWeights(headPart, p, body.Joints())}, hairC, seed)
+	}
 	beard.stubble(skin, hs, seed)
 	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", skin, matOpts{normal: true, orm: true})))
 	for _, e := range []struct{ mesh, id string }{{"EyeLeft", "eyes/left"}, {"EyeRight", "eyes/right"}} {

@@ -1,0 +1,92 @@
+package avatar
+
+import "math"
+
+// scalpWeights is, per head vertex, how much of it lies under the scalp
+// hair (0..1). The skin painter gives that area the hair's colour
+// (paint.Scalp), so the gaps between cards, the parting and the cut
+// hairline show hair, not skin: the blind panel of issue 22 saw skin
+// through long hair (worst on dark skin) and jagged steps along the
+// hairline.
+//
+// A vertex is under the hair when its normal, cast outward, meets a hair
+// triangle within 3 cm: hair that covers it as seen from outside, so the
+// painted hairline follows the hair's own edge on the forehead. Behind
+// the sideburns, where long hair hangs off the back of the head, skin
+// within 2 cm of hair (fading from 1 cm) counts too. The face in front of
+// the ears and below 2.5 cm over the eyes is never painted, whatever
+// hangs beside it.
+func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
+	out := make([]float32, len(head.pos))
+	if hair == nil || len(hair.tris) == 0 {
+		return out
+	}
+	const (
+		cellSize  = 0.02
+		reach     = 0.03 // along the normal
+		near, far = 0.01, 0.02
+	)
+	cell := func(p vec3) [3]int {
+		return [3]int{int(math.Floor(p[0] / cellSize)), int(math.Floor(p[1] / cellSize)), int(math.Floor(p[2] / cellSize))}
+	}
+	// Hair triangles by the cell of their first corner, hair vertices by
+	// their own cell; neighbours within 2 cells are searched.
+	tris := map[[3]int][]int{}
+	verts := map[[3]int][]int{}
+	used := make([]bool, len(hair.pos))
+	for t, tri := range hair.tris {
+		c := cell(v3(hair.pos[tri[0]]))
+		tris[c] = append(tris[c], t)
+		used[tri[0]], used[tri[1]], used[tri[2]] = true, true, true
+	}
+	for i, q := range hair.pos {
+		if used[i] {
+			c := cell(v3(q))
+			verts[c] = append(verts[c], i)
+		}
+	}
+	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
+	ear := float64(joints["Head"][2]) + 0.012
+	for i, q := range head.pos {
+		p, n := v3(q), v3(head.nrm[i]).norm()
+		front := smooth(ear-0.01, ear+0.01, p[2])
+		face := front * smooth(eye+0.04, eye+0.025, p[1])
+		if face > 0.999 {
+			continue
+		}
+		c := cell(p)
+		w := 0.0
+		best := far * far
+		from := p.sub(n.scale(0.001))
+	search:
+		for dx := -2; dx <= 2; dx++ {
+			for dy := -2; dy <= 2; dy++ {
+				for dz := -2; dz <= 2; dz++ {
+					k := [3]int{c[0] + dx, c[1] + dy, c[2] + dz}
+					for _, t := range tris[k] {
+						tri := hair.tris[t]
+						if d, ok := rayTriangle(from, n, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])); ok && d > 0 && d < reach {
+							w = 1
+							break search
+						}
+					}
+					if front > 0.999 {
+						continue
+					}
+					for _, j := range verts[k] {
+						d := v3(hair.pos[j]).sub(p)
+						// Over the skin, not behind it.
+						if d.dot(n) > -0.002 {
+							best = math.Min(best, d.dot(d))
+						}
+					}
+				}
+			}
+		}
+		if w < 1 {
+			w = smooth(far, near, math.Sqrt(best)) * (1 - front)
+		}
+		out[i] = float32(w * (1 - face))
+	}
+	return out
+}
