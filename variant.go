@@ -66,6 +66,90 @@ type Variant struct {
 	// DRACOLoader). It excludes Meshopt: a primitive is compressed one
 	// way, and a request naming both is refused rather than guessed.
 	Draco bool `json:"draco,omitempty"`
+	// Format is "" (or "glb") for a GLB, "vrm" for a VRM avatar
+	// (GET /model/{id}.vrm, ParseVRMVariant): a GLB with the VRM
+	// extensions, in VRM's T-pose, which VTuber apps and VRM worlds read.
+	Format string `json:"format,omitempty"`
+	// VRMVersion is "1.0" (VRMC_vrm, the default) or "0.0" (vrm=0: the
+	// VRM extension that many apps still read only); empty for a GLB.
+	VRMVersion string `json:"vrmVersion,omitempty"`
+	// Shading is "" (standard PBR materials) or "toon" (shading=toon:
+	// MToon, the toon material VTuber apps expect); VRM only.
+	Shading string `json:"shading,omitempty"`
+	// VRMMeta is what a VRM's meta says: the avatar's name and the
+	// operator's author and licence (KILN_VRM_AUTHOR,
+	// KILN_VRM_LICENSE_URL). The handler sets it from its configuration;
+	// it keys the file, so a new licence is not served from an old copy.
+	VRMMeta *VRMMeta `json:"vrmMeta,omitempty"`
+}
+
+// VRMMeta is the part of a VRM's meta that is not in the model.
+type VRMMeta struct {
+	Name       string `json:"name"`
+	Author     string `json:"author"`
+	LicenseURL string `json:"licenseUrl"`
+}
+
+// VRMVersions are the vrm parameter's values and the version each asks.
+var VRMVersions = map[string]string{"1": "1.0", "0": "0.0"}
+
+// Shadings are the shading values of a VRM download.
+var Shadings = []string{"standard", "toon"}
+
+// notForVRM are the parameters of a GLB download that make no sense for
+// a VRM, each with why: a VRM request naming one is refused rather than
+// served something else than asked.
+var notForVRM = []struct{ name, why string }{
+	{"pose", "a VRM is always in VRM's T-pose"},
+	{"morphTargets", "a VRM keeps every face shape, which its expressions use"},
+	{"morphTargetsGroup", "a VRM keeps every face shape, which its expressions use"},
+	{"animations", "VRM apps play clips as VRM Animation (.vrma)"},
+	{"useHands", "a VRM humanoid needs its hands"},
+	{"textureChannels", "a VRM keeps its materials' textures"},
+	{"useDracoMeshCompression", "VRM apps do not read Draco; use useMeshOptCompression"},
+	{"dracoCompression", "VRM apps do not read Draco; use useMeshOptCompression"},
+}
+
+// ParseVRMVariant reads the query of GET /model/{id}.vrm: the parameters
+// of ParseVariant that apply to a VRM, vrm=1|0 (the version, 1 when
+// absent) and shading=standard|toon (standard when absent). A parameter
+// that makes no sense for a VRM is a 400 naming it. The textures are
+// compat (JPEG, PNG with alpha) unless textureFormat asks otherwise:
+// most VRM apps (UniVRM's) read no WebP. meta fills the VRM's meta.
+func ParseVRMVariant(q url.Values, meta VRMMeta) (Variant, error) {
+	for _, p := range notForVRM {
+		if q.Has(p.name) {
+			return Variant{}, Errorf(KindInvalid, "invalid_vrm_parameter", "%s does not apply to a VRM download: %s", p.name, p.why)
+		}
+	}
+	if s, _ := lookup(q, "meshCompression"); s == "draco" {
+		return Variant{}, Errorf(KindInvalid, "invalid_vrm_parameter", "meshCompression=draco does not apply to a VRM download: VRM apps do not read Draco; use meshopt")
+	}
+	v, _, err := ParseVariant(q)
+	if err != nil {
+		return v, err
+	}
+	if !q.Has("textureFormat") {
+		v.TextureFormat = "compat"
+	}
+	v.Format, v.VRMVersion = "vrm", "1.0"
+	if s, ok := lookup(q, "vrm"); ok {
+		ver, known := VRMVersions[s]
+		if !known {
+			return v, Errorf(KindInvalid, "invalid_vrm", "vrm must be 1 (VRM 1.0) or 0 (VRM 0.x), got %q", s)
+		}
+		v.VRMVersion = ver
+	}
+	if s, ok := lookup(q, "shading"); ok {
+		if !slices.Contains(Shadings, s) {
+			return v, Errorf(KindInvalid, "invalid_shading", "shading must be standard or toon, got %q", s)
+		}
+		if s == "toon" {
+			v.Shading = "toon"
+		}
+	}
+	v.VRMMeta = &meta
+	return v, v.Validate()
 }
 
 // Poses are the pose values; Kiln's avatars are built in A pose.
@@ -266,12 +350,38 @@ func (v Variant) Validate() error {
 	case v.Draco && v.Meshopt:
 		return Errorf(KindInvalid, "conflicting_mesh_compression", "useDracoMeshCompression and useMeshOptCompression cannot both be true: ask for one geometry compression")
 	}
+	if err := v.validateVRM(); err != nil {
+		return err
+	}
 	for i, c := range v.DropChannels {
 		// Canonical order, no repeats: the key must not tell equal
 		// variants apart.
 		if !slices.Contains(TextureChannels, c) || (i > 0 && slices.Index(TextureChannels, c) <= slices.Index(TextureChannels, v.DropChannels[i-1])) {
 			return Errorf(KindInvalid, "invalid_texture_channels", "textureChannels: %q is not a channel, or out of order", c)
 		}
+	}
+	return nil
+}
+
+// validateVRM checks the VRM fields: a GLB has none, a VRM has a version,
+// its meta and none of what notForVRM refuses.
+func (v Variant) validateVRM() error {
+	switch {
+	case v.Format == "" || v.Format == "glb":
+		if v.VRMVersion != "" || v.Shading != "" || v.VRMMeta != nil {
+			return Errorf(KindInvalid, "invalid_format", "vrm, shading and the VRM meta apply to a VRM download only")
+		}
+		return nil
+	case v.Format != "vrm":
+		return Errorf(KindInvalid, "invalid_format", "format must be glb or vrm, got %q", v.Format)
+	case v.VRMVersion != "1.0" && v.VRMVersion != "0.0":
+		return Errorf(KindInvalid, "invalid_vrm", "vrm must be 1 (VRM 1.0) or 0 (VRM 0.x), got %q", v.VRMVersion)
+	case v.Shading != "" && v.Shading != "toon":
+		return Errorf(KindInvalid, "invalid_shading", "shading must be standard or toon, got %q", v.Shading)
+	case v.VRMMeta == nil:
+		return Errorf(KindInvalid, "invalid_vrm", "a VRM needs its meta")
+	case v.Pose != "" || v.Draco || v.NoHands || len(v.Animations) > 0 || len(v.DropChannels) > 0 || v.MorphTargets != nil:
+		return Errorf(KindInvalid, "invalid_vrm_parameter", "pose, useDracoMeshCompression, useHands, animations, textureChannels and morphTargets do not apply to a VRM download")
 	}
 	return nil
 }
@@ -317,6 +427,16 @@ func (v Variant) Key() string {
 	}
 	if v.MorphTargets != nil {
 		key += "-morph-" + namesKey(v.MorphTargets)
+	}
+	if v.Format == "vrm" {
+		key += "-vrm" + v.VRMVersion[:1]
+		if v.Shading != "" {
+			key += "-" + v.Shading
+		}
+		if m := v.VRMMeta; m != nil {
+			h := sha256.Sum256([]byte(m.Name + "\x00" + m.Author + "\x00" + m.LicenseURL))
+			key += "-meta" + hex.EncodeToString(h[:4])
+		}
 	}
 	return key
 }

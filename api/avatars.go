@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"net/http"
+	"path"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -90,12 +91,14 @@ func (s *Server) defaultAvatar(id string) (avatar.Config, error) {
 	return avatar.ParseConfig([]byte(s.AvatarDefault))
 }
 
-// avatarModel serves GET /model/{id}.glb: every download is a variant
-// (absent parameters take the spec's defaults), built once by a
-// model:variant job and then streamed from storage with an ETag.
+// avatarModel serves GET /model/{id}.glb and {id}.vrm: every download
+// is a variant (absent parameters take the spec's defaults), built once
+// by a model:variant job and then streamed from storage with an ETag.
 func (s *Server) avatarModel(c *gin.Context) {
-	id, ok := strings.CutSuffix(c.Param("file"), ".glb")
-	if !ok {
+	file := c.Param("file")
+	ext := path.Ext(file)
+	id := strings.TrimSuffix(file, ext)
+	if ext != ".glb" && ext != ".vrm" {
 		notFound(c)
 		return
 	}
@@ -103,7 +106,13 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	v, err := kiln.ParseAvatarVariant(c.Request.URL.Query(), animation.Names())
+	var v kiln.Variant
+	var err error
+	if ext == ".vrm" {
+		v, err = kiln.ParseVRMVariant(c.Request.URL.Query(), kiln.VRMMeta{Name: id, Author: s.VRMAuthor, LicenseURL: s.VRMLicenseURL})
+	} else {
+		v, err = kiln.ParseAvatarVariant(c.Request.URL.Query(), animation.Names())
+	}
 	if err != nil {
 		fail(c, err)
 		return
@@ -113,7 +122,7 @@ func (s *Server) avatarModel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, rev, v.Key()), id+"-"+v.Key()+".glb",
+	s.serveModelVariant(c, owner, kiln.AvatarVariantKey(id, rev, v.Key()), id+"-"+v.Key()+ext,
 		jobs.ModelVariant{AvatarID: id, Variant: v, Revision: rev}, cacheShared)
 }
 

@@ -38,7 +38,7 @@ func (s *Server) rootFile(c *gin.Context) {
 // file name from the "file" parameter, as under /model/ and /preview/.
 func (s *Server) rootHandler(ext string) gin.HandlerFunc {
 	switch ext {
-	case ".glb":
+	case ".glb", ".vrm":
 		return s.avatarModel
 	case ".png", ".jpg":
 		return s.avatarRender

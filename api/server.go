@@ -102,6 +102,9 @@ type Config struct {
 	Avatars         AvatarStore
 	PublicAvatarURL string
 	AvatarDefault   string
+	// VRMAuthor and VRMLicenseURL fill a VRM download's meta
+	// (KILN_VRM_AUTHOR, KILN_VRM_LICENSE_URL).
+	VRMAuthor, VRMLicenseURL string
 
 	// BodyTimeout bounds the time a request body may take to arrive
 	// (KILN_BODY_TIMEOUT); UploadTimeout that of a file sent to a local

@@ -14,6 +14,7 @@ import (
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/assets/texture"
 	"github.com/kilnhq/kiln/assets/trim"
+	"github.com/kilnhq/kiln/assets/vrm"
 )
 
 // BuildVariant turns a model's lod 0 scene into the variant, in the order
@@ -34,6 +35,14 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	// lod too, which then simplifies only what is served.
 	if v.Pose != "" {
 		if err := pose.Apply(s, v.Pose); err != nil {
+			return Model{}, err
+		}
+	}
+	// A VRM's rest pose is VRM's T-pose (arms, hands and fingers along
+	// X), set before the lod like pose=T, so that it simplifies what is
+	// served.
+	if v.Format == "vrm" {
+		if err := vrm.TPose(s); err != nil {
 			return Model{}, err
 		}
 	}
@@ -105,6 +114,15 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	s.Prune()
 	if err := ctx.Err(); err != nil {
 		return Model{}, err
+	}
+	// The VRM extensions refer to nodes, meshes, materials and textures
+	// by index: they are written once the stages before have settled
+	// them, and before quantization, which 0.x's turn to face -Z must
+	// precede (it rewrites the float vertices).
+	if v.Format == "vrm" {
+		if err := vrm.Convert(s, vrm.Options{Version: v.VRMVersion, Toon: v.Shading == "toon", Meta: *v.VRMMeta}); err != nil {
+			return Model{}, err
+		}
 	}
 	if v.Meshopt {
 		// Quantization is the lossy step; welding the vertices it made

@@ -305,3 +305,73 @@ func worlds(s *scene.Scene, parent []int) []xform.Mat4 {
 func find(s *scene.Scene, name string) int {
 	return slices.IndexFunc(s.Nodes, func(n *gltf.Node) bool { return n != nil && n.Name == name })
 }
+
+// Aim turns a joint so that the bone to its child points along a
+// direction in model space.
+type Aim struct {
+	Joint, Child string
+	Dir          [3]float64
+}
+
+// AimAll turns each joint in order (parents before children, as a rig is
+// straightened from the shoulder out) by the smallest rotation that points
+// its bone along Dir, keeping its roll, then re-skins the meshes once to
+// the new rest pose. A joint or child that is missing, or a child that
+// does not hang from the joint, is skipped: the hands and fingers are
+// optional in a humanoid. VRM needs this for its T-pose, where not only
+// the upper arms but the forearms, hands and fingers lie along X.
+func AimAll(s *scene.Scene, aims []Aim) error {
+	parent := parents(s)
+	old := worlds(s, parent)
+	turned := false
+	for _, a := range aims {
+		joint, child := find(s, a.Joint), find(s, a.Child)
+		if joint < 0 || child < 0 || parent[child] != joint {
+			continue
+		}
+		target, ok := vec3(a.Dir).unit()
+		if !ok {
+			continue
+		}
+		world := worlds(s, parent)
+		if aim(s, parent, world, joint, child, target) {
+			turned = true
+		}
+	}
+	if !turned {
+		return nil
+	}
+	return reskin(s, old, worlds(s, parent))
+}
+
+// aim rotates joint about itself so that the bone to child points along
+// target; it reports whether it turned.
+func aim(s *scene.Scene, parent []int, world []xform.Mat4, joint, child int, target vec3) bool {
+	pivot := world[joint].Translation()
+	dir, ok := vec3(world[child].Translation()).sub(pivot).unit()
+	if !ok {
+		return false
+	}
+	angle := math.Acos(math.Max(-1, math.Min(1, dir.dot(target))))
+	if angle < minTurn {
+		return false
+	}
+	axis, ok := dir.cross(target).unit()
+	if !ok {
+		// Opposite: any axis across the bone turns it round.
+		if axis, ok = dir.cross(vec3{0, 1, 0}).unit(); !ok {
+			axis, _ = dir.cross(vec3{1, 0, 0}).unit()
+		}
+	}
+	r := xform.About(xform.AxisAngle(axis, angle), pivot)
+	pw := xform.Identity
+	if p := parent[joint]; p >= 0 {
+		pw = world[p]
+	}
+	inv, ok := pw.Inverse()
+	if !ok {
+		return false
+	}
+	setLocal(s.Nodes[joint], inv.Mul(r).Mul(world[joint]))
+	return true
+}

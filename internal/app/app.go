@@ -221,6 +221,8 @@ func (a *App) API(adminKey string) (*api.Server, *asynqmon.HTTPHandler, *jobs.Cl
 		UploadTimeout:     a.Config.UploadTimeout,
 		UploadURLTTL:      a.Config.UploadURLTTL,
 		AvatarDefault:     a.Config.AvatarDefault,
+		VRMAuthor:         a.Config.VRMAuthor,
+		VRMLicenseURL:     a.Config.VRMLicenseURL,
 		CORSOrigins:       a.Config.CORSOrigins,
 		DownloadRedirect:  a.Config.DownloadRedirect,
 		Renderings:        a.DB,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/vrm"
 	"github.com/kilnhq/kiln/internal/redisurl"
 )
 
@@ -75,6 +76,10 @@ type Config struct {
 	// built-in id (default-male, default-female), or a configuration as
 	// JSON.
 	AvatarDefault string
+	// VRMAuthor and VRMLicenseURL are what a VRM download's meta names as
+	// its author and licence (KILN_VRM_AUTHOR, KILN_VRM_LICENSE_URL): the
+	// operator's, CC0 by default, the licence of Kiln's own avatars.
+	VRMAuthor, VRMLicenseURL string
 	// CORSOrigins are the origins a browser may call both listeners from:
 	// exact origins (scheme://host[:port]) or "*" for any.
 	CORSOrigins []string
@@ -171,6 +176,8 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		c.PublicAvatarURL = ListenerURL(c.AvatarAddr)
 	}
 	c.AvatarDefault = r.avatarDefault("KILN_AVATAR_DEFAULT")
+	c.VRMAuthor = r.str("KILN_VRM_AUTHOR", "Kiln")
+	c.VRMLicenseURL = r.url("KILN_VRM_LICENSE_URL", vrm.CC0, "https", "http")
 	c.CORSOrigins = r.origins("KILN_CORS_ORIGINS")
 	c.JobMemory = r.bytes("KILN_JOB_MEMORY", defaultJobMemory(c.Concurrency), MinJobMemory)
 	c.JobMemoryShared = r.str("KILN_JOB_MEMORY", "") == ""
