@@ -134,8 +134,5 @@ func (m *model) shapeIndex(i int, name string) int {
 	return slices.Index(m.shapes[*m.s.Nodes[i].Mesh], name)
 }
 
-// sub is a - b.
-func sub(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
 // round keeps values short in the JSON (micrometres are plenty).
 func round(v float64) float64 { return math.Round(v*1e6) / 1e6 }
