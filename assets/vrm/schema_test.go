@@ -155,6 +155,19 @@ func (c *schemaChecker) validate(s map[string]any, v any, at string, errs *[]str
 			if str, ok := v.(string); ok && len([]rune(str)) < int(rule.(float64)) {
 				fail("%q is shorter than %v", str, rule)
 			}
+		case "oneOf":
+			// Exactly one of the subschemas holds.
+			passed := 0
+			for _, sub := range rule.([]any) {
+				var sink []string
+				c.validate(sub.(map[string]any), v, at, &sink)
+				if len(sink) == 0 {
+					passed++
+				}
+			}
+			if passed != 1 {
+				fail("%d of the oneOf schemas hold, want exactly 1", passed)
+			}
 		case "allOf":
 			for _, sub := range rule.([]any) {
 				c.validate(sub.(map[string]any), v, at, errs)
@@ -220,5 +233,19 @@ func TestSchemaChecker(t *testing.T) {
 				t.Errorf("bad=%v, got errors %v", tc.bad, errs)
 			}
 		})
+	}
+	// oneOf: a collider's shape is a sphere or a capsule, not both.
+	sc := newSchemaChecker("testdata/schema/VRMC_springBone-1.0", "testdata/schema/gltf")
+	for doc, bad := range map[string]bool{
+		`{"specVersion":"1.0","colliders":[{"node":0,"shape":{"sphere":{"radius":1}}}]}`:                        false,
+		`{"specVersion":"1.0","colliders":[{"node":0,"shape":{"sphere":{"radius":1},"capsule":{"radius":1}}}]}`: true,
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		if errs := sc.check("VRMC_springBone.schema.json", v); bad != (len(errs) > 0) {
+			t.Errorf("%s: bad=%v, got %v", doc, bad, errs)
+		}
 	}
 }

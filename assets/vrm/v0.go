@@ -2,6 +2,7 @@ package vrm
 
 import (
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/vrm/spring"
 )
 
 // exporterVersion names the writer in VRM 0.x's exporterVersion.
@@ -90,5 +91,19 @@ func faceMinusZ(s *scene.Scene) {
 				}
 			}
 		}
+	}
+}
+
+// turnChains follows faceMinusZ for the spring bones' colliders: their
+// offsets are in their node's local space, which the half turn
+// conjugated, so they negate x and z too.
+func turnChains(c *spring.Chains) {
+	if c == nil {
+		return
+	}
+	for i := range c.Colliders {
+		col := &c.Colliders[i]
+		col.Offset = [3]float64{-col.Offset[0], col.Offset[1], -col.Offset[2]}
+		col.Tail = [3]float64{-col.Tail[0], col.Tail[1], -col.Tail[2]}
 	}
 }

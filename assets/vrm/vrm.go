@@ -21,14 +21,16 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/vrm/spring"
 	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // Extension names.
 const (
-	extVRM1  = "VRMC_vrm"
-	extVRM0  = "VRM"
-	extMToon = "VRMC_materials_mtoon"
+	extVRM1   = "VRMC_vrm"
+	extVRM0   = "VRM"
+	extMToon  = "VRMC_materials_mtoon"
+	extSpring = "VRMC_springBone"
 )
 
 // Options say which VRM to write.
@@ -48,7 +50,13 @@ func Convert(s *scene.Scene, o Options) error {
 	if o.Version != "1.0" && o.Version != "0.0" {
 		return kiln.Errorf(kiln.KindInvalid, "invalid_vrm", "vrm version must be 1.0 or 0.0, got %q", o.Version)
 	}
-	m, err := read(s)
+	if _, err := read(s); err != nil {
+		return err
+	}
+	// Spring bones (assets/vrm/spring) in the pose and facing of VRM 1.0,
+	// which TPose made: the chains' joints join the tree here, after the
+	// stages that renumber nodes.
+	chains, err := spring.Add(s)
 	if err != nil {
 		return err
 	}
@@ -57,12 +65,24 @@ func Convert(s *scene.Scene, o Options) error {
 	}
 	if o.Version == "0.0" {
 		faceMinusZ(s)
-		m, err = read(s)
+		turnChains(chains)
+		m, err := read(s)
 		if err != nil {
 			return err
 		}
-		s.Extensions[extVRM0] = v0(s, m, o)
+		ext := v0(s, m, o)
+		if chains != nil {
+			ext["secondaryAnimation"] = chains.V0()
+		}
+		s.Extensions[extVRM0] = ext
 		return nil
+	}
+	m, err := read(s)
+	if err != nil {
+		return err
+	}
+	if chains != nil {
+		s.Extensions[extSpring] = chains.V1()
 	}
 	s.Extensions[extVRM1] = map[string]any{
 		"specVersion": "1.0",

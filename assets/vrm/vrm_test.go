@@ -86,14 +86,17 @@ func TestVRM(t *testing.T) {
 	v1 := newSchemaChecker("testdata/schema/VRMC_vrm-1.0", "testdata/schema/gltf")
 	mtoon := newSchemaChecker("testdata/schema/VRMC_materials_mtoon-1.0", "testdata/schema/gltf")
 	v0 := newSchemaChecker("testdata/schema/0.0", "testdata/schema/gltf")
+	springs := newSchemaChecker("testdata/schema/VRMC_springBone-1.0", "testdata/schema/gltf")
 	cases := []struct {
-		name string
-		cfg  avatar.Config
-		q    string
+		name    string
+		cfg     avatar.Config
+		q       string
+		springs bool // long hair or a skirt: spring bone chains
 	}{
-		{"male 1.0", avatar.Default(avatar.Masculine), ""},
-		{"female 0.x toon", avatar.Default(avatar.Feminine), "vrm=0&shading=toon"},
-		{"random 1.0 toon merged meshopt", avatar.Random(7), "shading=toon&mergeMesh=1&lod=1&useMeshOptCompression=true&textureFormat=webp"},
+		{"male 1.0", avatar.Default(avatar.Masculine), "", false},
+		{"female 0.x toon", avatar.Default(avatar.Feminine), "vrm=0&shading=toon", true},
+		{"female 1.0", avatar.Default(avatar.Feminine), "", true},
+		{"random 1.0 toon merged meshopt", avatar.Random(7), "shading=toon&mergeMesh=1&lod=1&useMeshOptCompression=true&textureFormat=webp", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,6 +131,13 @@ func TestVRM(t *testing.T) {
 						t.Errorf("no custom expression %s", name)
 					}
 				}
+				if sb, ok := ext["VRMC_springBone"]; ok != tc.springs {
+					t.Errorf("VRMC_springBone present %v, want %v", ok, tc.springs)
+				} else if ok {
+					for _, e := range springs.check("VRMC_springBone.schema.json", sb) {
+						t.Error(e)
+					}
+				}
 				if eye[2]-head[2] < 0.05 {
 					t.Errorf("eyes at z %.3f, head at %.3f: a VRM 1.0 faces +Z", eye[2], head[2])
 				}
@@ -151,6 +161,10 @@ func TestVRM(t *testing.T) {
 					if !presets[p] {
 						t.Errorf("no blend shape group %s", p)
 					}
+				}
+				bones := vrm0.(map[string]any)["secondaryAnimation"].(map[string]any)["boneGroups"].([]any)
+				if (len(bones) > 0) != tc.springs {
+					t.Errorf("%d spring bone groups, want some: %v", len(bones), tc.springs)
 				}
 				if head[2]-eye[2] < 0.05 {
 					t.Errorf("eyes at z %.3f, head at %.3f: a VRM 0.x faces -Z", eye[2], head[2])
