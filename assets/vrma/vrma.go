@@ -24,8 +24,8 @@ import (
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/animation"
-	"github.com/kilnhq/kiln/assets/pose"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/vrm"
 	"github.com/kilnhq/kiln/assets/xform"
 )
 
@@ -136,15 +136,17 @@ func Convert(src *scene.Scene) (*scene.Scene, error) {
 		return nil, kiln.Errorf(kiln.KindUnprocessable, "no_humanoid", "the skeleton lacks the humanoid bones %v", missing)
 	}
 	parent := parents(src)
-	// The T-pose: the rig with its arms turned level (package pose, as the
-	// VRM export does), read as world matrices.
+	// The T-pose: the rig straightened as the VRM export straightens an
+	// avatar (vrm.TPose: arms, hands and fingers along X), read as world
+	// matrices, so a clip retargeted from this rest lands on a Kiln VRM
+	// exactly as on the rig.
 	tposed := &scene.Scene{Nodes: make([]*gltf.Node, len(src.Nodes))}
 	for i, n := range src.Nodes {
 		c := *n
 		c.Children = slices.Clone(n.Children)
 		tposed.Nodes[i] = &c
 	}
-	if err := pose.Apply(tposed, "T"); err != nil {
+	if err := vrm.TPose(tposed); err != nil {
 		return nil, err
 	}
 	tWorld := worlds(tposed, parent, nil)
