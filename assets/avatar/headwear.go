@@ -335,9 +335,10 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		const front, back, gap = 0.04, 0.0, 0.009
 		rings := k.crown(front, back, gap, 0.004, 12)
 		p.hatGrid(rings, 0, 1, 0, 0.6, 0)
-		// The visor: a D from the rim between ±65°, reaching 7.5 cm
-		// forward at the middle, sloping down 9° and curved down at its
-		// sides.
+		// The visor: a D from the rim between ±65°, reaching 8 cm
+		// forward at the middle, sloping down 17° and curved down at its
+		// sides. Sloping 9°, it was seen edge-on from the front, a line
+		// 1.2 cm high: the cap read as a skull cap.
 		const span = 65 * math.Pi / 180
 		const n = 24
 		var rows [][]vec3
@@ -348,17 +349,19 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				th := -span + 2*span*float64(i)/n
 				q := k.rimPoint(th, front, back, gap)
 				a := th / span
-				reach := (0.075*math.Sqrt(math.Max(0, 1-a*a)) + 0.004) * s
-				q = q.add(vec3{0.012 * a * s, -reach*math.Tan(9*math.Pi/180) - 0.012*a*a*s, reach})
+				reach := (0.08*math.Sqrt(math.Max(0, 1-a*a)) + 0.004) * s
+				q = q.add(vec3{0.012 * a * s, -reach*math.Tan(17*math.Pi/180) - 0.012*a*a*s, reach})
 				row[i] = q
 			}
 			rows = append(rows, row)
 		}
 		p.hatGrid(rows, 0, 1, 0.65, 1, 1)
 	case "fedora":
-		// A felt crown standing 11 cm over a band at the rim, pinched
+		// A felt crown over a band at the rim, tapering and pinched
 		// along its top, a ribbon round its foot and a brim that curls
-		// up at the sides.
+		// up at the sides. The crown stands as little over the head as
+		// its crease allows: 2.4 cm over the skull and a straighter
+		// wall made it read as a top hat.
 		const front, back, gap = 0.045, 0.005, 0.012
 		// The band stands as far out as the skull does anywhere above
 		// it (the head is widest above the ears), so that the crown's
@@ -375,13 +378,13 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			out := vec3{math.Sin(th), 0, math.Cos(th)}
 			band[i] = vec3{k.c[0], q[1], k.c[2]}.add(out.scale(wide))
 		}
-		// The top stands 7 cm over the front of the band, and its
-		// crease (1.3 cm deep) clears the crown of the head.
-		topY := k.rim(0, front, back) + 0.07
+		// The top stands 6 cm over the front of the band, and its
+		// crease (1 cm deep) clears the crown of the head.
+		topY := k.rim(0, front, back) + 0.06
 		for i := range hatSegments {
 			th := float64(i) / hatSegments * 2 * math.Pi
 			for ph := 50 * math.Pi / 180; ph <= math.Pi/2; ph += 2 * math.Pi / 180 {
-				topY = math.Max(topY, k.c[1]+(k.radius(th, ph)+gap)*math.Sin(ph)+0.024)
+				topY = math.Max(topY, k.c[1]+(k.radius(th, ph)+gap)*math.Sin(ph)+0.017)
 			}
 		}
 		centre := vec3{k.c[0], 0, k.c[2]}
@@ -391,7 +394,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				y := q[1] + (topY-q[1])*h
 				// A taper, and the front pinched in toward the top.
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
-				taper := 1 - 0.16*h - 0.14*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
+				taper := 1 - 0.22*h - 0.14*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
 				row[i] = vec3{centre[0] + (q[0]-centre[0])*taper, y, centre[2] + (q[2]-centre[2])*taper}
 			}
 			return row
@@ -416,7 +419,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				// The top edge rounds over, and the crease runs front to
 				// back along the middle.
 				round := 0.008 * (1 - math.Cos(math.Min(1, u*3)*math.Pi/2))
-				dip := 0.013 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
+				dip := 0.010 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
 				row[i] = vec3{x, q[1] - dip - round, z}
 			}
 			crownTop = append(crownTop, row)
@@ -434,7 +437,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			ribbon = append(ribbon, row)
 		}
 		p.hatGrid(ribbon, 0, 1, 0.62, 0.7, 1)
-		// The brim: 6.2 cm wide at the front and back, 5.5 at the sides,
+		// The brim: 6.5 cm wide at the front and back, 5.8 at the sides,
 		// curling up 1.5 cm at the sides and down a little in front.
 		var brim [][]vec3
 		for r := 0; r <= 5; r++ {
@@ -443,7 +446,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			for i, q := range band {
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
 				out := vec3{q[0] - centre[0], 0, q[2] - centre[2]}.norm()
-				w := (0.062 - 0.007*math.Pow(math.Sin(th), 2)) * s
+				w := (0.065 - 0.007*math.Pow(math.Sin(th), 2)) * s
 				curl := 0.015*math.Pow(math.Sin(th), 2)*s*s - 0.006*math.Max(0, math.Cos(th))*s*s
 				row[i] = q.add(out.scale(w)).add(vec3{0, curl, 0})
 			}
