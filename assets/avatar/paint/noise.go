@@ -5,7 +5,19 @@ import "math"
 // hash3 is a deterministic value in 0..1 for integer lattice coordinates
 // and a seed.
 func hash3(x, y, z int, seed uint64) float64 {
-	h := uint64(uint32(x))*0x9E3779B97F4A7C15 ^ uint64(uint32(y))*0xC2B2AE3D27D4EB4F ^ uint64(uint32(z))*0x165667B19E3779F9 ^ seed*0xD6E8FEB86659FD93
+	return mix64(hashX(x) ^ hashY(y) ^ hashZ(z) ^ hashSeed(seed))
+}
+
+// The four terms of hash3's key, apart so that noise3 computes each once
+// for the eight corners of its cell (the XOR of the same terms gives the
+// same key).
+func hashX(x int) uint64          { return uint64(uint32(x)) * 0x9E3779B97F4A7C15 }
+func hashY(y int) uint64          { return uint64(uint32(y)) * 0xC2B2AE3D27D4EB4F }
+func hashZ(z int) uint64          { return uint64(uint32(z)) * 0x165667B19E3779F9 }
+func hashSeed(seed uint64) uint64 { return seed * 0xD6E8FEB86659FD93 }
+
+// mix64 finishes hash3: the key mixed, as a value in 0..1.
+func mix64(h uint64) float64 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
@@ -26,10 +38,14 @@ func noise3(p [3]float64, seed uint64) float64 {
 		f[a] = t * t * (3 - 2*t)
 	}
 	lerp := func(a, b, t float64) float64 { return a + (b-a)*t }
+	s := hashSeed(seed)
+	x0, x1 := hashX(i[0]), hashX(i[0]+1)
 	var c [2][2]float64
 	for dz := 0; dz < 2; dz++ {
+		z := hashZ(i[2]+dz) ^ s
 		for dy := 0; dy < 2; dy++ {
-			c[dz][dy] = lerp(hash3(i[0], i[1]+dy, i[2]+dz, seed), hash3(i[0]+1, i[1]+dy, i[2]+dz, seed), f[0])
+			yz := hashY(i[1]+dy) ^ z
+			c[dz][dy] = lerp(mix64(x0^yz), mix64(x1^yz), f[0])
 		}
 	}
 	return lerp(lerp(c[0][0], c[0][1], f[1]), lerp(c[1][0], c[1][1], f[1]), f[2])
