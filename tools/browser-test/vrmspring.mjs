@@ -159,10 +159,11 @@ try {
   const rest = local();
   const atRest = depth();
   const front = shot([0, 1.45, 1.6], [0, 1.3, 0]);
+  const back = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
   // Turn the head 50 degrees in 10 frames, then hold it for a second.
   const turn = 50 * Math.PI / 180;
   let sway = 0, swayEnd = 0, worst = atRest.worst, deep = atRest.deep, rootWorst = atRest.rootWorst, peakFrame = 0;
-  let turned;
+  let turned, later;
   for (let f = 1; f <= 70; f++) {
     headN.rotation.y = turn * Math.min(1, f / 10);
     vrm.update(dt);
@@ -175,6 +176,7 @@ try {
     deep = Math.max(deep, d.deep);
     rootWorst = Math.max(rootWorst, d.rootWorst);
     if (f === 14) turned = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
+    if (f === 70) later = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
   }
   const spring = {
     joints: joints.length, hairJoints: hair.length, tips: tips.length, colliders: colliders.size,
@@ -220,7 +222,7 @@ try {
     spring,
     animation: { tracks: clip.tracks.length, duration: clip.duration, moved, movedBone,
       hips: poses.map((q) => q.hips && q.hips.toArray().map((x) => +x.toFixed(3))) },
-    pictures: [front, turned, playing],
+    pictures: [front, back, turned, later, playing],
   };
 } catch (e) {
   window.result = { error: String(e && e.stack || e) };
@@ -236,7 +238,7 @@ await main(async () => {
   const pictures = result.pictures;
   delete result.pictures;
   if (shots) {
-    ['rest', 'turned', 'vrma'].forEach((n, k) => writeFileSync(`${shots}-${n}.png`, Buffer.from(pictures[k].split(',')[1], 'base64')));
+    ['front', 'back', 'turned', 'later', 'vrma'].forEach((n, k) => writeFileSync(`${shots}-${n}.png`, Buffer.from(pictures[k].split(',')[1], 'base64')));
   }
   return result;
 });

@@ -31,7 +31,7 @@ type region struct {
 // between two joints dipped up to 12.5 mm into the shoulders' and back's
 // colliders when the head turned in three-vrm (1 mm with 3.5 cm).
 var settings = map[string]Spring{
-	"hair":  {Stiffness: 0.8, Gravity: 0.15, Drag: 0.4, HitRadius: 0.035},
+	"hair":  {Stiffness: 1.0, Gravity: 0.15, Drag: 0.4, HitRadius: 0.035},
 	"skirt": {Stiffness: 1.0, Gravity: 0.1, Drag: 0.5, HitRadius: 0.025},
 }
 
@@ -180,8 +180,10 @@ func hairRegion(s *scene.Scene, j *joints) (region, bool) {
 		return region{}, false
 	}
 	top := neck[1] + 0.5*(head[1]-neck[1])
-	// A ponytail passes to its chains over a shorter run than long hair.
-	fall := math.Min(0.08, 0.4*(top-low))
+	// Long hair passes from the head to its chains over 14 cm (over 8 cm
+	// it showed a kink at the shoulders when the head turned); a ponytail
+	// over a shorter run.
+	fall := math.Min(0.14, 0.4*(top-low))
 	return region{kind: "hair", mesh: n, attach: j.node["Head"], axis: head, top: top, fall: fall, sectors: 10, links: 4}, true
 }
 
