@@ -1,0 +1,142 @@
+package app
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/gltfcheck"
+)
+
+// TestVRMDownload asks Kiln for VRMs as an integrator would: both
+// versions at /model/{id}.vrm and the root's /{id}.vrm are valid GLBs with
+// the VRM extension of their version, a HEAD answers like the GET, and a
+// parameter that makes no sense for a VRM is a 400 naming it.
+func TestVRMDownload(t *testing.T) {
+	r := start(t)
+	for _, tc := range []struct {
+		path, ext string
+	}{
+		{"/model/default-male.vrm", "VRMC_vrm"},
+		{"/default-male.vrm?vrm=0", "VRM"},
+	} {
+		res := do(t, "GET", r.AvatarURL+tc.path, "", nil, nil)
+		if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "model/gltf-binary" || res.Header.Get("ETag") == "" {
+			t.Fatalf("GET %s: %d %v %.300s", tc.path, res.Status, res.Header, res.Body)
+		}
+		gltfcheck.RequireValid(t, res.Body)
+		if !strings.Contains(res.Header.Get("Content-Disposition"), ".vrm") {
+			t.Errorf("GET %s: Content-Disposition %q names no .vrm", tc.path, res.Header.Get("Content-Disposition"))
+		}
+		var used struct {
+			ExtensionsUsed []string `json:"extensionsUsed"`
+		}
+		n := int(res.Body[12]) | int(res.Body[13])<<8 | int(res.Body[14])<<16 | int(res.Body[15])<<24
+		if err := json.Unmarshal(res.Body[20:20+n], &used); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(","+strings.Join(used.ExtensionsUsed, ",")+",", ","+tc.ext+",") {
+			t.Errorf("GET %s: extensionsUsed %v, want %s", tc.path, used.ExtensionsUsed, tc.ext)
+		}
+		head := do(t, "HEAD", r.AvatarURL+tc.path, "", nil, nil)
+		if head.Status != http.StatusOK || head.Header.Get("Content-Length") != res.Header.Get("Content-Length") {
+			t.Errorf("HEAD %s: %d %v", tc.path, head.Status, head.Header)
+		}
+	}
+	for _, tc := range []struct {
+		query, code, names string
+	}{
+		{"?pose=T", "invalid_vrm_parameter", "pose"},
+		{"?morphTargets=ARKit", "invalid_vrm_parameter", "morphTargets"},
+		{"?useDracoMeshCompression=true", "invalid_vrm_parameter", "useDracoMeshCompression"},
+		{"?vrm=2", "invalid_vrm", "vrm"},
+		{"?shading=cel", "invalid_shading", "shading"},
+	} {
+		res := do(t, "GET", r.AvatarURL+"/model/default-female.vrm"+tc.query, "", nil, nil)
+		var body struct {
+			Error struct{ Message string } `json:"error"`
+		}
+		res.json(t, &body)
+		if res.Status != http.StatusBadRequest || res.errorCode(t) != tc.code || !strings.Contains(body.Error.Message, tc.names) {
+			t.Errorf("%s: %d %s, want 400 %s naming %s", tc.query, res.Status, res.Body, tc.code, tc.names)
+		}
+	}
+}
+
+// vrmFigures is what tools/browser-test/vrm.mjs measures of one VRM.
+type vrmFigures struct {
+	Version     string   `json:"version"`
+	Missing     []string `json:"missing"`
+	Found       int      `json:"found"`
+	Expressions int      `json:"expressions"`
+	// Each: the share of pixels that change in the region the expression
+	// or the gaze moves (inside), and outside the eyes and mouth.
+	AA           change  `json:"aa"`
+	AAInEyes     float64 `json:"aaInEyes"`
+	Blink        change  `json:"blink"`
+	BlinkInMouth float64 `json:"blinkInMouth"`
+	Look         change  `json:"look"`
+	LookInMouth  float64 `json:"lookInMouth"`
+}
+
+type change struct {
+	Inside    float64 `json:"inside"`
+	Elsewhere float64 `json:"elsewhere"`
+}
+
+// TestVRMInBrowser loads both VRM versions of default-male,
+// default-female and a random avatar in three.js with @pixiv/three-vrm,
+// in chromium, in one page load: three-vrm reads each as the version
+// asked, finds every required humanoid bone (and the eyes, fingers,
+// toes, upper chest and neck), and its expressions and lookAt move the
+// face: aa changes the mouth, blink the eyes, a 30° gaze the irises, each
+// hardly anything else.
+func TestVRMInBrowser(t *testing.T) {
+	node, viewer := browserTool(t)
+	script := filepath.Join(filepath.Dir(viewer), "vrm.mjs")
+	r := start(t)
+	random := postAvatar(t, r, newKey(t, r, "acme", kiln.ScopeAvatarWrite), `{}`)
+	args := []string{script}
+	for _, id := range []string{"default-male", "default-female", random} {
+		for _, v := range []string{"1", "0"} {
+			name := strings.TrimPrefix(id, "default-") + v
+			if id == random {
+				name = "random" + v
+			}
+			args = append(args, name+"="+r.AvatarURL+"/model/"+id+".vrm?vrm="+v)
+		}
+	}
+	// The pictures stay for a person to look at: kiln-vrm-{name}-{rest,aa,blink,look,happy,body}.png.
+	args = append(args, "--screenshot", filepath.Join(os.TempDir(), "kiln-vrm"))
+	out := runBrowser(t, node, args...)
+	var figures map[string]vrmFigures
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figures); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(figures) != 6 {
+		t.Fatalf("%d models measured, want 6", len(figures))
+	}
+	for name, f := range figures {
+		t.Logf("%s: VRM %s, %d expressions; aa changes %.1f%% of the mouth (%.2f%% elsewhere), blink %.1f%% of the eyes (%.2f%%), lookAt %.1f%% of the eyes (%.2f%%)",
+			name, f.Version, f.Expressions, 100*f.AA.Inside, 100*f.AA.Elsewhere, 100*f.Blink.Inside, 100*f.Blink.Elsewhere, 100*f.Look.Inside, 100*f.Look.Elsewhere)
+		if want := name[len(name)-1:]; f.Version != want {
+			t.Errorf("%s: three-vrm read VRM %q, want %q", name, f.Version, want)
+		}
+		if len(f.Missing) > 0 || f.Found != 8 {
+			t.Errorf("%s: required bones missing %v; %d of 8 optional bones found", name, f.Missing, f.Found)
+		}
+		if f.AA.Inside < 0.05 || f.AA.Elsewhere > 0.01 || f.AAInEyes > 0.005 {
+			t.Errorf("%s: aa should open the mouth (%.3f of it changes) and little else (%.4f, eyes %.4f)", name, f.AA.Inside, f.AA.Elsewhere, f.AAInEyes)
+		}
+		if f.Blink.Inside < 0.05 || f.Blink.Elsewhere > 0.005 || f.BlinkInMouth > 0.005 {
+			t.Errorf("%s: blink should close the eyes (%.3f changes) and little else (%.4f, mouth %.4f)", name, f.Blink.Inside, f.Blink.Elsewhere, f.BlinkInMouth)
+		}
+		if f.Look.Inside < 0.02 || f.Look.Elsewhere > 0.002 || f.LookInMouth > 0.002 {
+			t.Errorf("%s: lookAt should move the irises (%.3f of the eyes change) and nothing else (%.4f, mouth %.4f)", name, f.Look.Inside, f.Look.Elsewhere, f.LookInMouth)
+		}
+	}
+}
