@@ -163,7 +163,11 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paint.ScalpHair(p.surface(), hairC, seed, 256), matOpts{normal: true, mask: true, doubleSided: true})))
+		paintHair := paint.ScalpHair
+		if cfg.Hair.Style == "curly" {
+			paintHair = paint.CurlyHair
+		}
+		b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paintHair(p.surface(), hairC, seed, 512), matOpts{normal: true, mask: true, doubleSided: true})))
 	}
 	beard.mesh(b, seed)
 	brows := parts["eyebrows/default"]

@@ -8,7 +8,7 @@ import "math"
 // lighter and darker strands, and an alpha that breaks the borders of
 // every UV piece into strand tips, for alpha-masked cards and hairlines.
 func Hair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, false)
+	return hair(s, color, seed, n, false, false)
 }
 
 // ScalpHair is Hair with the sheen of hair on a head painted in: a
@@ -19,10 +19,17 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 // KHR_materials_anisotropy would keep the hair out of the texture atlas
 // and the merged mesh, so it is painted, as the leader paints its hair.
 func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, true)
+	return hair(s, color, seed, n, true, false)
 }
 
-func hair(s Surface, color RGB, seed uint64, n int, sheen bool) Maps {
+// CurlyHair is ScalpHair for curls: the strands are ridges of a noise
+// in 3D instead of lines along the flow, so the cards of a curly cut
+// (which lie every way) show one texture of curls across them.
+func CurlyHair(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, true, true)
+}
+
+func hair(s Surface, color RGB, seed uint64, n int, sheen, curly bool) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
 	edge := edgeDistance(m, n, tipLength)
@@ -30,8 +37,10 @@ func hair(s Surface, color RGB, seed uint64, n int, sheen bool) Maps {
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
 	centre := headCentre(s.Pos)
+	// How light the hair is: 0 for brown and darker, 1 for grey and white.
+	light := smooth(0.1, 0.3, 0.2126*base[0]+0.7152*base[1]+0.0722*base[2])
 	// Light from above and in front, as viewers and portraits light.
-	light := [3]float64{0, 0.8, 0.6}
+	sun := [3]float64{0, 0.8, 0.6}
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
@@ -52,18 +61,38 @@ func hair(s Surface, color RGB, seed uint64, n int, sheen bool) Maps {
 				along := float64(x)*f[0] + float64(y)*f[1]
 				strand := noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
+				if curly {
+					// Curls: ridges of noise in 3D (seamless across
+					// cards, so neighbouring cards read as one mass of
+					// curls, not a cross-hatch of straight strands).
+					r := 1 - math.Abs(2*noise3(scale3(t.pos, 420), seed)-1)
+					r2 := 1 - math.Abs(2*noise3(scale3(t.pos, 900), seed+3)-1)
+					strand = 0.65*r*r + 0.35*r2*r2
+					clump = fbm3(t.pos, 90, 2, seed+1)
+				}
+				// Light hair (grey, white, platinum) varies by darker
+				// strands under a light top, finer than dark hair's clumps:
+				// lightened by the same factors it clipped to white and
+				// read as blocks (issue 22: "white blocky hair").
 				v := 0.35*strand + 0.65*clump
 				c := base.scale(0.6 + 0.8*v)
+				if light > 0 {
+					w := 0.6*strand + 0.4*clump
+					c = c.mix(base.scale(0.45+0.6*w), light)
+				}
 				if sheen {
 					d := [3]float64{t.pos[0] - centre[0], t.pos[1] - centre[1], t.pos[2] - centre[2]}
 					dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 					if dl > 1e-6 {
-						cos := (d[0]*light[0] + d[1]*light[1] + d[2]*light[2]) / dl
+						cos := (d[0]*sun[0] + d[1]*sun[1] + d[2]*sun[2]) / dl
 						band := math.Exp(-math.Pow((cos-0.82)/0.13, 2))
 						streak := smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
 						// Lighter and a little warmer, so dark hair shows
 						// its sheen too.
 						hi := rgb{c[0]*2.2 + 0.05, c[1]*2.1 + 0.04, c[2]*1.9 + 0.03}
+						// Light hair has little room above it: a faint
+						// sheen, never past white.
+						hi = hi.mix(rgb{min(1, c[0]*1.25), min(1, c[1]*1.25), min(1, c[2]*1.25)}, light)
 						c = c.mix(hi, 0.55*band*(0.35+0.65*streak))
 					}
 				}
@@ -373,6 +402,7 @@ func srgbToLinear(b uint8) float64 {
 func Scalp(m Maps, s Surface, color RGB, seed uint64) {
 	n := m.Base.Rect.Dx()
 	sm := surfaceMap(s, n, nil)
+	defer release(sm)
 	hair := rgb(color)
 	// A little darker than the hair: the shade under the top layer.
 	shade := hair.scale(0.75)

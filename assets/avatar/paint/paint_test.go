@@ -461,3 +461,55 @@ func TestHairNarrowCard(t *testing.T) {
 		t.Errorf("%d of 88 texels at the card's edge opaque, want strand tips", edge)
 	}
 }
+
+// TestLightHair paints grey and white hair over a head-sized sphere and
+// measures what made the blind panel of issue 22 call it "white blocky
+// hair": texels clipped to white (any channel at 250 or over), and how
+// much the strands vary (the spread of luma between neighbouring texels
+// across the hair, over its mean). Before light hair got its own
+// shading, white clipped 20.7% of its texels; neighbours differed by
+// 0.017 (white) and 0.022 (grey) of the mean, now 0% and 0.030–0.031.
+func TestLightHair(t *testing.T) {
+	s := sphere([3]float32{0, 1.6, 0}, 0.1, 24)
+	for _, c := range []struct {
+		name  string
+		color RGB
+	}{
+		{"grey", RGB{0.262, 0.254, 0.238}},
+		{"white", RGB{0.807, 0.791, 0.753}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			img := decode(t, ScalpHair(s, c.color, 9, 256).Base)
+			n := img.Bounds().Dx()
+			clipped, opaque := 0, 0
+			var diff, sum float64
+			luma := func(x, y int) float64 {
+				p := img.NRGBAAt(x, y)
+				return 0.2126*float64(p.R) + 0.7152*float64(p.G) + 0.0722*float64(p.B)
+			}
+			for y := 0; y < n; y++ {
+				for x := 0; x+1 < n; x++ {
+					p := img.NRGBAAt(x, y)
+					if p.A < 128 {
+						continue
+					}
+					opaque++
+					if p.R >= 250 || p.G >= 250 || p.B >= 250 {
+						clipped++
+					}
+					sum += luma(x, y)
+					diff += math.Abs(luma(x+1, y) - luma(x, y))
+				}
+			}
+			share := float64(clipped) / float64(opaque)
+			vary := diff / sum
+			t.Logf("%s: %.1f%% of %d texels clipped; neighbour luma difference %.3f of the mean", c.name, 100*share, opaque, vary)
+			if share > 0.01 {
+				t.Errorf("%.1f%% of the texels clipped to white, want under 1%%", 100*share)
+			}
+			if vary < 0.026 {
+				t.Errorf("neighbouring texels differ by %.3f of the mean luma, want strands (at least 0.026)", vary)
+			}
+		})
+	}
+}
