@@ -100,6 +100,7 @@ func TestVRM(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			glb, s := build(t, tc.cfg, tc.q)
 			gltfcheck.RequireValid(t, glb)
 			doc := glbJSON(t, glb)
