@@ -1,0 +1,157 @@
+package avatar
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// PartMeshes are the meshes of the avatar each style category draws, as
+// Generate names them: what a page drops from the avatar it shows when
+// it swaps in that category's part (BuildPart). Changing the headwear
+// also reshapes the hair under it, so its part carries the hair too.
+var PartMeshes = map[string][]string{
+	"hair":       {"Wolf3D_Hair"},
+	"facialHair": {"Wolf3D_Beard"},
+	"top":        {"Wolf3D_Outfit_Top"},
+	"bottom":     {"Wolf3D_Outfit_Bottom"},
+	"footwear":   {"Wolf3D_Outfit_Footwear"},
+	"glasses":    {"Wolf3D_Glasses"},
+	"headwear":   {"Wolf3D_Headwear", "Wolf3D_Hair"},
+}
+
+// partTexture is the size of a part's painted maps: a quarter of the
+// whole build's pixels, as painting and encoding them is most of a
+// part's time, and a preview is looked at for a second.
+const partTexture = 256
+
+// BuildPart builds only the meshes one style category draws for a
+// configuration (PartMeshes), fitted to its body and skinned to the same
+// 67 joints as Generate's avatar, in a scene of that skeleton: what the
+// creator swaps into the avatar it shows the moment a style is picked,
+// while the whole build (Generate) follows. A whole build paints and
+// encodes every texture of the avatar (about eighteen images); a part
+// paints one or two, so it answers in a fraction of the time.
+//
+// It is a preview, not the avatar: the parts are fitted as Generate fits
+// them, but the whole avatar's triangle budget is not applied, the body
+// under a new garment is not re-cut, a beard's stubble is not painted
+// into the head's skin, and the meshes carry no morph targets, garments keep their bindings'
+// skin weights unsmoothed and textures are painted at 256 pixels. The
+// scene's extras name the meshes it replaces ("replaces"), also when it
+// has none of them (bald, no glasses).
+func BuildPart(cfg Config, category string) (*scene.Scene, error) {
+	cfg = cfg.resolve()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	names, ok := PartMeshes[category]
+	if !ok {
+		return nil, fmt.Errorf("avatar: unknown style category %q", category)
+	}
+	body, err := standingBody(cfg)
+	if err != nil {
+		return nil, err
+	}
+	joints := body.Joints()
+	b := newBuilder(rigOf(joints))
+	seed := cfg.Face.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	fit := func(id string) (*part, error) {
+		f, err := body.Fit(id)
+		if err != nil {
+			return nil, fmt.Errorf("avatar: %w", err)
+		}
+		return fittedPart(f), nil
+	}
+	// The head, for what is placed on it (the hairline, a beard): the
+	// garments hide none of its triangles.
+	head := func() *part {
+		h, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
+		h.closeLips()
+		return h
+	}
+	hairC := paint.RGB(colorOf(hairColors, cfg.Hair.Color))
+
+	switch category {
+	case "hair", "headwear":
+		var hatPart *part
+		var hatCentre vec3
+		if cfg.Headwear.on() {
+			hatPart, hatCentre = hat(b, body, cfg.Headwear.Style)
+		}
+		if cfg.Hair.Style != "bald" {
+			hair, err := fit("hair/" + cfg.Hair.Style)
+			if err != nil {
+				return nil, err
+			}
+			trimHairline(hair, head(), joints)
+			if hatPart != nil {
+				pressHair(hair, hatPart, hatCentre)
+			}
+			if len(hair.tris) > 0 {
+				hair.mask = paint.Border(hair.pos, hair.tris)
+				b.mesh("Wolf3D_Hair", hair.prim(b.material("Wolf3D_Hair", paint.ScalpHair(hair.surface(), hairC, seed, 256), matOpts{normal: true, mask: true, doubleSided: true})))
+			}
+		}
+		if category == "headwear" && hatPart != nil {
+			kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[cfg.Headwear.Style]
+			maps := paint.Cloth(hatPart.surface(), kind, paint.RGB(colorOf(clothColors, cfg.Headwear.color())), paint.RGB{}, 0, seed, 256)
+			b.mesh("Wolf3D_Headwear", hatPart.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
+		}
+	case "facialHair":
+		bd := newBeard(cfg, head(), joints)
+		if bd.part != nil {
+			// The head's face shapes stay with the whole build.
+			bd.part.morph = false
+			maps := paint.Beard(bd.part.surface(), bd.color, seed, partTexture)
+			b.mesh("Wolf3D_Beard", bd.part.prim(b.material("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+		}
+	case "top", "bottom", "footwear":
+		g := map[string]Garment{"top": cfg.Outfit.Top, "bottom": cfg.Outfit.Bottom, "footwear": cfg.Outfit.Footwear}[category]
+		p, err := fit(category + "/" + g.Style)
+		if err != nil {
+			return nil, err
+		}
+		if category == "top" {
+			endSleeves(p, joints)
+		}
+		// The skin weights stay the bindings' own: smoothing them over
+		// the garment (smoothWeights) takes a whole build's time for
+		// some garments, and shows only in motion, for the second until
+		// the whole build replaces the part.
+		var sole rgb
+		soleH := 0.0
+		if category == "footwear" {
+			soleH = 0.025
+			sole = hexColor("#241c16")
+			if g.Style == "sneakers" {
+				sole = hexColor("#f2f0ea")
+				if up := colorOf(clothColors, g.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
+					sole = hexColor("#b5835a")
+				}
+			}
+		}
+		var maps paint.Maps
+		if pr := g.Print; category == "top" && pr.on() {
+			maps = paint.PrintedCloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), printOf(pr, g.Color, p, b), seed, partTexture)
+		} else {
+			maps = paint.Cloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), paint.RGB(sole), soleH, seed, partTexture)
+		}
+		name := names[0]
+		b.mesh(name, p.prim(b.material(name, maps, matOpts{normal: true, doubleSided: category != "footwear"})))
+	case "glasses":
+		if cfg.Glasses.Style != "none" {
+			p := glasses(b, body, cfg.Glasses.Style)
+			metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
+			b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
+		}
+	}
+	b.sc.Scenes[0].Extras = map[string]any{"replaces": slices.Clone(names), "category": category}
+	return b.sc, nil
+}

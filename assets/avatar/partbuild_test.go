@@ -1,0 +1,122 @@
+package avatar
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/internal/gltfcheck"
+)
+
+// meshBox is the bounds of a named mesh's rest positions, and whether
+// the scene has it.
+func meshBox(sc *scene.Scene, name string) (lo, hi [3]float32, ok bool) {
+	lo = [3]float32{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
+	hi = [3]float32{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32}
+	for _, m := range sc.Meshes {
+		if m.Name != name {
+			continue
+		}
+		for _, p := range m.Primitives {
+			for _, v := range p.Positions {
+				for k := range 3 {
+					lo[k], hi[k] = min(lo[k], v[k]), max(hi[k], v[k])
+				}
+			}
+		}
+		ok = true
+	}
+	return lo, hi, ok
+}
+
+// TestBuildPartMatchesGenerate: a part is the whole build's mesh of that
+// style, in the same place on the same skeleton: its bounds within 5 mm of the whole avatar's mesh
+// (the whole build simplifies it under the avatar's triangle budget,
+// which moves its outline a little), the same joints, and a file the
+// validator passes.
+func TestBuildPartMatchesGenerate(t *testing.T) {
+	// One avatar wearing a style of every category: one whole build to
+	// compare every part with.
+	cfg := Default(Feminine)
+	cfg.Body.Height = 1.82
+	for cat, style := range map[string]string{"hair": "bun", "facialHair": "full-beard", "top": "hoodie", "bottom": "shorts",
+		"footwear": "boots", "glasses": "round", "headwear": "cap"} {
+		cfg = cfg.WithStyle(cat, style)
+	}
+	whole, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bald := cfg.WithStyle("hair", "bald").WithStyle("headwear", "none")
+	cases := []struct {
+		category string
+		cfg      Config
+		want     []string
+	}{
+		{"hair", cfg, []string{"Wolf3D_Hair"}},
+		{"hair", bald, nil},
+		{"facialHair", cfg, []string{"Wolf3D_Beard"}},
+		{"top", cfg, []string{"Wolf3D_Outfit_Top"}},
+		{"bottom", cfg, []string{"Wolf3D_Outfit_Bottom"}},
+		{"footwear", cfg, []string{"Wolf3D_Outfit_Footwear"}},
+		{"glasses", cfg, []string{"Wolf3D_Glasses"}},
+		{"headwear", cfg, []string{"Wolf3D_Headwear", "Wolf3D_Hair"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.category+"/"+tc.cfg.Style(tc.category), func(t *testing.T) {
+			sc, err := BuildPart(tc.cfg, tc.category)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range sc.Meshes {
+				got = append(got, m.Name)
+			}
+			if !slices.Equal(sorted(got), sorted(tc.want)) {
+				t.Fatalf("meshes %v, want %v", got, tc.want)
+			}
+			if r := sc.Scenes[0].Extras.(map[string]any)["replaces"]; !slices.Equal(r.([]string), PartMeshes[tc.category]) {
+				t.Errorf("replaces %v, want %v", r, PartMeshes[tc.category])
+			}
+			if len(sc.Skins) != 1 || len(sc.Skins[0].Joints) != len(whole.Skins[0].Joints) {
+				t.Fatalf("skin joints %d, want %d", len(sc.Skins[0].Joints), len(whole.Skins[0].Joints))
+			}
+			if len(tc.want) == 0 {
+				return
+			}
+			for i, m := range sc.Skins[0].InverseBindMatrices {
+				for k := range 16 {
+					if d := math.Abs(float64(m[k] - whole.Skins[0].InverseBindMatrices[i][k])); d > 1e-5 {
+						t.Fatalf("joint %d's inverse bind matrix differs by %g from the whole build's", i, d)
+					}
+				}
+			}
+			for _, name := range tc.want {
+				lo, hi, _ := meshBox(sc, name)
+				wlo, whi, ok := meshBox(whole, name)
+				if !ok {
+					t.Fatalf("the whole build has no %s", name)
+				}
+				for k := range 3 {
+					if d := math.Max(math.Abs(float64(lo[k]-wlo[k])), math.Abs(float64(hi[k]-whi[k]))); d > 0.005 {
+						t.Errorf("%s: bounds %v..%v, the whole build's %v..%v (axis %d off by %.1f mm)", name, lo, hi, wlo, whi, k, d*1000)
+					}
+				}
+			}
+			glb, err := scene.Write(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gltfcheck.RequireValid(t, glb)
+		})
+	}
+}
+
+func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+
+func TestBuildPartRejectsUnknownCategory(t *testing.T) {
+	if _, err := BuildPart(Default(Masculine), "cape"); err == nil {
+		t.Fatal("no error for an unknown category")
+	}
+}
