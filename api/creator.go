@@ -25,6 +25,7 @@ func (s *Server) creatorRoutes(r *gin.Engine) {
 	r.GET("/creator/avatars/:id", s.requireUser, s.getUserAvatar)
 	r.PUT("/creator/avatars/:id", s.requireUser, s.putUserAvatar)
 	r.GET("/creator/catalog", s.catalog)
+	r.POST("/creator/parts", s.createCreatorPart)
 	getFile(r, "/creator/thumbnails/:category/:file", s.thumbnail)
 	getFile(r, "/creator/templates/:file", s.templatePreview)
 	s.appRoutes(r)

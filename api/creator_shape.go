@@ -53,6 +53,8 @@ type creatorBuilds struct {
 	cache map[string][]byte
 	order []string
 	size  int
+	// parts are the style swaps' (creator_part.go).
+	parts creatorParts
 }
 
 func (b *creatorBuilds) init() {

@@ -1,0 +1,171 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/assets/avatar"
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// The creator's style swap: POST /creator/parts answers the meshes of one
+// style category (avatar.BuildPart) for a configuration, a few hundred
+// kilobytes built in a fraction of a whole build's time. The page swaps
+// them into the avatar it shows, bound to its skeleton, the moment they
+// arrive, while the whole build of the same configuration (POST
+// /creator/builds), asked at the same time, follows and replaces the
+// avatar; what is saved and exported is always the whole build.
+
+const (
+	// creatorPartTimeout bounds a part, queueing included: a part that
+	// has not come by then is not worth showing, the whole build is near.
+	creatorPartTimeout = 20 * time.Second
+	// creatorPartCacheBytes bounds the parts kept for back-and-forth
+	// between styles.
+	creatorPartCacheBytes = 32 << 20
+)
+
+// creatorPartRate is what a client address may ask: a part costs a tenth
+// of a build, and a person picks a style every second or two at most.
+var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
+
+// creatorParts runs parts two at a time, apart from the whole builds'
+// slots (a part must not wait behind the builds it is there to get
+// ahead of), and keeps the latest answers.
+type creatorParts struct {
+	once  sync.Once
+	slots chan struct{}
+	mu    sync.Mutex
+	cache map[string][]byte
+	order []string
+	size  int
+}
+
+func (p *creatorParts) init() {
+	p.once.Do(func() {
+		p.slots = make(chan struct{}, 2)
+		p.cache = map[string][]byte{}
+	})
+}
+
+func (p *creatorParts) get(key string) ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	glb, ok := p.cache[key]
+	return glb, ok
+}
+
+func (p *creatorParts) put(key string, glb []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.cache[key]; ok {
+		return
+	}
+	p.cache[key], p.size = glb, p.size+len(glb)
+	p.order = append(p.order, key)
+	for p.size > creatorPartCacheBytes && len(p.order) > 1 {
+		old := p.order[0]
+		p.order = p.order[1:]
+		p.size -= len(p.cache[old])
+		delete(p.cache, old)
+	}
+}
+
+// build is the GLB of a configuration's part, from the cache or built in
+// a free slot.
+func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config, category string) ([]byte, error) {
+	p.init()
+	if glb, ok := p.get(key); ok {
+		return glb, nil
+	}
+	select {
+	case p.slots <- struct{}{}:
+		defer func() { <-p.slots }()
+	case <-ctx.Done():
+		return nil, kiln.Errorf(kiln.KindUnavailable, "creator_busy", "the creator's builds are busy; try again")
+	}
+	if glb, ok := p.get(key); ok {
+		return glb, nil
+	}
+	sc, err := avatar.BuildPart(cfg, category)
+	if err != nil {
+		return nil, err
+	}
+	glb, err := scene.Write(sc)
+	if err != nil {
+		return nil, err
+	}
+	p.put(key, glb)
+	return glb, nil
+}
+
+// creatorPartRequest is POST /creator/parts' body.
+type creatorPartRequest struct {
+	Configuration json.RawMessage `json:"configuration"`
+	Part          string          `json:"part"`
+}
+
+// createCreatorPart serves POST /creator/parts: no key (the page is
+// public), limited per client address, bounded in size and time, as a
+// build is.
+func (s *Server) createCreatorPart(c *gin.Context) {
+	if !s.limit(c, "creator-part:ip:"+c.ClientIP(), creatorPartRate) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	var req creatorPartRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		fail(c, invalidf("invalid_json", "the body must be {\"configuration\":{...},\"part\":\"<category>\"}"))
+		return
+	}
+	if _, ok := avatar.PartMeshes[req.Part]; !ok {
+		cats := make([]string, 0, len(avatar.PartMeshes))
+		for k := range avatar.PartMeshes {
+			cats = append(cats, k)
+		}
+		sort.Strings(cats)
+		fail(c, invalidf("invalid_part", "part %q is not a style category; one of %s", req.Part, strings.Join(cats, ", ")))
+		return
+	}
+	cfg := avatar.Default(avatar.Masculine)
+	if !emptyObject(req.Configuration) {
+		if cfg, err = avatar.ParseConfig(req.Configuration); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	resolved, err := json.Marshal(cfg)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	h := sha256.New()
+	h.Write(resolved)
+	h.Write([]byte("\x00" + req.Part))
+	key := hex.EncodeToString(h.Sum(nil)[:16])
+	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
+	defer cancel()
+	glb, err := s.creatorBuilds.parts.build(ctx, key, cfg, req.Part)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("ETag", `"`+key+`"`)
+	c.Header("Cache-Control", "no-store")
+	c.Data(http.StatusOK, "model/gltf-binary", glb)
+}
