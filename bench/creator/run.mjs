@@ -53,29 +53,54 @@ await page.waitForTimeout(200);
 const lat = await page.evaluate(() => ({ l: window.__kiln.latencies, f: window.__kiln.frameLatencies }));
 console.log(`slider (${lat.l.length} input events): geometry drawn median ${ms(pct(lat.l, 0.5))}, p95 ${ms(pct(lat.l, 0.95))}; next frame median ${ms(pct(lat.f, 0.5))}, p95 ${ms(pct(lat.f, 0.95))}`);
 
-// Style change: pick hair styles, wait for the new build on screen.
+// Style change: pick a style of each category that no build has made
+// yet, and time from the click to the new style on screen (its part
+// swapped in, or the whole build if it came first), then wait for the
+// whole build too (shown is what a person sees; built is when the
+// avatar that Done saves is on screen).
 await page.waitForFunction(() => !document.getElementById('spinner') || document.getElementById('spinner').hidden, null, { timeout: 300000 });
-await page.getByRole('tab', { name: 'Hair', exact: true }).click();
-async function pickStyle(style) {
-  const before = await page.evaluate(() => window.__kiln.shown);
-  const t = Date.now();
-  await page.locator(`input[data-path="hair.style"][value="${style}"]`).check({ force: true });
-  await page.waitForFunction((n) => window.__kiln.shown > n, before, { timeout: 300000, polling: 10 });
+const loadNow = () => os.loadavg()[0].toFixed(1);
+async function pickStyle(tab, path, style) {
+  await page.getByRole('tab', { name: tab, exact: true }).click();
+  const n = await page.evaluate(() => window.__kiln.changes.length);
+  const load = loadNow();
+  await page.locator(`input[data-path="${path}"][value="${style}"]`).check({ force: true });
+  try {
+    await page.waitForFunction((k) => window.__kiln.changes.length > k && window.__kiln.changes.at(-1).shown !== undefined, n, { timeout: 120000, polling: 10 });
+    await page.waitForFunction(() => window.__kiln.changes.at(-1).built !== undefined, null, { timeout: 120000, polling: 50 });
+  } catch (e) {
+    console.log(`${path} ${style}: not shown within 2 minutes; the page says "${await page.locator('#status').textContent()}", load ${loadNow()}`);
+    throw e;
+  }
+  const c = await page.evaluate(() => window.__kiln.changes.at(-1));
   const fetch = await page.evaluate(() => window.__kiln.fetchMs.at(-1));
-  return `${Date.now() - t} ms (answer ${fetch.toFixed(0)} ms)`;
+  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, part: c.partAnswer, swap: c.swap, built: c.built, buildAnswer: fetch, load };
 }
-const first = await pickStyle('curly');
-const other = await pickStyle('bun');
-const cached = await pickStyle('curly');
-console.log(`style change (hair), picked at once: ${first} uncached, ${other} another uncached, ${cached} back to a built one`);
+const picks = [
+  ['Hair', 'hair.style', 'curly'], ['Hair', 'hair.style', 'bun'],
+  ['Facial hair', 'facialHair.style', 'full-beard'], ['Facial hair', 'facialHair.style', 'goatee'],
+  ['Outfit', 'outfit.top.style', 'hoodie'], ['Outfit', 'outfit.bottom.style', 'shorts'], ['Outfit', 'outfit.footwear.style', 'boots'],
+  ['Headwear', 'headwear.style', 'beanie'], ['Glasses', 'glasses.style', 'round'],
+];
+const changes = [];
+for (const [tab, p, style] of picks) {
+  const r = await pickStyle(tab, p, style);
+  changes.push(r);
+  console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by} (part answered ${r.part === undefined ? '-' : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
+}
+const shown = changes.map((c) => c.shown);
+console.log(`style change, never built (${changes.length} picks, 7 categories): shown median ${ms(pct(shown, 0.5))}, worst ${ms(Math.max(...shown))}; whole build shown median ${ms(pct(changes.map((c) => c.built), 0.5))}`);
+const back = await pickStyle('Hair', 'hair.style', 'curly');
+console.log(`style change, back to a style built before: shown ${ms(back.shown)} by its ${back.by}, load ${back.load}`);
 // A person looks at the styles before picking: the page builds the
 // tab's other styles ahead meanwhile. Dwell until it has (or 60 s).
+await page.getByRole('tab', { name: 'Hair', exact: true }).click();
 const dwellStart = Date.now();
 await page.waitForFunction(() => document.querySelectorAll('input[data-path="hair.style"]').length - 1 <= window.__kiln.aheadDone, null, { timeout: 60000, polling: 200 }).catch(() => {});
 const dwell = ((Date.now() - dwellStart) / 1000).toFixed(1);
-const ahead1 = await pickStyle('long');
-const ahead2 = await pickStyle('ponytail');
-console.log(`style change (hair) after ${dwell} s on the tab (built ahead): ${ahead1}, ${ahead2}`);
+const ahead1 = await pickStyle('Hair', 'hair.style', 'long');
+const ahead2 = await pickStyle('Hair', 'hair.style', 'ponytail');
+console.log(`style change (hair) after ${dwell} s on the tab (built ahead): ${ms(ahead1.shown)} by its ${ahead1.by}, ${ms(ahead2.shown)} by its ${ahead2.by}`);
 console.log(`transferred in all: ${(bytes / 1e6).toFixed(2)} MB in ${requests} requests`);
 console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (at the start: ${load0})`);
 await browser.close();

@@ -17,7 +17,7 @@ const base = (boot.base || location.origin).replace(/\/$/, '');
 const BODY = ['body.height', 'body.build', 'body.age', 'body.muscle', 'body.weight', 'body.proportions'];
 const FEATURES = ['head', 'nose', 'mouth', 'eyes', 'ears', 'chin', 'cheeks'];
 const FACE_PRESETS = [101, 2024, 7331, 48151, 62342, 99991];
-const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], fetchMs: [], phases: {}, ready: false, shown: 0 };
+const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], fetchMs: [], phases: {}, ready: false, shown: 0, parts: 0, changes: [] };
 
 // ---- state and history ----
 let cfg = {};
@@ -176,6 +176,10 @@ async function runBuild() {
     kiln.buildMs.push(performance.now() - t0);
     kiln.builds++;
     lastShown = key;
+    shownNow(key, 'build');
+    // An older build than the configuration's, with a part of the
+    // newer one at hand: the part again on top of it.
+    if (lastPart && lastPart.key !== key && lastPart.key === JSON.stringify([cfg, sliderSet()]) && await view.swapPart(lastPart.glb)) shownNow(lastPart.key, 'part');
     if (JSON.stringify(cfg) === sent && view.configuration && history.length === 0) {
       cfg = clone(view.configuration);
       commit();
@@ -190,6 +194,47 @@ async function runBuild() {
     building = false;
     spinner.hidden = true;
     if (again) { again = false; scheduleBuild(0); } else buildAhead();
+  }
+}
+
+// The style swap: a style picked that no build at hand shows yet is
+// first shown by its part alone (POST /creator/parts: its meshes fitted
+// to this body, a tenth of a build's time), swapped into the avatar on
+// screen, while the whole build asked at the same moment follows and
+// replaces the avatar (what Done saves is always the whole build). A
+// part that comes after its whole build, or after the person moved on,
+// is dropped.
+const CATEGORIES = ['hair', 'facialHair', 'top', 'bottom', 'footwear', 'glasses', 'headwear'];
+const categoryOf = (path) => {
+  const c = path.replace(/\.style$/, '').replace(/^outfit\./, '');
+  return path.endsWith('.style') && CATEGORIES.includes(c) ? c : null;
+};
+let lastPart = null;
+async function swapPart(category) {
+  const key = JSON.stringify([cfg, sliderSet()]);
+  kiln.changes.push({ key, category, at: performance.now() });
+  if (key === lastShown || prefetched?.key === key || ahead.get(key)?.done) return;
+  try {
+    const glb = await api.part(cfg, category);
+    const change = kiln.changes.findLast((c) => c.key === key);
+    if (change) change.partAnswer = performance.now() - change.at;
+    if (key !== JSON.stringify([cfg, sliderSet()]) || key === lastShown) return;
+    lastPart = { key, glb };
+    if (await view.swapPart(glb)) {
+      kiln.parts++;
+      if (change) change.swap = view.swapPhases;
+      shownNow(key, 'part');
+    }
+  } catch { /* the whole build follows */ }
+}
+// shownNow notes, for the benchmark, when a change first showed and by
+// what (its part or its whole build).
+function shownNow(key, by) {
+  const now = performance.now();
+  for (const c of kiln.changes) {
+    if (c.key !== key) continue;
+    if (c.shown === undefined) { c.shown = now - c.at; c.by = by; }
+    if (by === 'build' && c.built === undefined) c.built = now - c.at;
   }
 }
 
@@ -241,6 +286,7 @@ async function runAhead() {
       while (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
       try {
         await entry.glb;
+        entry.done = true;
         kiln.aheadDone = (kiln.aheadDone || 0) + 1;
       } catch (e) {
         ahead.delete(key);
@@ -297,6 +343,8 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
       onpick?.(o);
       commit();
       scheduleBuild(0);
+      const category = categoryOf(path);
+      if (category) swapPart(category);
     });
     inputs.push(input);
     let face;
@@ -528,9 +576,26 @@ function syncControls() {
     // A part the configuration leaves out (facial hair, headwear) is
     // its "none".
     if (v === undefined && /\.(style|id)$/.test(r.path) && r.inputs.some((i) => i.value === 'none')) v = 'none';
+    // A colour the configuration leaves out is the part's own default
+    // (a beard the hair's colour, a hat its style's): shown as such, not
+    // as black with no swatch picked.
+    if (v === undefined && r.picker) v = defaultColour(r.path);
     for (const i of r.inputs) i.checked = i.value === v;
-    if (r.picker && typeof v === 'string') r.picker.value = hexOf(v, r.palette) || '#000000';
+    if (r.picker && typeof v === 'string') r.picker.value = hexOf(v, r.palette) || hexOf(v, palettes.cloth) || hexOf(v, palettes.hair) || r.picker.value;
   }
+}
+
+// HAT_COLOURS are avatar.headwearColors: a hat's colour when the
+// configuration gives none.
+const HAT_COLOURS = { cap: 'navy', beanie: 'charcoal', fedora: 'brown' };
+// defaultColour is the colour the build gives a part whose colour the
+// configuration leaves out.
+function defaultColour(path) {
+  const conf = view.configuration || {};
+  const of = (p) => get(cfg, p) ?? get(conf, p);
+  if (path === 'facialHair.color') return of('hair.color');
+  if (path === 'headwear.color') return HAT_COLOURS[of('headwear.style')];
+  return undefined;
 }
 
 // ---- history buttons, shuffle, reset, camera, clips ----

@@ -151,8 +151,13 @@ export class View {
     this.framing = kind;
     const h = this.height || 1.75;
     if (kind === 'portrait') {
-      this.controls.target.set(0, h * 0.93, 0);
-      this.camera.position.set(0, h * 0.95, 0.9);
+      // Head and shoulders with room above the hair, whichever of height
+      // and width binds at this aspect (at 0.9 m the face filled a
+      // desktop view from chin to brow).
+      const half = THREE.MathUtils.degToRad(this.camera.fov / 2);
+      const d = Math.max(0.32 / Math.tan(half), 0.26 / (Math.tan(half) * this.camera.aspect));
+      this.controls.target.set(0, h * 0.91, 0);
+      this.camera.position.set(0, h * 0.93, d);
     } else {
       // The whole avatar with a margin, whichever of height and width
       // binds at this aspect.
@@ -212,6 +217,69 @@ export class View {
     }
   }
 
+  // swapPart puts a part (POST /creator/parts: the meshes of one style
+  // category, skinned to the same 67 joints) into the shown avatar in
+  // place of the meshes it replaces: bound to the avatar's own skeleton,
+  // so the playing clip moves it, and the replaced meshes freed. It is
+  // what a style change shows within a frame of its answer, until the
+  // whole build (show) replaces the avatar. It answers whether it
+  // swapped (false with no avatar shown).
+  async swapPart(glb) {
+    if (!this.model) return false;
+    const t0 = performance.now();
+    const gltf = await this.loader.parseAsync(glb, '');
+    this.swapPhases = { parse: performance.now() - t0 };
+    const replaces = new Set(gltf.scene.userData?.replaces || []);
+    let host = null;
+    const old = [];
+    this.model.traverse((o) => {
+      if (o.isSkinnedMesh && !host && !replaces.has(o.name)) host = o;
+      if (replaces.has(o.name)) old.push(o);
+    });
+    if (!host) return false;
+    const added = [];
+    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) added.push(o); });
+    for (const o of old) o.removeFromParent();
+    for (const m of added) {
+      m.removeFromParent();
+      m.frustumCulled = false;
+      // The mesh it replaces (or its sibling) has the build's morph
+      // targets: as many empty ones here keep the shader program the
+      // same, which the renderer then reuses. A program of its own had to be compiled, seconds on
+      // a software rasteriser.
+      const like = old.find((o) => o.name === m.name && o.isMesh) || this.model.getObjectByName(SIBLING[m.name]);
+      const n = like?.geometry.morphAttributes.position?.length || 0;
+      if (n && !m.geometry.morphAttributes.position) {
+        const zeros = new Float32Array(m.geometry.attributes.position.count * 3);
+        m.geometry.morphAttributes.position = Array.from({ length: n }, () => new THREE.BufferAttribute(zeros, 3));
+        m.geometry.morphTargetsRelative = true;
+        m.updateMorphTargets();
+      }
+      m.bind(host.skeleton, host.bindMatrix);
+      host.parent.add(m);
+    }
+    this.meshes = this.meshes.filter((m) => !replaces.has(m.name));
+    const t1 = performance.now();
+    this.render();
+    this.swapPhases.draw = performance.now() - t1;
+    this.swapPhases.programs = this.renderer.info.programs?.length;
+    // Freed after the new meshes are drawn, so that a shader program both
+    // use stays (freed first, it was released and compiled again).
+    // A disposed texture that a later build reuses (KeepTextures) is
+    // uploaded again when drawn.
+    for (const o of old) {
+      o.traverse((x) => {
+        if (!x.isMesh) return;
+        x.geometry.dispose();
+        for (const m of [].concat(x.material)) {
+          for (const v of Object.values(m)) if (v?.isTexture) v.dispose();
+          m.dispose();
+        }
+      });
+    }
+    return true;
+  }
+
   // apply sets every slider's influence from its value: the offset from
   // the value the build was made at. It renders at once, so the geometry
   // is updated before the input handler returns.
@@ -269,6 +337,11 @@ export class View {
     return clip;
   }
 }
+
+// SIBLING is, for a part the avatar may not have had before, a mesh drawn
+// with the same kind of material, whose shader program it can share when
+// it has as many morph targets.
+const SIBLING = { Wolf3D_Headwear: 'Wolf3D_Outfit_Top', Wolf3D_Beard: 'Wolf3D_Hair' };
 
 // softwareGL says whether WebGL here is a software rasteriser, from a
 // throwaway context's renderer name.
