@@ -34,7 +34,9 @@ func TestCreatorPart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := post(tc.body)
-			var e struct{ Error struct{ Code, Message string } }
+			var e struct {
+				Error struct{ Code, Message string }
+			}
 			_ = json.Unmarshal(w.Body.Bytes(), &e)
 			if w.Code != http.StatusBadRequest || e.Error.Code != tc.code || e.Error.Message == "" {
 				t.Fatalf("%d %s, want 400 %s with a message", w.Code, w.Body.String(), tc.code)
