@@ -357,20 +357,43 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
 }
 
 // thumbnail is a style's picture. Kiln renders a picture the first time
-// it is asked for, and answers an error until it has: the frame shows a
-// spinner meanwhile and asks again, rather than an empty box.
+// it is asked for, and holds the request until it has (up to two
+// minutes): the frame shows a spinner meanwhile and asks again after an
+// error, rather than an empty box. At most THUMBS_AT_ONCE pictures are
+// asked at a time: a browser opens six connections to a host, and a tab
+// of pictures still rendering held all six, so that a style's part and
+// build waited behind them for over a minute.
+const THUMBS_AT_ONCE = 2;
+let thumbsAsked = 0;
+const thumbQueue = [];
+function askThumb(start) {
+  if (thumbsAsked < THUMBS_AT_ONCE) { thumbsAsked++; start(); } else thumbQueue.push(start);
+}
+function thumbDone() {
+  thumbsAsked--;
+  const next = thumbQueue.shift();
+  if (next) { thumbsAsked++; next(); }
+}
 function thumbnail(url) {
   const box = el('span', { class: 'pic loading' });
   if (!url) return box;
   let tries = 0;
-  const img = el('img', { alt: '', loading: 'lazy', width: 64, height: 64 });
-  img.addEventListener('load', () => box.classList.remove('loading'));
+  const img = el('img', { alt: '', width: 64, height: 64 });
+  const load = (src) => askThumb(() => { img.src = src; });
+  img.addEventListener('load', () => { box.classList.remove('loading'); thumbDone(); });
   img.addEventListener('error', () => {
+    thumbDone();
     if (++tries > 8) { box.classList.remove('loading'); img.remove(); return; }
-    setTimeout(() => { img.src = `${url}${url.includes('?') ? '&' : '?'}try=${tries}`; }, Math.min(15000, 1500 * tries));
+    setTimeout(() => load(`${url}${url.includes('?') ? '&' : '?'}try=${tries}`), Math.min(15000, 1500 * tries));
   });
-  img.src = url;
   box.append(img);
+  // Asked once the picture is on screen (its tab open), as loading=lazy
+  // did.
+  new IntersectionObserver((es, o) => {
+    if (!es.some((e) => e.isIntersecting)) return;
+    o.disconnect();
+    load(url);
+  }).observe(box);
   return box;
 }
 

@@ -107,8 +107,14 @@ func TestCreatorInBrowser(t *testing.T) {
 			Outline                   bool
 		}
 		FaceSlider string
-		Orbit      struct{ Before, Turned, Zoomed []float64 }
-		First      struct {
+		HairChange *struct {
+			By           *string
+			Shown        *float64
+			Parts        int
+			HairVertices int
+		}
+		Orbit struct{ Before, Turned, Zoomed []float64 }
+		First struct {
 			V1       exported
 			Messages []string
 			Loaded   loaded
@@ -178,6 +184,13 @@ func TestCreatorInBrowser(t *testing.T) {
 		if !slices.Contains(got.First.Messages, m) {
 			t.Errorf("the parent got %v, no %s", got.First.Messages, m)
 		}
+	}
+	// The hair picked showed first by its part (POST /creator/parts),
+	// swapped into the shown avatar before the whole build came.
+	if hc := got.HairChange; hc == nil || hc.By == nil || *hc.By != "part" || hc.Parts < 1 || hc.HairVertices == 0 {
+		t.Errorf("hair change %+v: want it shown by its part, a hair mesh on screen", hc)
+	} else {
+		t.Logf("hair bun shown by its part after %.0f ms", *hc.Shown)
 	}
 	if got.First.Loaded.Meshes["Wolf3D_Hair"] == 0 {
 		t.Errorf("three.js loaded %v: no hair", got.First.Loaded.Meshes)

@@ -161,6 +161,16 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
   out.faceSlider = await dial.getAttribute('data-slider');
   await frame.getByRole('tab', { name: 'Hair', exact: true }).click();
   await frame.locator('input[data-path="hair.style"][value="bun"]').check();
+  // The new hair shows first by its part, swapped into the avatar on
+  // screen before the whole build of bun comes.
+  const hairChange = () => inner.evaluate(() => {
+    const c = window.__kiln.changes.findLast((x) => x.category === 'hair');
+    const hair = window.__kiln.view.model.getObjectByName('Wolf3D_Hair');
+    return c && { by: c.by ?? null, shown: c.shown ?? null, built: c.built ?? null, parts: window.__kiln.parts, hairVertices: hair?.geometry.attributes.position.count ?? 0 };
+  });
+  await inner.waitForFunction(() => window.__kiln.changes.findLast((x) => x.category === 'hair')?.shown !== undefined, null, { timeout: LONG, polling: 100 });
+  out.hairChange = await hairChange();
+  step(`hair bun shown by its ${out.hairChange.by} after ${Math.round(out.hairChange.shown)} ms`);
   await frame.getByRole('tab', { name: 'Outfit', exact: true }).click();
   await frame.locator('input[type=color][data-path="outfit.top.color"]').fill('#c0307a');
   step('shaped; Done');
