@@ -15,7 +15,10 @@
 // It prints the figures as one line of JSON; internal/app's
 // TestVRMSpringBonesInBrowser judges them.
 //
-//   node vrmspring.mjs VRM_URL VRMA_URL [--screenshot PREFIX]
+//   node vrmspring.mjs VRM_URL VRMA_URL [--vrm0 VRM0_URL] [--screenshot PREFIX]
+//
+// With --vrm0, the spring figures of a VRM 0.x (secondaryAnimation) are
+// measured too, in the same page, as spring0.
 //
 // The files are fetched here and served to the page from the same origin
 // as the pinned modules, so the page needs nothing from the network.
@@ -25,10 +28,14 @@ import { main, modules, openPage } from './page.mjs';
 
 const args = process.argv.slice(2);
 const [vrmURL, vrmaURL] = args;
-const i = args.indexOf('--screenshot');
-const shots = i > 0 ? args[i + 1] : undefined;
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i > 0 ? args[i + 1] : undefined;
+};
+const shots = opt('--screenshot');
+const v0URL = opt('--vrm0');
 if (!vrmURL || !vrmaURL) {
-  console.error('usage: node vrmspring.mjs VRM_URL VRMA_URL [--screenshot PREFIX]');
+  console.error('usage: node vrmspring.mjs VRM_URL VRMA_URL [--vrm0 VRM0_URL] [--screenshot PREFIX]');
   process.exit(2);
 }
 
@@ -42,6 +49,7 @@ async function get(url) {
 }
 const model = await get(vrmURL);
 const clip = await get(vrmaURL);
+const v0 = v0URL ? await get(v0URL) : undefined;
 
 const page = `<!doctype html><html><body style="margin:0;background:#fff">
 <script type="importmap">{"imports":{
@@ -58,14 +66,8 @@ try {
   const loader = new GLTFLoader();
   loader.register((p) => new VRMLoaderPlugin(p));
   loader.register((p) => new VRMAnimationLoaderPlugin(p));
-  const gltf = await loader.loadAsync('/model.vrm');
-  const vrm = gltf.userData.vrm;
-  if (!vrm) throw new Error('three-vrm found no VRM in the model');
-  // 0.x faces -Z: turned as three-vrm's examples do, so one camera serves both.
-  if (vrm.meta && vrm.meta.metaVersion === '0') VRMUtils.rotateVRM0(vrm);
   const scene = new THREE.Scene();
   scene.background = new THREE.Color(0xffffff);
-  scene.add(vrm.scene);
   scene.add(new THREE.HemisphereLight(0xffffff, 0x666666, 2.5));
   const key = new THREE.DirectionalLight(0xffffff, 2);
   key.position.set(0.5, 2, 3);
@@ -81,111 +83,135 @@ try {
     return renderer.domElement.toDataURL('image/png');
   };
 
-  const sb = vrm.springBoneManager;
-  if (!sb) throw new Error('three-vrm found no spring bones');
-  const joints = [...sb.joints];
-  const hair = joints.filter((j) => j.bone.name.startsWith('Kiln_hair'));
-  if (hair.length === 0) throw new Error('no spring joint on the hair (' + joints.map((j) => j.bone.name).join(', ') + ')');
-  // Chain tips: the joints' children that are not joints themselves
-  // (VRM 1.0), or the joints without a child (0.x makes the tip a joint).
-  const bones = new Set(hair.map((j) => j.bone));
-  const all = new Set([...bones, ...hair.map((j) => j.child).filter((c) => c)]);
-  const tips = [...all].filter((c) => !c.children.some((k) => all.has(k)));
-  const head = vrm.humanoid.getRawBoneNode('head');
-  const headN = vrm.humanoid.getNormalizedBoneNode('head');
-  // The colliders the hair springs collide with, in world space.
-  const colliders = new Set();
-  for (const j of hair) for (const g of j.colliderGroups || []) for (const c of g.colliders) colliders.add(c);
-  const shapes = () => [...colliders].map((c) => {
-    const s = c.shape;
-    const a = s.offset.clone().applyMatrix4(c.matrixWorld);
-    const b = (s.tail || s.offset).clone().applyMatrix4(c.matrixWorld);
-    return { a, b, r: s.radius };
-  });
-  // The hair vertices that follow the chains by half or more.
-  const moving = [];
-  vrm.scene.traverse((o) => {
-    if (!o.isSkinnedMesh || !/hair/i.test(o.name)) return;
-    const jt = o.geometry.attributes.skinIndex, wt = o.geometry.attributes.skinWeight;
-    for (let v = 0; v < jt.count; v++) {
-      let w = 0;
-      for (let k = 0; k < 4; k++) {
-        const bone = o.skeleton.bones[jt.getComponent(v, k)];
-        if (bone && bone.name.startsWith('Kiln_hair')) w += wt.getComponent(v, k);
-      }
-      if (w >= 0.5) moving.push([o, v, w]);
+  // springOf loads a VRM into the scene, lets its hair settle, turns its
+  // head and measures the hair (see the top of this file).
+  const springOf = async (url) => {
+    const gltf = await loader.loadAsync(url);
+    const vrm = gltf.userData.vrm;
+    if (!vrm) throw new Error('three-vrm found no VRM in the model');
+    // 0.x faces -Z: turned as three-vrm's examples do, so one camera serves both.
+    // The springs' tails were taken in world space at load: after the
+    // turn they must be taken again, or they start on the wrong side.
+    if (vrm.meta && vrm.meta.metaVersion === '0') {
+      VRMUtils.rotateVRM0(vrm);
+      vrm.scene.updateMatrixWorld(true);
+      if (vrm.springBoneManager) vrm.springBoneManager.reset();
     }
-  });
-  if (moving.length === 0) throw new Error('no hair vertex follows the spring chains');
-  const seg = new THREE.Line3(), near = new THREE.Vector3(), p = new THREE.Vector3();
-  // depth is how far the deepest moving hair vertex is inside a collider
-  // (0 when none is), and how many are inside by more than 5 mm: for the
-  // vertices that follow the chains by 90 % or more (hanging hair, which
-  // the springs move), and for those between half and 90 % (near the
-  // roots, mostly carried by the head itself).
-  const depth = () => {
-    const sh = shapes();
-    const out = { worst: 0, deep: 0, rootWorst: 0 };
-    for (const [mesh, v, w] of moving) {
-      mesh.getVertexPosition(v, p);
-      p.applyMatrix4(mesh.matrixWorld);
-      let d = 0;
-      for (const s of sh) {
-        if (s.a.equals(s.b)) {
-          near.copy(s.a); // a sphere (Line3 divides by the length)
-        } else {
-          seg.set(s.a, s.b);
-          seg.closestPointToPoint(p, true, near);
+    scene.add(vrm.scene);
+    const sb = vrm.springBoneManager;
+    if (!sb) throw new Error('three-vrm found no spring bones');
+    const joints = [...sb.joints];
+    const hair = joints.filter((j) => j.bone.name.startsWith('Kiln_hair'));
+    if (hair.length === 0) throw new Error('no spring joint on the hair (' + joints.map((j) => j.bone.name).join(', ') + ')');
+    // Chain tips: the joints' children that are not joints themselves
+    // (VRM 1.0), or the joints without a child (0.x makes the tip a joint).
+    const bones = new Set(hair.map((j) => j.bone));
+    const all = new Set([...bones, ...hair.map((j) => j.child).filter((c) => c)]);
+    const tips = [...all].filter((c) => !c.children.some((k) => all.has(k)));
+    const head = vrm.humanoid.getRawBoneNode('head');
+    const headN = vrm.humanoid.getNormalizedBoneNode('head');
+    // The colliders the hair springs collide with, in world space.
+    const colliders = new Set();
+    for (const j of hair) for (const g of j.colliderGroups || []) for (const c of g.colliders) colliders.add(c);
+    const shapes = () => [...colliders].map((c) => {
+      const s = c.shape;
+      const a = s.offset.clone().applyMatrix4(c.matrixWorld);
+      const b = (s.tail || s.offset).clone().applyMatrix4(c.matrixWorld);
+      return { a, b, r: s.radius };
+    });
+    // The hair vertices that follow the chains by half or more.
+    const moving = [];
+    vrm.scene.traverse((o) => {
+      if (!o.isSkinnedMesh || !/hair/i.test(o.name)) return;
+      const jt = o.geometry.attributes.skinIndex, wt = o.geometry.attributes.skinWeight;
+      for (let v = 0; v < jt.count; v++) {
+        let w = 0;
+        for (let k = 0; k < 4; k++) {
+          const bone = o.skeleton.bones[jt.getComponent(v, k)];
+          if (bone && bone.name.startsWith('Kiln_hair')) w += wt.getComponent(v, k);
         }
-        d = Math.max(d, s.r - near.distanceTo(p));
+        if (w >= 0.5) moving.push([o, v, w]);
       }
-      if (w < 0.9) {
-        out.rootWorst = Math.max(out.rootWorst, d);
-        continue;
+    });
+    if (moving.length === 0) throw new Error('no hair vertex follows the spring chains');
+    const seg = new THREE.Line3(), near = new THREE.Vector3(), p = new THREE.Vector3();
+    // depth is how far the deepest moving hair vertex is inside a collider
+    // (0 when none is), and how many are inside by more than 5 mm: for the
+    // vertices that follow the chains by 90 % or more (hanging hair, which
+    // the springs move), and for those between half and 90 % (near the
+    // roots, mostly carried by the head itself).
+    const depth = () => {
+      const sh = shapes();
+      const out = { worst: 0, deep: 0, rootWorst: 0 };
+      for (const [mesh, v, w] of moving) {
+        mesh.getVertexPosition(v, p);
+        p.applyMatrix4(mesh.matrixWorld);
+        let d = 0;
+        for (const s of sh) {
+          if (s.a.equals(s.b)) {
+            near.copy(s.a); // a sphere (Line3 divides by the length)
+          } else {
+            seg.set(s.a, s.b);
+            seg.closestPointToPoint(p, true, near);
+          }
+          d = Math.max(d, s.r - near.distanceTo(p));
+        }
+        if (w < 0.9) {
+          out.rootWorst = Math.max(out.rootWorst, d);
+          continue;
+        }
+        out.worst = Math.max(out.worst, d);
+        if (d > 0.005) out.deep++;
       }
-      out.worst = Math.max(out.worst, d);
-      if (d > 0.005) out.deep++;
+      return out;
+    };
+    const local = () => {
+      vrm.scene.updateMatrixWorld(true);
+      const inv = head.matrixWorld.clone().invert();
+      return tips.map((t) => t.getWorldPosition(new THREE.Vector3()).applyMatrix4(inv));
+    };
+    const dt = 1 / 60;
+    // Settle: the chains fall under gravity from their rest.
+    for (let f = 0; f < 120; f++) vrm.update(dt);
+    const rest = local();
+    const atRest = depth();
+    const front = shot([0, 1.45, 1.6], [0, 1.3, 0]);
+    const back = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
+    // Turn the head 50 degrees in 10 frames, then hold it for a second.
+    const turn = 50 * Math.PI / 180;
+    let sway = 0, swayEnd = 0, worst = atRest.worst, deep = atRest.deep, rootWorst = atRest.rootWorst, peakFrame = 0;
+    let turned, later;
+    for (let f = 1; f <= 70; f++) {
+      headN.rotation.y = turn * Math.min(1, f / 10);
+      vrm.update(dt);
+      const now = local();
+      const m = Math.max(...now.map((q, k) => q.distanceTo(rest[k])));
+      if (m > sway) { sway = m; peakFrame = f; }
+      swayEnd = m;
+      const d = depth();
+      worst = Math.max(worst, d.worst);
+      deep = Math.max(deep, d.deep);
+      rootWorst = Math.max(rootWorst, d.rootWorst);
+      if (f === 14) turned = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
+      if (f === 70) later = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
     }
-    return out;
-  };
-  const local = () => {
-    vrm.scene.updateMatrixWorld(true);
-    const inv = head.matrixWorld.clone().invert();
-    return tips.map((t) => t.getWorldPosition(new THREE.Vector3()).applyMatrix4(inv));
-  };
-  const dt = 1 / 60;
-  // Settle: the chains fall under gravity from their rest.
-  for (let f = 0; f < 120; f++) vrm.update(dt);
-  const rest = local();
-  const atRest = depth();
-  const front = shot([0, 1.45, 1.6], [0, 1.3, 0]);
-  const back = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
-  // Turn the head 50 degrees in 10 frames, then hold it for a second.
-  const turn = 50 * Math.PI / 180;
-  let sway = 0, swayEnd = 0, worst = atRest.worst, deep = atRest.deep, rootWorst = atRest.rootWorst, peakFrame = 0;
-  let turned, later;
-  for (let f = 1; f <= 70; f++) {
-    headN.rotation.y = turn * Math.min(1, f / 10);
-    vrm.update(dt);
-    const now = local();
-    const m = Math.max(...now.map((q, k) => q.distanceTo(rest[k])));
-    if (m > sway) { sway = m; peakFrame = f; }
-    swayEnd = m;
-    const d = depth();
-    worst = Math.max(worst, d.worst);
-    deep = Math.max(deep, d.deep);
-    rootWorst = Math.max(rootWorst, d.rootWorst);
-    if (f === 14) turned = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
-    if (f === 70) later = shot([-1.0, 1.55, -1.3], [0, 1.35, 0]);
-  }
-  const spring = {
-    joints: joints.length, hairJoints: hair.length, tips: tips.length, colliders: colliders.size,
-    movingVertices: moving.length, hangingVertices: moving.filter((m) => m[2] >= 0.9).length, swayPeak: sway, swayPeakFrame: peakFrame, swayAfterSecond: swayEnd,
-    restDepth: atRest.worst, maxDepth: worst, maxDeepVertices: deep, rootRestDepth: atRest.rootWorst, rootMaxDepth: rootWorst,
-  };
-  headN.rotation.y = 0;
-  for (let f = 0; f < 30; f++) vrm.update(dt);
+    const spring = {
+      joints: joints.length, hairJoints: hair.length, tips: tips.length, colliders: colliders.size,
+      movingVertices: moving.length, hangingVertices: moving.filter((m) => m[2] >= 0.9).length, swayPeak: sway, swayPeakFrame: peakFrame, swayAfterSecond: swayEnd,
+      restDepth: atRest.worst, maxDepth: worst, maxDeepVertices: deep, rootRestDepth: atRest.rootWorst, rootMaxDepth: rootWorst,
+    };
+    headN.rotation.y = 0;
+    for (let f = 0; f < 30; f++) vrm.update(dt);
+    return { vrm, spring, pictures: [front, back, turned, later] };
 
+  };
+  const one = await springOf('/model.vrm');
+  const vrm = one.vrm, spring = one.spring;
+  let spring0;
+  if (${JSON.stringify(!!v0)}) {
+    vrm.scene.visible = false;
+    spring0 = (await springOf('/model0.vrm')).spring;
+  }
   // VRM Animation.
   const va = await loader.loadAsync('/clip.vrma');
   const anim = va.userData.vrmAnimations && va.userData.vrmAnimations[0];
@@ -219,10 +245,10 @@ try {
   vrm.update(0);
   const playing = shot([0, 1.2, 3.2], [0, 1.0, 0]);
   window.result = {
-    spring,
+    spring, spring0,
     animation: { tracks: clip.tracks.length, duration: clip.duration, moved, movedBone,
       hips: poses.map((q) => q.hips && q.hips.toArray().map((x) => +x.toFixed(3))) },
-    pictures: [front, back, turned, later, playing],
+    pictures: [...one.pictures, playing],
   };
 } catch (e) {
   window.result = { error: String(e && e.stack || e) };
@@ -232,7 +258,7 @@ try {
 await main(async () => {
   const result = await openPage(page, {
     roots: { '/three/': join(modules, 'three'), '/pixiv/': join(modules, '@pixiv') },
-    files: { '/model.vrm': model, '/clip.vrma': clip },
+    files: v0 ? { '/model.vrm': model, '/clip.vrma': clip, '/model0.vrm': v0 } : { '/model.vrm': model, '/clip.vrma': clip },
     timeout: 120000,
   });
   const pictures = result.pictures;
