@@ -200,6 +200,13 @@ func (p *part) deltas(shape map[int32][3]float32) [][3]float32 {
 			out[i] = shape[v]
 		}
 	}
+	if f := p.shapeFloor * p.shapeFloor; f > 0 {
+		for i, d := range out {
+			if d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < f {
+				out[i] = [3]float32{}
+			}
+		}
+	}
 	return p.settle(out)
 }
 

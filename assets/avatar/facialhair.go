@@ -50,7 +50,7 @@ type beardCut struct {
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
 	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, shadow: 0.85},
-	"full-beard":  {region: "full", shells: 5, inner: 0.0015, length: 0.011, shadow: 0.9},
+	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.011, shadow: 0.9},
 	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006, shadow: 0.85},
 	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, shadow: 0.85},
 }
@@ -225,7 +225,11 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 		return nil
 	}
 	region.reduce(0.4)
-	p := &part{morph: true, minKeep: 1}
+	// Face shapes move the beard only where they move the skin by half
+	// a millimetre or more: the smaller moves are lost in the hair, and
+	// storing them (most shapes graze the lower face) made a full beard's
+	// targets more than a megabyte, more than the whole head's.
+	p := &part{morph: true, minKeep: 1, shapeFloor: 0.0005}
 	for s := 0; s < c.shells; s++ {
 		h := 0.0
 		if c.shells > 1 {

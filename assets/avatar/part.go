@@ -23,6 +23,10 @@ type part struct {
 	base []int32
 	fit  *human.Fitted
 	src  []int32
+	// shapeFloor, when set, is the smallest move a face shape keeps on
+	// a vertex of the part (metres): smaller moves are dropped, so that a
+	// shape that barely grazes the part is not stored on it at all.
+	shapeFloor float32
 	// morph marks the parts that carry the face shapes; allShapes those
 	// that list every shape even where it moves none of their vertices
 	// (the head, where lip-sync code looks every name up).
