@@ -7,7 +7,8 @@
 #   cold: one `kiln avatar CONFIG.json OUT.glb` process per build (it pays
 #         the data's loading and the once-per-process mouth mask), wall and
 #         CPU time from /usr/bin/time; the two GLBs are compared byte for
-#         byte;
+#         byte (they differ when a change of look landed in between: the
+#         speed work alone keeps them, as TestSameBytes shows);
 #   warm: BenchmarkBuild (assets/avatar) in one process, 3 builds per
 #         configuration: wall and CPU time, bytes and allocations per build.
 # Prints the medians over the rounds and new/old ratios, and the load
