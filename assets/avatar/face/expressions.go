@@ -28,7 +28,7 @@ var expressions = map[string]map[string]float64{
 		"eyeSquint": 0.6, "eyeBlink": 0.3, "browOuterUp": 0.2,
 	}),
 	"sad": both(map[string]float64{
-		"browInnerUp": 0.9, "mouthFrown": 0.9, "mouthShrugLower": 0.4,
+		"browInnerUp": 0.9, "mouthFrown": 1, "mouthShrugLower": 0.8,
 		"mouthPress": 0.2, "eyeBlink": 0.2, "eyeLookDown": 0.3,
 	}),
 	"scared": both(map[string]float64{
