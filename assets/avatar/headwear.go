@@ -394,7 +394,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				y := q[1] + (topY-q[1])*h
 				// A taper, and the front pinched in toward the top.
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
-				taper := 1 - 0.22*h - 0.14*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
+				taper := 1 - 0.28*h - 0.22*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
 				row[i] = vec3{centre[0] + (q[0]-centre[0])*taper, y, centre[2] + (q[2]-centre[2])*taper}
 			}
 			return row
