@@ -12,13 +12,16 @@ import (
 // PartMeshes are the meshes of the avatar each style category draws, as
 // Generate names them: what a page drops from the avatar it shows when
 // it swaps in that category's part (BuildPart). Changing the headwear
-// also reshapes the hair under it, so its part carries the hair too.
+// also reshapes the hair under it, so its part carries the hair too; a
+// garment hides other faces of the body, so its part carries the body
+// cut anew (its material is a plain one: the page keeps the shown
+// body's painted skin, named in the scene's extras "keepMaterial").
 var PartMeshes = map[string][]string{
 	"hair":       {"Wolf3D_Hair"},
 	"facialHair": {"Wolf3D_Beard"},
-	"top":        {"Wolf3D_Outfit_Top"},
-	"bottom":     {"Wolf3D_Outfit_Bottom"},
-	"footwear":   {"Wolf3D_Outfit_Footwear"},
+	"top":        {"Wolf3D_Outfit_Top", "Wolf3D_Body"},
+	"bottom":     {"Wolf3D_Outfit_Bottom", "Wolf3D_Body"},
+	"footwear":   {"Wolf3D_Outfit_Footwear", "Wolf3D_Body"},
 	"glasses":    {"Wolf3D_Glasses"},
 	"headwear":   {"Wolf3D_Headwear", "Wolf3D_Hair"},
 }
@@ -78,6 +81,7 @@ func BuildPart(cfg Config, category string) (*scene.Scene, error) {
 	}
 	hairC := paint.RGB(colorOf(hairColors, cfg.Hair.Color))
 
+	var keep []string
 	switch category {
 	case "hair", "headwear":
 		var hatPart *part
@@ -96,7 +100,11 @@ func BuildPart(cfg Config, category string) (*scene.Scene, error) {
 			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
-				b.mesh("Wolf3D_Hair", hair.prim(b.material("Wolf3D_Hair", paint.ScalpHair(hair.surface(), hairC, seed, 256), matOpts{normal: true, mask: true, doubleSided: true})))
+				paintHair := paint.ScalpHair
+				if cfg.Hair.Style == "curly" {
+					paintHair = paint.CurlyHair
+				}
+				b.mesh("Wolf3D_Hair", hair.prim(b.material("Wolf3D_Hair", paintHair(hair.surface(), hairC, seed, partTexture), matOpts{normal: true, mask: true, doubleSided: true})))
 			}
 		}
 		if category == "headwear" && hatPart != nil {
@@ -145,6 +153,20 @@ func BuildPart(cfg Config, category string) (*scene.Scene, error) {
 		}
 		name := names[0]
 		b.mesh(name, p.prim(b.material(name, maps, matOpts{normal: true, doubleSided: category != "footwear"})))
+		// The body without the faces the three garments cover.
+		hidden := make([]bool, len(human.BodyMesh().Tris))
+		for _, id := range []string{"top/" + cfg.Outfit.Top.Style, "bottom/" + cfg.Outfit.Bottom.Style, "footwear/" + cfg.Outfit.Footwear.Style} {
+			f, err := body.Fit(id)
+			if err != nil {
+				return nil, fmt.Errorf("avatar: %w", err)
+			}
+			for t, h := range f.Hides {
+				hidden[t] = hidden[t] || h
+			}
+		}
+		_, rest := bodyParts(body, hidden)
+		b.mesh("Wolf3D_Body", rest.prim(b.plain("Wolf3D_Body", colorOf(skinTones, cfg.Skin.Tone), 0.6, false)))
+		keep = []string{"Wolf3D_Body"}
 	case "glasses":
 		if cfg.Glasses.Style != "none" {
 			p := glasses(b, body, cfg.Glasses.Style)
@@ -152,6 +174,6 @@ func BuildPart(cfg Config, category string) (*scene.Scene, error) {
 			b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 		}
 	}
-	b.sc.Scenes[0].Extras = map[string]any{"replaces": slices.Clone(names), "category": category}
+	b.sc.Scenes[0].Extras = map[string]any{"replaces": slices.Clone(names), "category": category, "keepMaterial": keep}
 	return b.sc, nil
 }

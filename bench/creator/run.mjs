@@ -74,7 +74,7 @@ async function pickStyle(tab, path, style) {
   }
   const c = await page.evaluate(() => window.__kiln.changes.at(-1));
   const fetch = await page.evaluate(() => window.__kiln.fetchMs.at(-1));
-  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, part: c.partAnswer, swap: c.swap, built: c.built, buildAnswer: fetch, load };
+  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, part: c.partAnswer, partError: c.partError, swap: c.swap, built: c.built, buildAnswer: fetch, load };
 }
 const picks = [
   ['Hair', 'hair.style', 'curly'], ['Hair', 'hair.style', 'bun'],
@@ -86,7 +86,7 @@ const changes = [];
 for (const [tab, p, style] of picks) {
   const r = await pickStyle(tab, p, style);
   changes.push(r);
-  console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by} (part answered ${r.part === undefined ? '-' : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
+  console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by} (part answered ${r.part === undefined ? `- ${r.partError || 'skipped'}` : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
 }
 const shown = changes.map((c) => c.shown);
 console.log(`style change, never built (${changes.length} picks, 7 categories): shown median ${ms(pct(shown, 0.5))}, worst ${ms(Math.max(...shown))}; whole build shown median ${ms(pct(changes.map((c) => c.built), 0.5))}`);

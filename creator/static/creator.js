@@ -225,7 +225,11 @@ async function swapPart(category) {
       if (change) change.swap = view.swapPhases;
       shownNow(key, 'part');
     }
-  } catch { /* the whole build follows */ }
+  } catch (e) {
+    // The whole build follows.
+    const change = kiln.changes.findLast((c) => c.key === key);
+    if (change) change.partError = e.message;
+  }
 }
 // shownNow notes, for the benchmark, when a change first showed and by
 // what (its part or its whole build).

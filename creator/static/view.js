@@ -230,6 +230,10 @@ export class View {
     const gltf = await this.loader.parseAsync(glb, '');
     this.swapPhases = { parse: performance.now() - t0 };
     const replaces = new Set(gltf.scene.userData?.replaces || []);
+    // Meshes whose material stays the shown one's (the body a garment's
+    // part cuts anew comes with a plain material; its skin is painted).
+    const keep = new Set(gltf.scene.userData?.keepMaterial || []);
+    const kept = new Set();
     let host = null;
     const old = [];
     this.model.traverse((o) => {
@@ -247,13 +251,19 @@ export class View {
       // targets: as many empty ones here keep the shader program the
       // same, which the renderer then reuses. A program of its own had to be compiled, seconds on
       // a software rasteriser.
-      const like = old.find((o) => o.name === m.name && o.isMesh) || this.model.getObjectByName(SIBLING[m.name]);
+      const was = old.find((o) => o.name === m.name && o.isMesh);
+      const like = was || this.model.getObjectByName(SIBLING[m.name]);
       const n = like?.geometry.morphAttributes.position?.length || 0;
       if (n && !m.geometry.morphAttributes.position) {
         const zeros = new Float32Array(m.geometry.attributes.position.count * 3);
         m.geometry.morphAttributes.position = Array.from({ length: n }, () => new THREE.BufferAttribute(zeros, 3));
         m.geometry.morphTargetsRelative = true;
         m.updateMorphTargets();
+      }
+      if (keep.has(m.name) && was?.material) {
+        m.material.dispose();
+        m.material = was.material;
+        kept.add(was.material);
       }
       m.bind(host.skeleton, host.bindMatrix);
       host.parent.add(m);
@@ -272,6 +282,7 @@ export class View {
         if (!x.isMesh) return;
         x.geometry.dispose();
         for (const m of [].concat(x.material)) {
+          if (kept.has(m)) continue;
           for (const v of Object.values(m)) if (v?.isTexture) v.dispose();
           m.dispose();
         }
