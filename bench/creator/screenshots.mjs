@@ -1,7 +1,8 @@
 // Screenshots of the creator at a phone's size (390x844) and a desktop's
 // (1280x800), in headless Chromium (playwright-core of tools/browser-test,
-// WebGL on SwiftShader): the page once its first avatar shows, and the
-// Hair tab with its thumbnails. Usage:
+// WebGL on SwiftShader): the page once its first avatar shows, the
+// Hair tab with its thumbnails, the portrait camera on the Facial hair tab,
+// and a hair style's part swapped in before its whole build. Usage:
 //   node bench/creator/screenshots.mjs [creator URL, default http://127.0.0.1:8081/avatar] [out dir, default .]
 // Set KILN_CREATOR_STATIC to a creator/static folder to serve the page's
 // files from it instead of the server's (to look at a change without a
@@ -40,6 +41,20 @@ for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, t
   await page.getByRole('tab', { name: 'Hair', exact: true }).click();
   await page.waitForTimeout(3000);
   await page.screenshot({ path: path.join(out, `creator-${name}-hair.png`) });
+  // The portrait camera, and the Facial hair tab of an avatar whose
+  // configuration gives the beard no colour (the picker shows the hair's).
+  await page.locator('#portrait').click();
+  await page.getByRole('tab', { name: 'Facial hair', exact: true }).click();
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: path.join(out, `creator-${name}-portrait.png`) });
+  // A style never built, the moment its part is swapped in (before the
+  // whole build): the hair of the avatar on screen is the new one.
+  await page.getByRole('tab', { name: 'Hair', exact: true }).click();
+  await page.locator('input[data-path="hair.style"][value="curly"]').check({ force: true });
+  await page.waitForFunction(() => window.__kiln.changes.at(-1)?.shown !== undefined, null, { timeout: 300000, polling: 10 });
+  const swapped = await page.evaluate(() => window.__kiln.changes.at(-1));
+  await page.screenshot({ path: path.join(out, `creator-${name}-part.png`) });
+  console.log(`${name}: curly hair shown by its ${swapped.by} after ${swapped.shown.toFixed(0)} ms${swapped.built === undefined ? ', before its whole build' : ''}`);
   console.log(`${name}: first avatar after ${((Date.now() - t0) / 1000).toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);
   await ctx.close();
 }
