@@ -84,7 +84,7 @@ func (p *creatorParts) put(key string, glb []byte) {
 
 // build is the GLB of a configuration's part, from the cache or built in
 // a free slot.
-func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config, category string) ([]byte, error) {
+func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config, category, standOn string) ([]byte, error) {
 	p.init()
 	if glb, ok := p.get(key); ok {
 		return glb, nil
@@ -98,7 +98,7 @@ func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config,
 	if glb, ok := p.get(key); ok {
 		return glb, nil
 	}
-	sc, err := avatar.BuildPart(cfg, category)
+	sc, err := avatar.BuildPart(cfg, category, standOn)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +114,8 @@ func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config,
 type creatorPartRequest struct {
 	Configuration json.RawMessage `json:"configuration"`
 	Part          string          `json:"part"`
+	// StandOn is the footwear style of the avatar the page shows.
+	StandOn string `json:"standOn"`
 }
 
 // createCreatorPart serves POST /creator/parts: no key (the page is
@@ -156,11 +158,11 @@ func (s *Server) createCreatorPart(c *gin.Context) {
 	}
 	h := sha256.New()
 	h.Write(resolved)
-	h.Write([]byte("\x00" + req.Part))
+	h.Write([]byte("\x00" + req.Part + "\x00" + req.StandOn))
 	key := hex.EncodeToString(h.Sum(nil)[:16])
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
 	defer cancel()
-	glb, err := s.creatorBuilds.parts.build(ctx, key, cfg, req.Part)
+	glb, err := s.creatorBuilds.parts.build(ctx, key, cfg, req.Part, req.StandOn)
 	if err != nil {
 		fail(c, err)
 		return

@@ -31,6 +31,7 @@ func TestCreatorPart(t *testing.T) {
 		{"no part", `{"configuration":{}}`, "invalid_part"},
 		{"unknown part", `{"configuration":{},"part":"cape"}`, "invalid_part"},
 		{"bad configuration", `{"configuration":{"hair":{"style":"mohawk"}},"part":"hair"}`, "invalid_avatar_config"},
+		{"unknown shoes to stand on", `{"configuration":{},"part":"footwear","standOn":"stilts"}`, "invalid_avatar_config"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := post(tc.body)

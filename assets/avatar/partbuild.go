@@ -46,7 +46,12 @@ const partTexture = 256
 // skin weights unsmoothed and textures are painted at 256 pixels. The
 // scene's extras name the meshes it replaces ("replaces"), also when it
 // has none of them (bald, no glasses).
-func BuildPart(cfg Config, category string) (*scene.Scene, error) {
+//
+// standOn, when not empty, is the footwear style the shown avatar stands
+// on: the part's body stands on it too, so that new shoes (whose soles
+// lift the whole avatar in Generate) are swapped in at the height of the
+// avatar on screen, not a centimetre off its legs and head.
+func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 	cfg = cfg.resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -55,7 +60,14 @@ func BuildPart(cfg Config, category string) (*scene.Scene, error) {
 	if !ok {
 		return nil, fmt.Errorf("avatar: unknown style category %q", category)
 	}
-	body, err := standingBody(cfg)
+	stand := cfg
+	if standOn != "" {
+		if err := oneOf("standOn", standOn, footwearStyles); err != nil {
+			return nil, err
+		}
+		stand.Outfit.Footwear.Style = standOn
+	}
+	body, err := standingBody(stand)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func TestBuildPartMatchesGenerate(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.category+"/"+tc.cfg.Style(tc.category), func(t *testing.T) {
-			sc, err := BuildPart(tc.cfg, tc.category)
+			sc, err := BuildPart(tc.cfg, tc.category, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,39 @@ func TestBuildPartMatchesGenerate(t *testing.T) {
 func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
 
 func TestBuildPartRejectsUnknownCategory(t *testing.T) {
-	if _, err := BuildPart(Default(Masculine), "cape"); err == nil {
+	if _, err := BuildPart(Default(Masculine), "cape", ""); err == nil {
 		t.Fatal("no error for an unknown category")
+	}
+}
+
+// TestBuildPartStandsOn: new shoes swapped into an avatar that stands on
+// other ones are placed at that avatar's height (the soles differ), and
+// an unknown style to stand on is an error.
+func TestBuildPartStandsOn(t *testing.T) {
+	cfg := Default(Masculine).WithStyle("footwear", "boots")
+	on, err := BuildPart(cfg, "footwear", "sneakers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := BuildPart(cfg, "footwear", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := BuildPart(cfg.WithStyle("footwear", "sneakers"), "footwear", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The body's top (the neck's cut, under the head) is where the shown
+	// avatar's is, and where the boots' own stance puts it only if the
+	// soles were alike.
+	_, hiOn, _ := meshBox(on, "Wolf3D_Body")
+	_, hiShown, _ := meshBox(shown, "Wolf3D_Body")
+	_, hiOwn, _ := meshBox(own, "Wolf3D_Body")
+	if d := math.Abs(float64(hiOn[1] - hiShown[1])); d > 1e-4 {
+		t.Errorf("standing on sneakers, the body's top is %.1f mm from the shown avatar's", d*1000)
+	}
+	t.Logf("boots lift the body %.1f mm more than sneakers", (hiOwn[1]-hiShown[1])*1000)
+	if _, err := BuildPart(cfg, "footwear", "stilts"); err == nil {
+		t.Error("no error for an unknown footwear style to stand on")
 	}
 }

@@ -19,7 +19,7 @@ async function call(method, path, { body, token, raw } = {}) {
 
 export const api = {
   build: (configuration, sliders) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true }),
-  part: (configuration, part) => call('POST', '/creator/parts', { body: { configuration, part }, raw: true }),
+  part: (configuration, part, standOn) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true }),
   palettes: () => call('GET', '/creator/palettes'),
   random: () => call('GET', '/creator/random'),
   schema: () => fetch('/avatar/schema.json').then((r) => r.json()),

@@ -215,7 +215,9 @@ async function swapPart(category) {
   kiln.changes.push({ key, category, at: performance.now() });
   if (key === lastShown || prefetched?.key === key || ahead.get(key)?.done) return;
   try {
-    const glb = await api.part(cfg, category);
+    // Standing on the shoes of the avatar on screen: new soles lift the
+    // whole avatar only once its whole build comes.
+    const glb = await api.part(cfg, category, view.configuration?.outfit?.footwear?.style);
     const change = kiln.changes.findLast((c) => c.key === key);
     if (change) change.partAnswer = performance.now() - change.at;
     if (key !== JSON.stringify([cfg, sliderSet()]) || key === lastShown) return;
