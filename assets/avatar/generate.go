@@ -171,7 +171,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	beard.mesh(b, seed)
 	brows := parts["eyebrows/default"]
-	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Hair(brows.surface(), paint.RGB(rgb(hairC).scale(0.7)), seed, 128), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Brows(brows.surface(), paint.RGB(rgb(hairC).scale(0.85)), seed, 256), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])

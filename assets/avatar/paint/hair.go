@@ -8,7 +8,7 @@ import "math"
 // lighter and darker strands, and an alpha that breaks the borders of
 // every UV piece into strand tips, for alpha-masked cards and hairlines.
 func Hair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, false, false)
+	return hair(s, color, seed, n, hairKind{})
 }
 
 // ScalpHair is Hair with the sheen of hair on a head painted in: a
@@ -19,17 +19,28 @@ func Hair(s Surface, color RGB, seed uint64, n int) Maps {
 // KHR_materials_anisotropy would keep the hair out of the texture atlas
 // and the merged mesh, so it is painted, as the leader paints its hair.
 func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, true, false)
+	return hair(s, color, seed, n, hairKind{sheen: true})
 }
 
 // CurlyHair is ScalpHair for curls: the strands are ridges of a noise
 // in 3D instead of lines along the flow, so the cards of a curly cut
 // (which lie every way) show one texture of curls across them.
 func CurlyHair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, true, true)
+	return hair(s, color, seed, n, hairKind{sheen: true, curly: true})
 }
 
-func hair(s Surface, color RGB, seed uint64, n int, sheen, curly bool) Maps {
+// Brows is Hair for eyebrows: strands all over, not only at the tips,
+// thinning toward every edge of the brow, so a brow reads as hairs over
+// skin and not as a solid dark block (issue 22's panel).
+func Brows(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, hairKind{brow: true})
+}
+
+// hairKind is what a hair painter adds to the plain strands: sheen (the
+// scalp's painted highlight), curls, or a brow's sparse strands.
+type hairKind struct{ sheen, curly, brow bool }
+
+func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
 	edge := edgeDistance(m, n, tipLength)
@@ -61,7 +72,7 @@ func hair(s Surface, color RGB, seed uint64, n int, sheen, curly bool) Maps {
 				along := float64(x)*f[0] + float64(y)*f[1]
 				strand := noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
-				if curly {
+				if kind.curly {
 					// Curls: ridges of noise in 3D (seamless across
 					// cards, so neighbouring cards read as one mass of
 					// curls, not a cross-hatch of straight strands).
@@ -80,7 +91,7 @@ func hair(s Surface, color RGB, seed uint64, n int, sheen, curly bool) Maps {
 					w := 0.6*strand + 0.4*clump
 					c = c.mix(base.scale(0.45+0.6*w), light)
 				}
-				if sheen {
+				if kind.sheen {
 					d := [3]float64{t.pos[0] - centre[0], t.pos[1] - centre[1], t.pos[2] - centre[2]}
 					dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 					if dl > 1e-6 {
@@ -106,6 +117,12 @@ func hair(s Surface, color RGB, seed uint64, n int, sheen, curly bool) Maps {
 				// in its middle and not a comb.
 				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
+				case kind.brow:
+					// A brow is all strands: a few gaps in its middle,
+					// fewer strands toward its edges.
+					if 0.7*strand+0.3*v > 0.3+0.4*tip {
+						l.alpha[i] = 1
+					}
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:

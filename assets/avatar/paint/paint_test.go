@@ -513,3 +513,49 @@ func TestLightHair(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowStrands paints a brow-sized card with Brows and with Hair (what
+// brows were painted with before) and counts opaque texels down its
+// middle and near its edge: Hair's brows were solid in the middle (1.00
+// opaque, the panel's "solid dark blocks"); Brows' are strands with
+// gaps (0.88). The edge is logged, not asserted: on a card this narrow
+// it is no thinner (0.91) once clearSpecks fills the small gaps.
+func TestBrowStrands(t *testing.T) {
+	var s Surface
+	const rows = 8
+	for j := 0; j <= rows; j++ {
+		for i := 0; i <= 1; i++ {
+			fx, fy := float32(i), float32(j)/rows
+			s.Pos = append(s.Pos, [3]float32{0.05 * fy, 1.7 + 0.004*fx, 0.1})
+			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
+		}
+	}
+	for j := 0; j < rows; j++ {
+		a := uint32(2 * j)
+		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
+	}
+	s.Mask = Border(s.Pos, s.Tris)
+	// The share of opaque texels in the columns x0..x1 (the card spans
+	// 0.3–0.7 of the texture across).
+	count := func(img *image.NRGBA, x0, x1 int) float64 {
+		n := img.Bounds().Dy()
+		on, all := 0, 0
+		for y := n / 8; y < n*7/8; y++ {
+			for x := x0; x < x1; x++ {
+				all++
+				if img.NRGBAAt(x, y).A == 255 {
+					on++
+				}
+			}
+		}
+		return float64(on) / float64(all)
+	}
+	const n = 256
+	old := decode(t, Hair(s, RGB{0.1, 0.06, 0.04}, 9, n).Base)
+	brow := decode(t, Brows(s, RGB{0.1, 0.06, 0.04}, 9, n).Base)
+	oldMid, mid, edge := count(old, n*4/10, n*6/10), count(brow, n*4/10, n*6/10), count(brow, n*31/100, n*34/100)
+	t.Logf("opaque down the middle: Hair %.2f, Brows %.2f; near the edge: Brows %.2f", oldMid, mid, edge)
+	if mid > 0.9 || mid < 0.4 {
+		t.Errorf("%.2f of the brow's middle opaque, want strands with gaps (0.4–0.9)", mid)
+	}
+}
