@@ -50,10 +50,10 @@ func TestLeaderURLs(t *testing.T) {
 	// The metadata, as NOTES.md gives the leader's and its SDKs parse it.
 	stamp := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 	for _, tc := range []struct{ id, gender, skin string }{
-		{kiln.AvatarDefaultMale, "masculine", "#be7e62"},
+		{kiln.AvatarDefaultMale, "masculine", "#b78068"},
 		{kiln.AvatarDefaultFemale, "feminine", "#dea08c"},
 		{fem, "feminine", "#8d5524"},
-		{masc, "masculine", "#a67456"},
+		{masc, "masculine", "#a0755b"},
 	} {
 		res := do(t, "GET", r.AvatarURL+"/"+tc.id+".json?tail=abc", "", nil, nil)
 		if res.Status != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
