@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -40,74 +39,16 @@ const (
 // of a build, and a person picks a style every second or two at most.
 var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 
-// creatorParts runs parts two at a time, apart from the whole builds'
-// slots (a part must not wait behind the builds it is there to get
-// ahead of), and keeps the latest answers.
-type creatorParts struct {
-	once  sync.Once
-	slots chan struct{}
-	mu    sync.Mutex
-	cache map[string][]byte
-	order []string
-	size  int
-}
-
-func (p *creatorParts) init() {
-	p.once.Do(func() {
-		p.slots = make(chan struct{}, 2)
-		p.cache = map[string][]byte{}
+// buildPart is the GLB of a configuration's part, from the parts' cache
+// or built in one of their slots.
+func (b *creatorBuilds) buildPart(ctx context.Context, key string, cfg avatar.Config, category, standOn string) ([]byte, error) {
+	return b.parts.do(ctx, key, creatorPartCacheBytes, func() ([]byte, error) {
+		sc, err := avatar.BuildPart(cfg, category, standOn)
+		if err != nil {
+			return nil, err
+		}
+		return scene.Write(sc)
 	})
-}
-
-func (p *creatorParts) get(key string) ([]byte, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	glb, ok := p.cache[key]
-	return glb, ok
-}
-
-func (p *creatorParts) put(key string, glb []byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.cache[key]; ok {
-		return
-	}
-	p.cache[key], p.size = glb, p.size+len(glb)
-	p.order = append(p.order, key)
-	for p.size > creatorPartCacheBytes && len(p.order) > 1 {
-		old := p.order[0]
-		p.order = p.order[1:]
-		p.size -= len(p.cache[old])
-		delete(p.cache, old)
-	}
-}
-
-// build is the GLB of a configuration's part, from the cache or built in
-// a free slot.
-func (p *creatorParts) build(ctx context.Context, key string, cfg avatar.Config, category, standOn string) ([]byte, error) {
-	p.init()
-	if glb, ok := p.get(key); ok {
-		return glb, nil
-	}
-	select {
-	case p.slots <- struct{}{}:
-		defer func() { <-p.slots }()
-	case <-ctx.Done():
-		return nil, kiln.Errorf(kiln.KindUnavailable, "creator_busy", "the creator's builds are busy; try again")
-	}
-	if glb, ok := p.get(key); ok {
-		return glb, nil
-	}
-	sc, err := avatar.BuildPart(cfg, category, standOn)
-	if err != nil {
-		return nil, err
-	}
-	glb, err := scene.Write(sc)
-	if err != nil {
-		return nil, err
-	}
-	p.put(key, glb)
-	return glb, nil
 }
 
 // creatorPartRequest is POST /creator/parts' body.
@@ -162,7 +103,7 @@ func (s *Server) createCreatorPart(c *gin.Context) {
 	key := hex.EncodeToString(h.Sum(nil)[:16])
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
 	defer cancel()
-	glb, err := s.creatorBuilds.parts.build(ctx, key, cfg, req.Part, req.StandOn)
+	glb, err := s.creatorBuilds.buildPart(ctx, key, cfg, req.Part, req.StandOn)
 	if err != nil {
 		fail(c, err)
 		return

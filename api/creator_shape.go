@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -44,82 +43,33 @@ const (
 // a second of a core, and a person settles a slider every few seconds.
 var creatorBuildRate = kiln.RateLimit{Rate: 0.5, Burst: 30}
 
-// creatorBuilds runs builds two at a time (they use every core between
-// them) and keeps the latest answers.
+// creatorBuilds runs and keeps the creator's whole builds and, apart
+// from them, the style parts (creator_part.go).
 type creatorBuilds struct {
-	once  sync.Once
-	slots chan struct{}
-	mu    sync.Mutex
-	cache map[string][]byte
-	order []string
-	size  int
-	// parts are the style swaps' (creator_part.go).
-	parts creatorParts
-}
-
-func (b *creatorBuilds) init() {
-	b.once.Do(func() {
-		b.slots = make(chan struct{}, 2)
-		b.cache = map[string][]byte{}
-	})
-}
-
-func (b *creatorBuilds) get(key string) ([]byte, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	glb, ok := b.cache[key]
-	return glb, ok
-}
-
-func (b *creatorBuilds) put(key string, glb []byte) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, ok := b.cache[key]; ok {
-		return
-	}
-	b.cache[key], b.size = glb, b.size+len(glb)
-	b.order = append(b.order, key)
-	for b.size > creatorBuildCacheBytes && len(b.order) > 1 {
-		old := b.order[0]
-		b.order = b.order[1:]
-		b.size -= len(b.cache[old])
-		delete(b.cache, old)
-	}
+	whole, parts slotCache
 }
 
 // build is the gzipped GLB of a basis, from the cache or built in a free
 // slot.
 func (b *creatorBuilds) build(ctx context.Context, key string, cfg avatar.Config, sliders []string) ([]byte, error) {
-	b.init()
-	if glb, ok := b.get(key); ok {
-		return glb, nil
-	}
-	select {
-	case b.slots <- struct{}{}:
-		defer func() { <-b.slots }()
-	case <-ctx.Done():
-		return nil, kiln.Errorf(kiln.KindUnavailable, "creator_busy", "the creator's builds are busy; try again")
-	}
-	if glb, ok := b.get(key); ok {
-		return glb, nil
-	}
-	sc, err := avatar.Basis(cfg, sliders)
-	if err != nil {
-		return nil, err
-	}
-	glb, err := scene.Write(sc)
-	if err != nil {
-		return nil, err
-	}
-	// Kept and sent gzipped: the targets are mostly zeros.
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	_, _ = zw.Write(glb)
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	b.put(key, gz.Bytes())
-	return gz.Bytes(), nil
+	return b.whole.do(ctx, key, creatorBuildCacheBytes, func() ([]byte, error) {
+		sc, err := avatar.Basis(cfg, sliders)
+		if err != nil {
+			return nil, err
+		}
+		glb, err := scene.Write(sc)
+		if err != nil {
+			return nil, err
+		}
+		// Kept and sent gzipped: the targets are mostly zeros.
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		_, _ = zw.Write(glb)
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return gz.Bytes(), nil
+	})
 }
 
 // creatorBuildRequest is POST /creator/builds' body.
