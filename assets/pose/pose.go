@@ -46,8 +46,8 @@ func Apply(s *scene.Scene, name string) error {
 	if !ok {
 		return kiln.Errorf(kiln.KindInvalid, "invalid_pose", "pose must be A or T, got %q", name)
 	}
-	parent := parents(s)
-	old := worlds(s, parent)
+	parent := s.Parents()
+	old := xform.Worlds(s, parent, nil)
 	turned := false
 	for _, arm := range arms {
 		upper, lower := find(s, arm[0]), find(s, arm[1])
@@ -55,7 +55,7 @@ func Apply(s *scene.Scene, name string) error {
 			return kiln.Errorf(kiln.KindUnprocessable, "pose_unsupported",
 				"pose needs the avatar skeleton's %s joint with its child %s; this model has none", arm[0], arm[1])
 		}
-		world := worlds(s, parent)
+		world := xform.Worlds(s, parent, nil)
 		if turn(s, parent, world, upper, lower, elevation) {
 			turned = true
 		}
@@ -63,7 +63,7 @@ func Apply(s *scene.Scene, name string) error {
 	if !turned {
 		return nil
 	}
-	return reskin(s, old, worlds(s, parent))
+	return reskin(s, old, xform.Worlds(s, parent, nil))
 }
 
 // turn rotates joint upper about itself until the bone to lower points
@@ -263,44 +263,6 @@ func setLocal(n *gltf.Node, m xform.Mat4) {
 	n.Rotation = xform.Quaternion(r)
 }
 
-// parents is each node's parent index, -1 for roots.
-func parents(s *scene.Scene) []int {
-	parent := make([]int, len(s.Nodes))
-	for i := range parent {
-		parent[i] = -1
-	}
-	for i, n := range s.Nodes {
-		for _, c := range n.Children {
-			if c < len(parent) {
-				parent[c] = i
-			}
-		}
-	}
-	return parent
-}
-
-// worlds is each node's world transform.
-func worlds(s *scene.Scene, parent []int) []xform.Mat4 {
-	out := make([]xform.Mat4, len(s.Nodes))
-	done := make([]bool, len(s.Nodes))
-	var world func(i int) xform.Mat4
-	world = func(i int) xform.Mat4 {
-		if done[i] {
-			return out[i]
-		}
-		m := xform.Local(s.Nodes[i])
-		if p := parent[i]; p >= 0 {
-			m = world(p).Mul(m)
-		}
-		out[i], done[i] = m, true
-		return m
-	}
-	for i := range s.Nodes {
-		world(i)
-	}
-	return out
-}
-
 // find is the index of the node named name, or -1.
 func find(s *scene.Scene, name string) int {
 	return slices.IndexFunc(s.Nodes, func(n *gltf.Node) bool { return n != nil && n.Name == name })
@@ -321,8 +283,8 @@ type Aim struct {
 // optional in a humanoid. VRM needs this for its T-pose, where not only
 // the upper arms but the forearms, hands and fingers lie along X.
 func AimAll(s *scene.Scene, aims []Aim) error {
-	parent := parents(s)
-	old := worlds(s, parent)
+	parent := s.Parents()
+	old := xform.Worlds(s, parent, nil)
 	turned := false
 	for _, a := range aims {
 		joint, child := find(s, a.Joint), find(s, a.Child)
@@ -333,7 +295,7 @@ func AimAll(s *scene.Scene, aims []Aim) error {
 		if !ok {
 			continue
 		}
-		world := worlds(s, parent)
+		world := xform.Worlds(s, parent, nil)
 		if aim(s, parent, world, joint, child, target) {
 			turned = true
 		}
@@ -341,7 +303,7 @@ func AimAll(s *scene.Scene, aims []Aim) error {
 	if !turned {
 		return nil
 	}
-	return reskin(s, old, worlds(s, parent))
+	return reskin(s, old, xform.Worlds(s, parent, nil))
 }
 
 // aim rotates joint about itself so that the bone to child points along

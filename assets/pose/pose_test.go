@@ -48,7 +48,7 @@ func avatars(t testing.TB) map[string]func() *scene.Scene {
 
 // elevation is the upper arm's angle below the horizontal, in degrees.
 func elevation(s *scene.Scene, arm [2]string) float64 {
-	w := worlds(s, parents(s))
+	w := xform.Worlds(s, s.Parents(), nil)
 	d, _ := vec3(w[find(s, arm[1])].Translation()).sub(w[find(s, arm[0])].Translation()).unit()
 	return -math.Asin(d[1]) * 180 / math.Pi
 }
@@ -58,8 +58,8 @@ func elevation(s *scene.Scene, arm [2]string) float64 {
 // each vertex's weight on the joint named heavy and the joints below it,
 // and its largest single weight.
 func skinned(s *scene.Scene, heavy string) (pos [][][]vec3, weight, top [][][]float64) {
-	parent := parents(s)
-	w := worlds(s, parent)
+	parent := s.Parents()
+	w := xform.Worlds(s, parent, nil)
 	under := func(j int) bool {
 		for ; j >= 0; j = parent[j] {
 			if s.Nodes[j].Name == heavy {
@@ -129,7 +129,7 @@ func TestTPose(t *testing.T) {
 					t.Errorf("%s at %.2f° below the horizontal after pose=T, was %.1f°", arm[0], e, elevation(before, arm))
 				}
 			}
-			w := worlds(after, parents(after))
+			w := xform.Worlds(after, after.Parents(), nil)
 			shoulder := w[find(after, "LeftArm")].Translation()
 			// Skin and inverse bind matrices agree: at rest every joint maps
 			// the bind frame to the same place.

@@ -112,8 +112,8 @@ func newBody(s *scene.Scene) (*body, error) {
 				"a render pose needs the avatar skeleton's %s joint; this model has none", name)
 		}
 	}
-	b := &body{s: s, parent: parents(s)}
-	b.world = worlds(s, b.parent)
+	b := &body{s: s, parent: s.Parents()}
+	b.world = xform.Worlds(s, b.parent, nil)
 	l, r := b.at("LeftUpLeg"), b.at("RightUpLeg")
 	b.hipWidth = l.sub(r).length()
 	left, ok1 := l.sub(r).unit()
@@ -167,7 +167,7 @@ func (b *body) turn(j int, axis vec3, angle float64) {
 	}
 	r := xform.About(xform.AxisAngle(axis, angle), b.world[j].Translation())
 	setLocal(b.s.Nodes[j], inv.Mul(r).Mul(b.world[j]))
-	b.world = worlds(b.s, b.parent)
+	b.world = xform.Worlds(b.s, b.parent, nil)
 }
 
 // aim turns the joint so that its bone, toward child, points along dir,

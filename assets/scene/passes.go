@@ -436,17 +436,7 @@ func (s *Scene) pruneNodes() {
 			len(n.Extensions) > 0 || n.Extras != nil
 	}
 	// A node is kept if it must be or if a kept node is below it.
-	parent := make([]int, len(s.Nodes))
-	for i := range parent {
-		parent[i] = -1
-	}
-	for i, n := range s.Nodes {
-		for _, c := range n.Children {
-			if c >= 0 && c < len(parent) {
-				parent[c] = i
-			}
-		}
-	}
+	parent := s.Parents()
 	for i := range s.Nodes {
 		if !keep[i] {
 			continue

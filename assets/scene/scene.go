@@ -172,3 +172,24 @@ type AnimationSampler struct {
 	Extras        any
 	Extensions    gltf.Extensions
 }
+
+// Parents is each node's parent index, -1 for a root. Read refuses a
+// node with two parents and cycles; a scene built in code keeps the last
+// parent that lists a node.
+func (s *Scene) Parents() []int {
+	parent := make([]int, len(s.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i, n := range s.Nodes {
+		if n == nil {
+			continue
+		}
+		for _, c := range n.Children {
+			if c >= 0 && c < len(parent) {
+				parent[c] = i
+			}
+		}
+	}
+	return parent
+}

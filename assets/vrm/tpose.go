@@ -5,7 +5,6 @@ import (
 
 	"github.com/kilnhq/kiln/assets/pose"
 	"github.com/kilnhq/kiln/assets/scene"
-	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // TPose puts the avatar in VRM's rest pose ("VRM T-pose", tpose.md in the
@@ -47,42 +46,3 @@ func tposeAims() []pose.Aim {
 }
 
 func itoa(k int) string { return string(rune('0' + k)) }
-
-// worlds is each node's world transform.
-func worlds(s *scene.Scene) []xform.Mat4 {
-	parent := make([]int, len(s.Nodes))
-	for i := range parent {
-		parent[i] = -1
-	}
-	for i, n := range s.Nodes {
-		if n == nil {
-			continue
-		}
-		for _, c := range n.Children {
-			if c >= 0 && c < len(parent) {
-				parent[c] = i
-			}
-		}
-	}
-	out := make([]xform.Mat4, len(s.Nodes))
-	done := make([]bool, len(s.Nodes))
-	var world func(i, depth int) xform.Mat4
-	world = func(i, depth int) xform.Mat4 {
-		if done[i] || depth > len(s.Nodes) {
-			return out[i]
-		}
-		m := xform.Identity
-		if s.Nodes[i] != nil {
-			m = xform.Local(s.Nodes[i])
-		}
-		if p := parent[i]; p >= 0 {
-			m = world(p, depth+1).Mul(m)
-		}
-		out[i], done[i] = m, true
-		return m
-	}
-	for i := range s.Nodes {
-		world(i, 0)
-	}
-	return out
-}

@@ -126,7 +126,7 @@ func read(s *scene.Scene) (*model, error) {
 			m.shapes[*n.Mesh] = s.Meshes[*n.Mesh].TargetNames()
 		}
 	}
-	m.mats = worlds(s)
+	m.mats = xform.Worlds(s, s.Parents(), nil)
 	m.world = make([][3]float64, len(m.mats))
 	for i, w := range m.mats {
 		m.world[i] = w.Translation()

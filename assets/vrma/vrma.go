@@ -135,7 +135,7 @@ func Convert(src *scene.Scene) (*scene.Scene, error) {
 	if len(missing) > 0 {
 		return nil, kiln.Errorf(kiln.KindUnprocessable, "no_humanoid", "the skeleton lacks the humanoid bones %v", missing)
 	}
-	parent := parents(src)
+	parent := src.Parents()
 	// The T-pose: the rig straightened as the VRM export straightens an
 	// avatar (vrm.TPose: arms, hands and fingers along X), read as world
 	// matrices, so a clip retargeted from this rest lands on a Kiln VRM
@@ -149,7 +149,7 @@ func Convert(src *scene.Scene) (*scene.Scene, error) {
 	if err := vrm.TPose(tposed); err != nil {
 		return nil, err
 	}
-	tWorld := worlds(tposed, parent, nil)
+	tWorld := xform.Worlds(tposed, parent, nil)
 	// VRM faces +Z with the character's left on +X; a rig facing -Z is
 	// turned about Y first.
 	face := xform.Identity
@@ -240,7 +240,7 @@ func Convert(src *scene.Scene) (*scene.Scene, error) {
 			// whole local transform here.
 			local[*ch.Node] = xform.TRS(tr, q, sc)
 		}
-		world := worlds(src, parent, local)
+		world := xform.Worlds(src, parent, local)
 		// Each bone's turn away from its T-pose, in world axes.
 		delta := make([]xform.Mat4, len(bones))
 		for b, h := range bones {
@@ -351,49 +351,6 @@ func sample(s scene.AnimationSampler, t float64, width int) []float64 {
 		a[i] += (b[i] - a[i]) * f
 	}
 	return a
-}
-
-func parents(s *scene.Scene) []int {
-	p := make([]int, len(s.Nodes))
-	for i := range p {
-		p[i] = -1
-	}
-	for i, n := range s.Nodes {
-		for _, c := range n.Children {
-			if c >= 0 && c < len(p) {
-				p[c] = i
-			}
-		}
-	}
-	return p
-}
-
-// worlds are the nodes' world matrices from their local ones (the nodes'
-// own when local is nil).
-func worlds(s *scene.Scene, parent []int, local []xform.Mat4) []xform.Mat4 {
-	out := make([]xform.Mat4, len(s.Nodes))
-	done := make([]bool, len(s.Nodes))
-	var world func(i, depth int) xform.Mat4
-	world = func(i, depth int) xform.Mat4 {
-		if done[i] {
-			return out[i]
-		}
-		var m xform.Mat4
-		if local != nil {
-			m = local[i]
-		} else {
-			m = xform.Local(s.Nodes[i])
-		}
-		if p := parent[i]; p >= 0 && depth < len(s.Nodes) {
-			m = world(p, depth+1).Mul(m)
-		}
-		out[i], done[i] = m, true
-		return m
-	}
-	for i := range s.Nodes {
-		world(i, 0)
-	}
-	return out
 }
 
 // rotationOf is the rotation of a transform: its columns normalised, no

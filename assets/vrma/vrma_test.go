@@ -35,7 +35,7 @@ func play(s *scene.Scene, t float64) []xform.Mat4 {
 		}
 		local[*ch.Node] = xform.TRS(tr, q, sc)
 	}
-	return worlds(s, parents(s), local)
+	return xform.Worlds(s, s.Parents(), local)
 }
 
 func TestFile(t *testing.T) {
@@ -91,7 +91,7 @@ func TestFile(t *testing.T) {
 					t.Errorf("%s rests with rotation %v scale %v", n.Name, n.Rotation, n.Scale)
 				}
 			}
-			rest := worlds(s, parents(s), nil)
+			rest := xform.Worlds(s, s.Parents(), nil)
 			at := func(name string) [3]float64 { return rest[node[name]].Translation() }
 			arm := sub(at("leftLowerArm"), at("leftUpperArm"))
 			if arm[0] <= 0 || math.Abs(arm[1]) > 0.02*math.Abs(arm[0]) {

@@ -16,40 +16,6 @@ type bound struct {
 	inv   []xform.Mat4 // its inverse, to carry world offsets back
 }
 
-// worlds gives every node's world matrix at rest.
-func worlds(s *scene.Scene) []xform.Mat4 {
-	parent := make([]int, len(s.Nodes))
-	for i := range parent {
-		parent[i] = -1
-	}
-	for i, n := range s.Nodes {
-		for _, c := range n.Children {
-			if c >= 0 && c < len(parent) {
-				parent[c] = i
-			}
-		}
-	}
-	out := make([]xform.Mat4, len(s.Nodes))
-	done := make([]bool, len(s.Nodes))
-	var world func(i, depth int) xform.Mat4
-	world = func(i, depth int) xform.Mat4 {
-		if done[i] {
-			return out[i]
-		}
-		m := xform.Local(s.Nodes[i])
-		// A cycle is refused when the scene is read; depth only guards.
-		if p := parent[i]; p >= 0 && depth < len(s.Nodes) {
-			m = world(p, depth+1).Mul(m)
-		}
-		out[i], done[i] = m, true
-		return m
-	}
-	for i := range s.Nodes {
-		world(i, 0)
-	}
-	return out
-}
-
 // bind places the primitives of node n's mesh at their bind pose: by
 // linear blend skinning with the node's skin (whose own transform glTF
 // ignores), or by the node's world matrix when it has none.

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/assets/xform"
 )
 
 // SkinTone reads the avatar's skin colour as #rrggbb, for its metadata
@@ -22,7 +23,7 @@ func SkinTone(s *scene.Scene) (string, bool) {
 	if hn < 0 || ln < 0 || rn < 0 {
 		return "", false
 	}
-	world := worlds(s)
+	world := xform.Worlds(s, s.Parents(), nil)
 	head := bind(s, world, hn)
 	eye := mid(eyeCentre(bind(s, world, ln)), eyeCentre(bind(s, world, rn)))
 	var r, g, b []float64

@@ -37,7 +37,7 @@ func Transfer(ctx context.Context, s, src *scene.Scene) error {
 	if len(names) == 0 {
 		return fmt.Errorf("leaderimport: the Kiln face has no shapes")
 	}
-	ws, wk := worlds(s), worlds(src)
+	ws, wk := xform.Worlds(s, s.Parents(), nil), xform.Worlds(src, src.Parents(), nil)
 	parts := map[string][2][]bound{}
 	for _, name := range []string{"Wolf3D_Head", "Wolf3D_Teeth", "EyeLeft", "EyeRight"} {
 		d, k := Node(s, name), Node(src, name)

@@ -95,7 +95,7 @@ type joints struct {
 }
 
 func jointsOf(s *scene.Scene) *joints {
-	j := &joints{node: map[string]int{}, world: worlds(s)}
+	j := &joints{node: map[string]int{}, world: xform.Worlds(s, s.Parents(), nil)}
 	for i, n := range s.Nodes {
 		if _, dup := j.node[n.Name]; !dup && n.Name != "" {
 			j.node[n.Name] = i
@@ -115,39 +115,6 @@ func (j *joints) pos(name string) (vec3, bool) {
 		return vec3{}, false
 	}
 	return j.world[i].Translation(), true
-}
-
-// worlds are the nodes' world matrices at rest.
-func worlds(s *scene.Scene) []xform.Mat4 {
-	parent := make([]int, len(s.Nodes))
-	for i := range parent {
-		parent[i] = -1
-	}
-	for i, n := range s.Nodes {
-		for _, c := range n.Children {
-			if c >= 0 && c < len(s.Nodes) {
-				parent[c] = i
-			}
-		}
-	}
-	out := make([]xform.Mat4, len(s.Nodes))
-	done := make([]bool, len(s.Nodes))
-	var world func(i, depth int) xform.Mat4
-	world = func(i, depth int) xform.Mat4 {
-		if done[i] {
-			return out[i]
-		}
-		m := xform.Local(s.Nodes[i])
-		if p := parent[i]; p >= 0 && depth < len(s.Nodes) {
-			m = world(p, depth+1).Mul(m)
-		}
-		out[i], done[i] = m, true
-		return m
-	}
-	for i := range s.Nodes {
-		world(i, 0)
-	}
-	return out
 }
 
 // meshNode is the node that draws the named skinned mesh, -1 if none.

@@ -13,7 +13,7 @@ import (
 
 // skinned is every vertex of a mesh node where its skin puts it at rest.
 func skinned(s *scene.Scene, node int) [][3]float64 {
-	w := worlds(s)
+	w := xform.Worlds(s, s.Parents(), nil)
 	sk := s.Skins[*s.Nodes[node].Skin]
 	var out [][3]float64
 	for _, p := range s.Meshes[*s.Nodes[node].Mesh].Primitives {
@@ -123,7 +123,7 @@ func TestAdd(t *testing.T) {
 				}
 				// The colliders at rest keep off every vertex that follows
 				// the chains by half or more.
-				w := worlds(s)
+				w := xform.Worlds(s, s.Parents(), nil)
 				inside := 0
 				for v, q := range p.Positions {
 					var chainW float32
