@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net"
@@ -22,6 +23,7 @@ import (
 	"github.com/kilnhq/kiln/assets/scene/scenetest"
 	"github.com/kilnhq/kiln/internal/fixture"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
+	"github.com/kilnhq/kiln/internal/testenv"
 )
 
 // buildKiln compiles the binary once per test run.
@@ -39,12 +41,7 @@ var buildKiln = sync.OnceValues(func() (string, error) {
 })
 
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
 }
 
 // proc is a running kiln serve.

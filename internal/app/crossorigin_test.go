@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -26,20 +25,10 @@ import (
 func startPublic(t *testing.T, edit func(*config.Config)) *Running {
 	t.Helper()
 	cfg := testenv.Config(t, 1)
-	// Free ports, known before the start, to write into the public URL;
-	// both listeners get one, so that neither takes the other's.
-	var ports [2]int
-	var held [2]net.Listener
-	for i := range ports {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Held until both are taken, so the second is another port.
-		held[i], ports[i] = ln, ln.Addr().(*net.TCPAddr).Port
-	}
-	for _, ln := range held {
-		ln.Close()
+	// Free ports, known before the start, to write into the public URL.
+	ports := [2]int{testenv.FreePort(t), testenv.FreePort(t)}
+	for ports[1] == ports[0] {
+		ports[1] = testenv.FreePort(t)
 	}
 	cfg.PlatformAddr = "127.0.0.1:" + strconv.Itoa(ports[0])
 	cfg.AvatarAddr = "127.0.0.1:" + strconv.Itoa(ports[1])

@@ -28,12 +28,7 @@ func RedisServer(t *testing.T, args ...string) (port int, stop func()) {
 		}
 		t.Skip("redis-server is not installed")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port = FreePort(t)
 	dir := t.TempDir()
 	if len(args) > 0 && strings.HasSuffix(args[0], ".conf") {
 		args[0] = filepath.Join(dir, filepath.Base(args[0]))
