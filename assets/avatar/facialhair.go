@@ -313,10 +313,10 @@ func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 
 // mesh adds Wolf3D_Beard (the leader's name for its beards): alpha
 // mask, as the scalp hair, so three.js needs no sorting.
-func (bd beard) mesh(b *builder, seed uint64) {
+func (bd beard) mesh(b *builder, seed uint64, size int) {
 	if bd.part == nil {
 		return
 	}
-	maps := paint.Beard(bd.part.surface(), bd.color, seed, 512)
+	maps := paint.Beard(bd.part.surface(), bd.color, seed, size)
 	b.mesh("Wolf3D_Beard", bd.part.prim(b.material("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
 }

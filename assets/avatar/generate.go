@@ -163,13 +163,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		paintHair := paint.ScalpHair
-		if cfg.Hair.Style == "curly" {
-			paintHair = paint.CurlyHair
-		}
-		b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paintHair(p.surface(), hairC, seed, 512), matOpts{normal: true, mask: true, doubleSided: true})))
+		hairMesh(b, p, cfg.Hair.Style, hairC, seed, 512)
 	}
-	beard.mesh(b, seed)
+	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
 	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Brows(brows.surface(), paint.RGB(rgb(hairC).scale(0.85)), seed, 256), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
@@ -177,36 +173,16 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
 	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.material("Wolf3D_Eyelashes", paint.Hair(lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
 
-	type cloth struct {
+	for i, c := range []struct {
 		mesh string
 		g    Garment
-		kind string
-	}
-	for i, c := range []cloth{
-		{"Wolf3D_Outfit_Top", top, weaveOf(top.Style)},
-		{"Wolf3D_Outfit_Bottom", bottom, weaveOf(bottom.Style)},
-		{"Wolf3D_Outfit_Footwear", foot, weaveOf(foot.Style)},
+	}{
+		{"Wolf3D_Outfit_Top", top},
+		{"Wolf3D_Outfit_Bottom", bottom},
+		{"Wolf3D_Outfit_Footwear", foot},
 	} {
 		p := parts[order[i]]
-		var sole rgb
-		soleH := 0.0
-		if i == 2 {
-			soleH = 0.025
-			sole = hexColor("#241c16")
-			if foot.Style == "sneakers" {
-				sole = hexColor("#f2f0ea")
-				// A white sole vanishes under a light upper: gum then.
-				if up := colorOf(clothColors, foot.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
-					sole = hexColor("#b5835a")
-				}
-			}
-		}
-		var maps paint.Maps
-		if pr := c.g.Print; i == 0 && pr.on() {
-			maps = paint.PrintedCloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), printOf(pr, c.g.Color, p, b), seed, 512)
-		} else {
-			maps = paint.Cloth(p.surface(), c.kind, paint.RGB(colorOf(clothColors, c.g.Color)), paint.RGB(sole), soleH, seed, 512)
-		}
+		maps := garmentMaps(b, p, c.g, order[i] == "footwear", order[i] == "top", seed, 512)
 		b.mesh(c.mesh, p.prim(b.material(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
 	if cfg.Glasses.Style != "none" {
@@ -215,12 +191,51 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 	}
 	if p := parts["headwear"]; p != nil {
-		kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[cfg.Headwear.Style]
-		maps := paint.Cloth(p.surface(), kind, paint.RGB(colorOf(clothColors, cfg.Headwear.color())), paint.RGB{}, 0, seed, 256)
-		b.mesh("Wolf3D_Headwear", p.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
+		headwearMesh(b, p, cfg.Headwear, seed)
 	}
 	leader.Arrange(b.sc)
 	return b.sc, nil
+}
+
+// garmentMaps paints a garment at size texels: its fabric and colour,
+// the print on a top, and on footwear the sole. The whole build and the
+// creator's part (BuildPart) paint it alike, so the part swapped in
+// looks like the build that replaces it.
+func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64, size int) paint.Maps {
+	var sole rgb
+	soleH := 0.0
+	if footwear {
+		soleH = 0.025
+		sole = hexColor("#241c16")
+		if g.Style == "sneakers" {
+			sole = hexColor("#f2f0ea")
+			// A white sole vanishes under a light upper: gum then.
+			if up := colorOf(clothColors, g.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
+				sole = hexColor("#b5835a")
+			}
+		}
+	}
+	if pr := g.Print; top && pr.on() {
+		return paint.PrintedCloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), printOf(pr, g.Color, p, b), seed, size)
+	}
+	return paint.Cloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), paint.RGB(sole), soleH, seed, size)
+}
+
+// hairMesh adds the scalp hair p, painted at size texels (curly hair by
+// its own painter).
+func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, size int) {
+	paintHair := paint.ScalpHair
+	if style == "curly" {
+		paintHair = paint.CurlyHair
+	}
+	b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paintHair(p.surface(), color, seed, size), matOpts{normal: true, mask: true, doubleSided: true})))
+}
+
+// headwearMesh adds the hat p in its style's fabric.
+func headwearMesh(b *builder, p *part, h Headwear, seed uint64) {
+	kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[h.Style]
+	maps := paint.Cloth(p.surface(), kind, paint.RGB(colorOf(clothColors, h.color())), paint.RGB{}, 0, seed, 256)
+	b.mesh("Wolf3D_Headwear", p.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
 }
 
 // weaveOf is the fabric of a garment style.

@@ -112,25 +112,18 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
-				paintHair := paint.ScalpHair
-				if cfg.Hair.Style == "curly" {
-					paintHair = paint.CurlyHair
-				}
-				b.mesh("Wolf3D_Hair", hair.prim(b.material("Wolf3D_Hair", paintHair(hair.surface(), hairC, seed, partTexture), matOpts{normal: true, mask: true, doubleSided: true})))
+				hairMesh(b, hair, cfg.Hair.Style, hairC, seed, partTexture)
 			}
 		}
 		if category == "headwear" && hatPart != nil {
-			kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[cfg.Headwear.Style]
-			maps := paint.Cloth(hatPart.surface(), kind, paint.RGB(colorOf(clothColors, cfg.Headwear.color())), paint.RGB{}, 0, seed, 256)
-			b.mesh("Wolf3D_Headwear", hatPart.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
+			headwearMesh(b, hatPart, cfg.Headwear, seed)
 		}
 	case "facialHair":
 		bd := newBeard(cfg, head(), joints)
 		if bd.part != nil {
 			// The head's face shapes stay with the whole build.
 			bd.part.morph = false
-			maps := paint.Beard(bd.part.surface(), bd.color, seed, partTexture)
-			b.mesh("Wolf3D_Beard", bd.part.prim(b.material("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+			bd.mesh(b, seed, partTexture)
 		}
 	case "top", "bottom", "footwear":
 		g := map[string]Garment{"top": cfg.Outfit.Top, "bottom": cfg.Outfit.Bottom, "footwear": cfg.Outfit.Footwear}[category]
@@ -145,24 +138,7 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		// the garment (smoothWeights) takes a whole build's time for
 		// some garments, and shows only in motion, for the second until
 		// the whole build replaces the part.
-		var sole rgb
-		soleH := 0.0
-		if category == "footwear" {
-			soleH = 0.025
-			sole = hexColor("#241c16")
-			if g.Style == "sneakers" {
-				sole = hexColor("#f2f0ea")
-				if up := colorOf(clothColors, g.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
-					sole = hexColor("#b5835a")
-				}
-			}
-		}
-		var maps paint.Maps
-		if pr := g.Print; category == "top" && pr.on() {
-			maps = paint.PrintedCloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), printOf(pr, g.Color, p, b), seed, partTexture)
-		} else {
-			maps = paint.Cloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), paint.RGB(sole), soleH, seed, partTexture)
-		}
+		maps := garmentMaps(b, p, g, category == "footwear", category == "top", seed, partTexture)
 		name := names[0]
 		b.mesh(name, p.prim(b.material(name, maps, matOpts{normal: true, doubleSided: category != "footwear"})))
 		// The body without the faces the three garments cover.
