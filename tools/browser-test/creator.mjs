@@ -127,7 +127,11 @@ process.on('unhandledRejection', (e) => { console.error(e); console.error(JSON.s
     document.activeElement?.blur();
     window.focus();
     window.__stops = [];
+    // One cycle: once focus leaves the frame, a stop re-entering it is
+    // caught before :focus-visible applies and says nothing of the page.
+    window.addEventListener('blur', () => { window.__left = true; });
     document.addEventListener('focusin', (ev) => {
+      if (window.__left) return;
       const e = ev.target;
       const s = getComputedStyle(e);
       window.__stops.push({ id: e.id, role: e.getAttribute('role'), tag: e.tagName.toLowerCase(), type: e.type || '',
