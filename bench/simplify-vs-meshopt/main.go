@@ -57,8 +57,16 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the exported meshes (the directory is printed)")
 	models := flag.Bool("models", false, "compare levels of detail of the shared models instead (triangles and error, not speed)")
 	pictures := flag.String("pictures", "", "render lod 0, 1 and 2 of the flat-shaded models into this directory instead")
+	native := flag.Bool("native", false, "compare with native meshoptimizer (g++ -O3 -march=native) on the models of issue 26 instead")
+	meshoptSrc := flag.String("meshopt-src", os.Getenv("MESHOPT_SRC"), "with -native: a checkout of zeux/meshoptimizer (default $MESHOPT_SRC)")
+	runs := flag.Int("runs", 11, "with -native: timed runs of each contender per model and target")
+	only := flag.String("only", "", "with -native: only the models whose name contains this")
 	flag.Parse()
 	log.SetFlags(0)
+	if *native {
+		compareNative(*meshoptSrc, *runs, *only)
+		return
+	}
 	if *pictures != "" {
 		drawPictures(*pictures)
 		return
