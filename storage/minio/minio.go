@@ -6,6 +6,7 @@ package minio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -42,6 +43,8 @@ type Config struct {
 // Store is a kiln.BlobStore on one S3 bucket.
 type Store struct {
 	client *minio.Client
+	// core sends GETs whose response body Get hands over as is.
+	core minio.Core
 	// presigner signs the URLs that clients receive: client itself, or
 	// one on the public endpoint, which Kiln may be unable to reach.
 	presigner *minio.Client
@@ -54,9 +57,14 @@ var _ kiln.BlobStore = (*Store)(nil)
 // MinIO works without a setup step.
 func New(ctx context.Context, cfg Config) (*Store, error) {
 	const op = "minio.New"
+	tr, err := transport(cfg.Secure)
+	if err != nil {
+		return nil, kiln.E(op, kiln.KindInvalid, err)
+	}
 	client, err := minio.New(cfg.Endpoint, &minio.Options{
-		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
-		Secure: cfg.Secure,
+		Creds:     credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure:    cfg.Secure,
+		Transport: tr,
 	})
 	if err != nil {
 		return nil, kiln.E(op, kiln.KindInvalid, err)
@@ -72,7 +80,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 			return nil, wrap(op, "", err)
 		}
 	}
-	st := &Store{client: client, presigner: client, bucket: cfg.Bucket}
+	st := &Store{client: client, core: minio.Core{Client: client}, presigner: client, bucket: cfg.Bucket}
 	if cfg.PublicEndpoint != "" && (cfg.PublicEndpoint != cfg.Endpoint || cfg.PublicSecure != cfg.Secure) {
 		// Signing is offline once the region is known; asking for it here
 		// through the inner endpoint keeps the public one from ever being
@@ -91,6 +99,27 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		}
 	}
 	return st, nil
+}
+
+// maxIdlePerHost is how many kept-alive connections to the store wait for
+// the next request. minio-go's 16 is fewer than the downloads an API
+// process streams at once under load: every one past it paid a new TCP
+// connection (and the store a new goroutine) per request.
+const maxIdlePerHost = 256
+
+// transport is minio-go's own (keep-alive, no transparent gzip) with a
+// pool as large as the downloads in flight and larger socket buffers,
+// so that a download reads MinIO in large pieces.
+func transport(secure bool) (*http.Transport, error) {
+	tr, err := minio.DefaultTransport(secure)
+	if err != nil {
+		return nil, err
+	}
+	tr.MaxIdleConns = maxIdlePerHost
+	tr.MaxIdleConnsPerHost = maxIdlePerHost
+	tr.ReadBufferSize = 64 << 10
+	tr.WriteBufferSize = 64 << 10
+	return tr, nil
 }
 
 // Put relies on S3 for atomicity: an object appears only when its single
@@ -120,29 +149,25 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 	return kiln.BlobInfo{Key: key, Size: up.Size, ContentType: contentType, ETag: quote(up.ETag), LastModified: modified}, nil
 }
 
-// Get starts the download at once, with a Read of no bytes: GetObject alone
-// is lazy and would report a missing key only at the first Read. Info comes from the GET response
-// itself, never from a separate HEAD that an overwrite could slip between;
-// later ranged reads carry If-Match, so they fail rather than mix versions.
+// Get sends one GET and hands its response body over as the blob: bytes
+// go from MinIO's socket to the reader with no goroutine, channel or
+// buffer of minio-go's Object in between, and Seek is lazy, so the
+// Seek(0, end) and Seek(0, start) that http.ServeContent makes to learn
+// the size cost no request (minio-go's Object answered them with a second
+// GET and dropped the first connection unread). Info comes from the GET
+// response itself, never from a separate HEAD that an overwrite could
+// slip between; a later read at another offset is a ranged GET carrying
+// If-Match, so it fails rather than mix versions.
 func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 	const op = "minio.Get"
 	if err := kiln.CheckBlobKey(key); err != nil {
 		return nil, kiln.E(op, err)
 	}
-	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	body, oi, _, err := s.core.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, wrap(op, key, err)
 	}
-	if _, err := obj.Read(nil); err != nil && err != io.EOF {
-		obj.Close()
-		return nil, wrap(op, key, err)
-	}
-	oi, err := obj.Stat()
-	if err != nil {
-		obj.Close()
-		return nil, wrap(op, key, err)
-	}
-	return &blob{Object: obj, info: info(oi)}, nil
+	return &blob{store: s, ctx: ctx, body: body, etag: oi.ETag, info: info(oi)}, nil
 }
 
 func (s *Store) Stat(ctx context.Context, key string) (kiln.BlobInfo, error) {
@@ -304,12 +329,103 @@ func (b *body) read(p []byte) (int, error) {
 	return n, err
 }
 
+// blob reads one object version from an open response body. pos is the
+// offset of the body's next byte, want the offset the reader asked for
+// with Seek; they differ only between a Seek and the next Read.
 type blob struct {
-	*minio.Object
-	info kiln.BlobInfo
+	store     *Store
+	ctx       context.Context
+	body      io.ReadCloser // nil once closed, or at want >= size
+	etag      string        // unquoted, for If-Match
+	info      kiln.BlobInfo
+	pos, want int64
+	closed    bool
 }
 
 func (b *blob) Info() kiln.BlobInfo { return b.info }
+
+func (b *blob) Read(p []byte) (int, error) {
+	const op = "minio.Read"
+	if b.closed {
+		return 0, kiln.E(op, errors.New("read of a closed blob"))
+	}
+	if b.want != b.pos || b.body == nil {
+		if err := b.reopen(); err != nil {
+			return 0, err
+		}
+	}
+	if b.body == nil {
+		return 0, io.EOF
+	}
+	n, err := b.body.Read(p)
+	b.pos += int64(n)
+	b.want = b.pos
+	if err != nil && err != io.EOF {
+		return n, wrap(op, b.info.Key, err)
+	}
+	return n, err
+}
+
+// reopen moves the body to want: a ranged GET of the same version from
+// there to the end, or no body at all at or past the end.
+func (b *blob) reopen() error {
+	const op = "minio.Read"
+	if b.body != nil {
+		b.body.Close()
+		b.body = nil
+	}
+	b.pos = b.want
+	if b.want >= b.info.Size {
+		return nil
+	}
+	var opts minio.GetObjectOptions
+	if err := opts.SetMatchETag(b.etag); err != nil {
+		return kiln.E(op, err)
+	}
+	if b.want > 0 {
+		if err := opts.SetRange(b.want, 0); err != nil {
+			return kiln.E(op, err)
+		}
+	}
+	body, _, _, err := b.store.core.GetObject(b.ctx, b.store.bucket, b.info.Key, opts)
+	if err != nil {
+		return wrap(op, b.info.Key, err)
+	}
+	b.body = body
+	return nil
+}
+
+// Seek only records the offset; the next Read goes there.
+func (b *blob) Seek(offset int64, whence int) (int64, error) {
+	const op = "minio.Seek"
+	switch whence {
+	case io.SeekCurrent:
+		offset += b.want
+	case io.SeekEnd:
+		offset += b.info.Size
+	case io.SeekStart:
+	default:
+		return 0, kiln.E(op, kiln.KindInvalid, fmt.Errorf("whence %d", whence))
+	}
+	if offset < 0 {
+		return 0, kiln.E(op, kiln.KindInvalid, fmt.Errorf("seek to %d, before the start", offset))
+	}
+	b.want = offset
+	return offset, nil
+}
+
+// Close releases the connection: to the pool when the body was read to
+// its end, closed otherwise (net/http drops an unread connection).
+func (b *blob) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	if b.body == nil {
+		return nil
+	}
+	return b.body.Close()
+}
 
 func info(oi minio.ObjectInfo) kiln.BlobInfo {
 	return kiln.BlobInfo{Key: oi.Key, Size: oi.Size, ContentType: oi.ContentType, ETag: quote(oi.ETag), LastModified: oi.LastModified}

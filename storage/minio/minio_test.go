@@ -79,6 +79,7 @@ func TestMinIO(t *testing.T) {
 		{"PresignPutPublicEndpoint", testPresignPutPublicEndpoint},
 		{"CacheContract", testCacheContract},
 		{"PresignGet", testPresignGet},
+		{"DownloadKeepsConnection", testDownloadKeepsConnection},
 	} {
 		t.Run(tt.name, tt.run)
 	}
