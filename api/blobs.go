@@ -45,7 +45,7 @@ const (
 // memory. A request with credentials gets a cacheable answer as private,
 // so that a shared cache never hands an account's model to someone else.
 func (s *Server) serveStored(c *gin.Context, key, name, contentType string, cache cachePolicy) {
-	if cache == cacheImmutable && s.DownloadRedirect && s.redirect(c, key) {
+	if s.redirects(cache) && s.redirect(c, key) {
 		return
 	}
 	b, err := s.Blobs.Get(c.Request.Context(), key)
@@ -53,6 +53,17 @@ func (s *Server) serveStored(c *gin.Context, key, name, contentType string, cach
 		fail(c, err)
 		return
 	}
+	s.sendStored(c, b, name, contentType, cache)
+}
+
+// redirects reports whether answers of this cache policy may be
+// redirected to the store (KILN_DOWNLOAD_REDIRECT).
+func (s *Server) redirects(cache cachePolicy) bool {
+	return cache == cacheImmutable && s.DownloadRedirect
+}
+
+// sendStored answers with an open blob, as serveStored says, and closes it.
+func (s *Server) sendStored(c *gin.Context, b kiln.Blob, name, contentType string, cache cachePolicy) {
 	defer b.Close()
 	info := b.Info()
 	h := c.Writer.Header()

@@ -59,7 +59,19 @@ type taskJob interface {
 func (s *Server) serveBuilt(c *gin.Context, b built) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), variantWait)
 	defer cancel()
-	if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
+	if c.Request.Method == http.MethodGet && !s.redirects(b.cache) {
+		// One request to the store, not a Stat and then a Get: the Get
+		// itself says whether the blob is there.
+		blob, err := s.Blobs.Get(c.Request.Context(), b.key)
+		if err == nil {
+			s.sendStored(c, blob, b.name, b.contentType, b.cache)
+			return
+		}
+		if kiln.KindOf(err) != kiln.KindNotFound {
+			fail(c, err)
+			return
+		}
+	} else if _, err := s.Blobs.Stat(ctx, b.key); err == nil {
 		s.serveStored(c, b.key, b.name, b.contentType, b.cache)
 		return
 	}
