@@ -84,9 +84,23 @@ type matOpts struct {
 	doubleSided bool
 }
 
-// material is a textured PBR material from painted maps; without an ORM
-// map its roughness is the map's average, a constant.
-func (b *builder) material(name string, m paint.Maps, o matOpts) int {
+// painted is the textured PBR material of a texture (without an ORM map
+// its roughness is the map's average, a constant): its encoded images come from the
+// texture cache when a build before painted the same inputs, else they
+// are painted, encoded and kept there.
+func (b *builder) painted(name string, t texture, o matOpts) int {
+	// The options say which images are encoded: part of the key.
+	key := paint.KeyOf(t.key, o.normal, o.orm)
+	enc, ok := textures.get(key)
+	if !ok {
+		enc = encodeMaps(t.paint(), o)
+		textures.put(key, enc)
+	}
+	return b.encodedMaterial(name, enc, o)
+}
+
+// encodeMaps encodes the images of m that a material with options o uses.
+func encodeMaps(m paint.Maps, o matOpts) *encodedMaps {
 	// Encoding is most of a texture's cost: the images of one material
 	// are encoded side by side.
 	var base, normal, orm []byte
@@ -105,13 +119,19 @@ func (b *builder) material(name string, m paint.Maps, o matOpts) int {
 	enc(o.normal, &normal, m.Normal)
 	enc(o.orm, &orm, m.ORM)
 	wg.Wait()
+	return &encodedMaps{base: base, normal: normal, orm: orm, rough: averageRoughness(m)}
+}
+
+// encodedMaterial adds the material of encoded images.
+func (b *builder) encodedMaterial(name string, e *encodedMaps, o matOpts) int {
+	base, normal, orm := e.base, e.normal, e.orm
 	mat := &gltf.Material{
 		Name:        name,
 		DoubleSided: o.doubleSided,
 		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
 			BaseColorTexture: b.image(name, base),
 			MetallicFactor:   gltf.Float(0),
-			RoughnessFactor:  gltf.Float(averageRoughness(m)),
+			RoughnessFactor:  gltf.Float(e.rough),
 		},
 	}
 	if o.normal {

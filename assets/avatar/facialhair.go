@@ -317,6 +317,6 @@ func (bd beard) mesh(b *builder, seed uint64, size int) {
 	if bd.part == nil {
 		return
 	}
-	maps := paint.Beard(bd.part.surface(), bd.color, seed, size)
-	b.mesh("Wolf3D_Beard", bd.part.prim(b.material("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+	maps := paintedBy(paint.Beard, bd.part.surface(), bd.color, seed, size)
+	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
 }

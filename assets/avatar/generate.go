@@ -136,18 +136,30 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		headPart.mask[i] = lips[v]
 	}
 
-	b.mesh("Wolf3D_Body", bodyPart.prim(b.material("Wolf3D_Body", paint.Skin(bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
+	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs := headPart.surface()
 	hs.Inner = headPart.mouthDepth()
-	skin := paint.Skin(hs, tone, seed, 512)
+	// The head's skin carries the scalp under the hair and the beard's
+	// stubble and shadow: the key holds what those read too.
+	var scalp *paint.Surface
 	if p := parts["hair"]; p != nil {
-		paint.Scalp(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: scalpWeights(headPart, p, body.Joints())}, hairC, seed)
+		scalp = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: scalpWeights(headPart, p, body.Joints())}
 	}
-	beard.stubble(skin, hs, seed)
-	b.mesh("Wolf3D_Head", headPart.prim(b.material("Wolf3D_Skin", skin, matOpts{normal: true, orm: true})))
+	head := texture{
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),
+		paint: func() paint.Maps {
+			skin := paint.Skin(hs, tone, seed, 512)
+			if scalp != nil {
+				paint.Scalp(skin, *scalp, hairC, seed)
+			}
+			beard.stubble(skin, hs, seed)
+			return skin
+		},
+	}
+	b.mesh("Wolf3D_Head", headPart.prim(b.painted("Wolf3D_Skin", head, matOpts{normal: true, orm: true})))
 	for _, e := range []struct{ mesh, id string }{{"EyeLeft", "eyes/left"}, {"EyeRight", "eyes/right"}} {
 		p := parts[e.id]
-		b.mesh(e.mesh, p.prim(b.material("Wolf3D_Eye", paint.Eye(p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{})))
+		b.mesh(e.mesh, p.prim(b.painted("Wolf3D_Eye", paintedBy(paint.Eye, p.surface(), paint.RGB(colorOf(eyeColors, cfg.Eyes.Color)), seed, 256), matOpts{})))
 	}
 	// The leader's Wolf3D_Teeth is one mesh of one primitive, teeth and
 	// tongue together: one material, their colours per vertex.
@@ -167,11 +179,11 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
-	b.mesh("Wolf3D_Eyebrows", brows.prim(b.material("Wolf3D_Eyebrows", paint.Brows(brows.surface(), paint.RGB(rgb(hairC).scale(0.85)), seed, 256), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", paintedBy(paint.Brows, brows.surface(), paint.RGB(rgb(hairC).scale(0.85)), seed, 256), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
-	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.material("Wolf3D_Eyelashes", paint.Hair(lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.painted("Wolf3D_Eyelashes", paintedBy(paint.Hair, lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
 
 	for i, c := range []struct {
 		mesh string
@@ -183,7 +195,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	} {
 		p := parts[order[i]]
 		maps := garmentMaps(b, p, c.g, order[i] == "footwear", order[i] == "top", seed, 512)
-		b.mesh(c.mesh, p.prim(b.material(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
+		b.mesh(c.mesh, p.prim(b.painted(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
 	if cfg.Glasses.Style != "none" {
 		p := glasses(b, body, cfg.Glasses.Style)
@@ -197,11 +209,11 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	return b.sc, nil
 }
 
-// garmentMaps paints a garment at size texels: its fabric and colour,
+// garmentMaps is the texture of a garment at size texels: its fabric and colour,
 // the print on a top, and on footwear the sole. The whole build and the
 // creator's part (BuildPart) paint it alike, so the part swapped in
 // looks like the build that replaces it.
-func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64, size int) paint.Maps {
+func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64, size int) texture {
 	var sole rgb
 	soleH := 0.0
 	if footwear {
@@ -215,10 +227,14 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 			}
 		}
 	}
+	s, kind, color := p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color))
 	if pr := g.Print; top && pr.on() {
-		return paint.PrintedCloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), printOf(pr, g.Color, p, b), seed, size)
+		ink := printOf(pr, g.Color, p, b)
+		return texture{paint.KeyOf("PrintedCloth", s, kind, color, ink, seed, size), func() paint.Maps {
+			return paint.PrintedCloth(s, kind, color, ink, seed, size)
+		}}
 	}
-	return paint.Cloth(p.surface(), weaveOf(g.Style), paint.RGB(colorOf(clothColors, g.Color)), paint.RGB(sole), soleH, seed, size)
+	return clothTexture(s, kind, color, paint.RGB(sole), soleH, seed, size)
 }
 
 // hairMesh adds the scalp hair p, painted at size texels (curly hair by
@@ -228,14 +244,21 @@ func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, s
 	if style == "curly" {
 		paintHair = paint.CurlyHair
 	}
-	b.mesh("Wolf3D_Hair", p.prim(b.material("Wolf3D_Hair", paintHair(p.surface(), color, seed, size), matOpts{normal: true, mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(paintHair, p.surface(), color, seed, size), matOpts{normal: true, mask: true, doubleSided: true})))
 }
 
 // headwearMesh adds the hat p in its style's fabric.
 func headwearMesh(b *builder, p *part, h Headwear, seed uint64) {
 	kind := map[string]string{"beanie": paint.Knit, "cap": paint.Weave, "fedora": paint.Felt}[h.Style]
-	maps := paint.Cloth(p.surface(), kind, paint.RGB(colorOf(clothColors, h.color())), paint.RGB{}, 0, seed, 256)
-	b.mesh("Wolf3D_Headwear", p.prim(b.material("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
+	maps := clothTexture(p.surface(), kind, paint.RGB(colorOf(clothColors, h.color())), paint.RGB{}, 0, seed, 256)
+	b.mesh("Wolf3D_Headwear", p.prim(b.painted("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
+}
+
+// clothTexture is the texture paint.Cloth paints with these arguments.
+func clothTexture(s paint.Surface, kind string, color, sole paint.RGB, soleH float64, seed uint64, size int) texture {
+	return texture{paint.KeyOf("Cloth", s, kind, color, sole, soleH, seed, size), func() paint.Maps {
+		return paint.Cloth(s, kind, color, sole, soleH, seed, size)
+	}}
 }
 
 // weaveOf is the fabric of a garment style.

@@ -140,7 +140,7 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		// the whole build replaces the part.
 		maps := garmentMaps(b, p, g, category == "footwear", category == "top", seed, partTexture)
 		name := names[0]
-		b.mesh(name, p.prim(b.material(name, maps, matOpts{normal: true, doubleSided: category != "footwear"})))
+		b.mesh(name, p.prim(b.painted(name, maps, matOpts{normal: true, doubleSided: category != "footwear"})))
 		// The body without the faces the three garments cover.
 		hidden := make([]bool, len(human.BodyMesh().Tris))
 		for _, id := range []string{"top/" + cfg.Outfit.Top.Style, "bottom/" + cfg.Outfit.Bottom.Style, "footwear/" + cfg.Outfit.Footwear.Style} {
