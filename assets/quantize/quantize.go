@@ -11,7 +11,11 @@
 // on 16 bits; skin weights on 8 bits summing to exactly 1; keyframe
 // times on a 1/4096 s grid, rotations on the 12-bit quaternion grid and
 // translations and scales on 16-bit mantissas. Tangents of primitives
-// without a normal map, which nothing reads, are dropped. The grids are the lossy step; writing and compressing after
+// without a normal map, which nothing reads, are dropped, and so are
+// texture coordinate sets past the last one the material samples (all of
+// them on a material without textures), as gltfpack drops them: stored as
+// float when outside [0,1], they were most of a textureless model's
+// bytes. The grids are the lossy step; writing and compressing after
 // it are exact, so what a test measures here is what a viewer shows.
 package quantize
 
@@ -57,6 +61,11 @@ const ext = "KHR_mesh_quantization"
 func Apply(s *scene.Scene, o Options) {
 	o = o.withDefaults()
 	positions(s, o.Position)
+	for _, m := range s.Meshes {
+		for _, p := range m.Primitives {
+			dropUnusedTexcoords(s, p)
+		}
+	}
 	uvs := texcoordsByMaterial(s, o.Texcoord)
 	for _, m := range s.Meshes {
 		for _, p := range m.Primitives {
@@ -130,6 +139,40 @@ func needsTangents(s *scene.Scene, p *scene.Primitive) bool {
 
 // dropTangents removes tangents nothing draws with, as gltfpack does:
 // without a normal map no renderer reads them.
+// dropUnusedTexcoords keeps p's texture coordinate sets up to the last
+// one its material samples: none for a material without textures or for
+// the default material (no material). Sets below it stay even when
+// unused, so the material's texCoord numbers still hold. A material with
+// an extension that may hold textures, or a primitive that
+// KHR_materials_variants may give another material, keeps every set.
+func dropUnusedTexcoords(s *scene.Scene, p *scene.Primitive) {
+	if len(p.TexCoords) == 0 {
+		return
+	}
+	if _, ok := p.Extensions["KHR_materials_variants"]; ok {
+		return
+	}
+	keep := 0
+	if p.Material != nil {
+		mi := *p.Material
+		if mi < 0 || mi >= len(s.Materials) || s.Materials[mi] == nil {
+			return
+		}
+		sl, ok := slots(s.Materials[mi])
+		if !ok {
+			return
+		}
+		for _, x := range sl {
+			keep = max(keep, x.set()+1)
+		}
+	}
+	if keep == 0 {
+		p.TexCoords = nil
+	} else if keep < len(p.TexCoords) {
+		p.TexCoords = p.TexCoords[:keep:keep]
+	}
+}
+
 func dropTangents(p *scene.Primitive) {
 	p.Tangents = nil
 	if p.Targets != nil {

@@ -1,12 +1,14 @@
 // Command meshopt compares Kiln's useMeshOptCompression pipeline
 // (assets/quantize, scene.OptimizeOrder, scene.WriteWith with
 // EXT_meshopt_compression) with gltfpack 1.3 `-cc`, the anchor of issue
-// 16, on the same files: both Ready Player Me avatars, DamagedHelmet and
-// RobotExpressive from ../shared/testdata, a Kiln avatar (the default
-// download: lod 0, WebP textures) and a generated flat-shaded rock.
+// 16, on the same files: both Ready Player Me avatars, DamagedHelmet,
+// RobotExpressive and the textureless RocketShip and ShapeCollection from
+// ../shared/testdata, a Kiln avatar (the default download: lod 0, WebP
+// textures) and a generated flat-shaded rock.
 //
-// Both sides run as processes from a GLB on disk to a GLB on disk, in
-// turn, after a warm-up run of each; the median of -runs is printed, so
+// Both sides run as processes from a GLB on disk to a GLB on disk,
+// alternately run by run (the first of a pair changes each run), after a
+// warm-up run of each; the median of -runs is printed, so
 // the times include start-up, parsing and writing on both sides (Kiln
 // through this program re-executed with -encode). The sizes are the
 // files' bytes; "validator" is the Khronos glTF Validator's error count
@@ -75,11 +77,7 @@ func main() {
 		packOut := filepath.Join(dir, in.name+".gltfpack.glb")
 		kilnCmd := []string{self, "-encode", in.path, kilnOut}
 		packCmd := []string{"node", "../../tools/meshopt/node_modules/gltfpack/cli.js", "-cc", "-i", in.path, "-o", packOut}
-		kt, err := timed(kilnCmd, *runs)
-		if err != nil {
-			log.Fatal(err)
-		}
-		pt, err := timed(packCmd, *runs)
+		kt, pt, err := timed(kilnCmd, packCmd, *runs)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -95,7 +93,7 @@ type input struct{ name, path string }
 // models lists the shared files that exist and writes the generated ones.
 func models(dir, shared string) ([]input, error) {
 	var out []input
-	for _, name := range []string{"rpm-avatar-casual", "rpm-avatar-office", "DamagedHelmet", "RobotExpressive"} {
+	for _, name := range []string{"rpm-avatar-casual", "rpm-avatar-office", "DamagedHelmet", "RobotExpressive", "RocketShip", "ShapeCollection"} {
 		p := filepath.Join(shared, name+".glb")
 		if _, err := os.Stat(p); err == nil {
 			out = append(out, input{name, p})
@@ -140,20 +138,36 @@ func compress(in, out string) error {
 	return os.WriteFile(out, glb, 0o644)
 }
 
-// timed runs cmd once to warm up, then runs times, and returns the median.
-func timed(cmd []string, runs int) (time.Duration, error) {
-	var ts []time.Duration
-	for i := 0; i <= runs; i++ {
+// timed runs a and b once each to warm up, then alternately runs times
+// each (so that both see the same load on a shared machine), and returns
+// their medians.
+func timed(a, b []string, runs int) (time.Duration, time.Duration, error) {
+	var ta, tb []time.Duration
+	run := func(cmd []string, into *[]time.Duration, keep bool) error {
 		start := time.Now()
 		if out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("%v: %v: %s", cmd, err, out)
+			return fmt.Errorf("%v: %v: %s", cmd, err, out)
 		}
-		if i > 0 {
-			ts = append(ts, time.Since(start))
+		if keep {
+			*into = append(*into, time.Since(start))
+		}
+		return nil
+	}
+	for i := 0; i <= runs; i++ {
+		first, second, fa, fb := a, b, &ta, &tb
+		if i%2 == 1 {
+			first, second, fa, fb = b, a, &tb, &ta
+		}
+		if err := run(first, fa, i > 0); err != nil {
+			return 0, 0, err
+		}
+		if err := run(second, fb, i > 0); err != nil {
+			return 0, 0, err
 		}
 	}
-	slices.Sort(ts)
-	return ts[len(ts)/2], nil
+	slices.Sort(ta)
+	slices.Sort(tb)
+	return ta[len(ta)/2], tb[len(tb)/2], nil
 }
 
 func size(path string) int {
