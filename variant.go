@@ -42,6 +42,12 @@ type Variant struct {
 	// TextureSizeLimit caps the side of every texture (256..1024); 0
 	// leaves the caps of the other parameters (1024, or the atlas size).
 	TextureSizeLimit int `json:"textureSizeLimit,omitempty"`
+	// TextureSizeSource lifts every cap on texture sides (the 1024 of
+	// the defaults and the levels' caps): images keep their size, and
+	// without a TextureFormat their bytes. Only kiln optimize asks for it
+	// (--texture-size source), to compress geometry alone as gltfpack
+	// does; downloads stay capped.
+	TextureSizeSource bool `json:"textureSizeSource,omitempty"`
 	// DropChannels are the material textures that textureChannels left
 	// out, in TextureChannels order; nil keeps every texture.
 	DropChannels []string `json:"dropChannels,omitempty"`
@@ -347,6 +353,8 @@ func (v Variant) Validate() error {
 		return Errorf(KindInvalid, "invalid_pose", "pose must be A or T, got %q", v.Pose)
 	case v.TextureSizeLimit != 0 && (v.TextureSizeLimit < 256 || v.TextureSizeLimit > 1024):
 		return Errorf(KindInvalid, "invalid_texture_size_limit", "textureSizeLimit must be a whole number from 256 to 1024, got %d", v.TextureSizeLimit)
+	case v.TextureSizeSource && (v.TextureSizeLimit != 0 || v.AtlasSize != 0):
+		return Errorf(KindInvalid, "conflicting_texture_size", "textures kept at their source size take no textureSizeLimit and no textureAtlasSize")
 	case v.Draco && v.Meshopt:
 		return Errorf(KindInvalid, "conflicting_mesh_compression", "useDracoMeshCompression and useMeshOptCompression cannot both be true: ask for one geometry compression")
 	}
@@ -406,6 +414,9 @@ func (v Variant) Key() string {
 	}
 	if v.TextureSizeLimit != 0 {
 		key += fmt.Sprintf("-tex%d", v.TextureSizeLimit)
+	}
+	if v.TextureSizeSource {
+		key += "-texsource"
 	}
 	if len(v.DropChannels) > 0 {
 		key += "-no"

@@ -78,6 +78,7 @@ func TestVariantKey(t *testing.T) {
 		{kiln.Variant{}, "lod0-keep-atlas0-merge0"},
 		{kiln.Variant{LOD: 1, TextureFormat: "webp", AtlasSize: 1024, Merge: true}, "lod1-webp-atlas1024-merge1"},
 		{kiln.Variant{TextureFormat: "png", Animations: []string{"b", "a"}}, "lod0-png-atlas0-merge0-" + kiln.AnimationsKey([]string{"a", "b"})},
+		{kiln.Variant{TextureSizeSource: true, Meshopt: true}, "lod0-keep-atlas0-merge0-texsource-meshopt"},
 	}
 	for _, tt := range tests {
 		if got := tt.v.Key(); got != tt.want {

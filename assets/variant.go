@@ -2,6 +2,7 @@ package assets
 
 import (
 	"context"
+	"math"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/atlas"
@@ -105,6 +106,9 @@ func BuildVariant(ctx context.Context, s *scene.Scene, v kiln.Variant) (Model, e
 	// packed at a power of two first and scaled down with the rest.
 	if v.TextureSizeLimit > 0 {
 		textureCap = min(textureCap, v.TextureSizeLimit)
+	}
+	if v.TextureSizeSource {
+		textureCap = math.MaxInt32 // no image is that large: none is scaled
 	}
 	r, err := texture.Convert(ctx, s, texture.Options{Format: v.TextureFormat, MaxSize: textureCap})
 	if err != nil {

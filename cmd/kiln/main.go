@@ -31,7 +31,7 @@ Usage:
                              draw a preview image of a model (transparent unless --background; JPEG gets white)
   kiln avatar CONFIG.json OUT.glb
                              build the avatar of a configuration (JSON, as POST /avatar takes it)
-  kiln optimize IN.glb OUT.glb [--lod 0|1|2] [--texture-format webp|png|compat] [--atlas N] [--merge] [--meshopt]
+  kiln optimize IN.glb OUT.glb [--lod 0|1|2] [--texture-format webp|png|compat] [--texture-size source|N] [--atlas N] [--merge] [--meshopt]
                              run the processing pipeline on a file; prints stats as JSON
 
 Configuration comes from KILN_* environment variables; see README.md.
