@@ -85,6 +85,9 @@ func (s *Server) catalog(c *gin.Context) {
 		for i, id := range ids {
 			items[i] = gin.H{"id": id, "label": styleLabels[id],
 				"thumbnailUrl": s.PublicAvatarURL + "/creator/thumbnails/" + cat + "/" + id + ".png"}
+			if col := avatar.StyleColor(cat, id); col != "" {
+				items[i]["color"] = col
+			}
 		}
 		styles[cat] = items
 	}

@@ -21,6 +21,17 @@ var headwearStyles = []string{"none", "cap", "beanie", "fedora"}
 // none.
 var headwearColors = map[string]string{"cap": "navy", "beanie": "charcoal", "fedora": "brown"}
 
+// StyleColor is the colour a style of a category is built in when the
+// configuration gives none (a hat's own), or "" where the style has no
+// colour of its own: the creator's catalogue serves it, so the page shows
+// that colour as the one picked without a copy of this table.
+func StyleColor(category, style string) string {
+	if category == "headwear" {
+		return headwearColors[style]
+	}
+	return ""
+}
+
 // HeadwearStyles lists the hat styles ("none" first).
 func HeadwearStyles() []string { return append([]string(nil), headwearStyles...) }
 

@@ -154,3 +154,48 @@ func TestBuildPartStandsOn(t *testing.T) {
 		t.Error("no error for an unknown footwear style to stand on")
 	}
 }
+
+// TestStyleColorIsBuilt: the colour StyleColor names for a hat (what the
+// creator's catalogue serves and its page shows as picked) is the colour
+// the hat is built in when the configuration gives none: the same part,
+// byte for byte, as with that colour set; and another colour differs.
+func TestStyleColorIsBuilt(t *testing.T) {
+	for _, style := range HeadwearStyles() {
+		if style == "none" {
+			if c := StyleColor("headwear", style); c != "" {
+				t.Errorf("no hat has colour %q", c)
+			}
+			continue
+		}
+		t.Run(style, func(t *testing.T) {
+			col := StyleColor("headwear", style)
+			if col == "" {
+				t.Fatal("no colour")
+			}
+			glb := func(color string) []byte {
+				cfg := Default(Masculine)
+				cfg.Headwear = Headwear{Style: style, Color: color}
+				sc, err := BuildPart(cfg, "headwear", "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := scene.Write(sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			unset, named := glb(""), glb(col)
+			if !slices.Equal(unset, named) {
+				t.Errorf("a %s without a colour is not built in %s", style, col)
+			}
+			other := "red"
+			if col == other {
+				other = "white"
+			}
+			if slices.Equal(unset, glb(other)) {
+				t.Errorf("a %s in %s is built as in %s: the test cannot tell colours apart", style, other, col)
+			}
+		})
+	}
+}

@@ -6,15 +6,11 @@ import { View } from './view.js';
 import { Frame } from './frame.js';
 import { api } from './api.js';
 import { pick, translator } from './i18n.js';
+import { boot, q, flag, app, BODY, FIRST_FEATURE, slidersFor, startConfiguration, first } from './start.js';
 
-const boot = JSON.parse(document.getElementById('kiln-boot').textContent || '{}');
-const q = new URLSearchParams(location.search);
-const flag = (name) => q.has(name) && q.get(name) !== 'false';
 const lang = pick(boot.lang, navigator.languages);
-const app = boot.app || { slug: 'default' };
 const base = (boot.base || location.origin).replace(/\/$/, '');
 
-const BODY = ['body.height', 'body.build', 'body.age', 'body.muscle', 'body.weight', 'body.proportions'];
 const FEATURES = ['head', 'nose', 'mouth', 'eyes', 'ears', 'chin', 'cheeks'];
 const FACE_PRESETS = [101, 2024, 7331, 48151, 62342, 99991];
 const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, buildMs: [], fetchMs: [], phases: {}, ready: false, shown: 0, parts: 0, changes: [] };
@@ -23,7 +19,7 @@ const kiln = window.__kiln = { latencies: [], frameLatencies: [], builds: 0, bui
 let cfg = {};
 let history = [];
 let at = -1;
-let faceFeature = 'nose';
+let faceFeature = FIRST_FEATURE;
 let dials = {};
 let ranges = {};
 let palettes = { skin: {}, hair: {}, eyes: {}, cloth: {} };
@@ -136,22 +132,16 @@ const spinner = document.getElementById('spinner');
 
 // sliderSet is what a build carries targets for: the body and the face
 // feature whose dials are shown.
-function sliderSet() { return [...BODY, `face.${faceFeature}.*`]; }
+function sliderSet() { return slidersFor(faceFeature); }
 
 function scheduleBuild(delay = 300) {
   clearTimeout(buildTimer);
   buildTimer = setTimeout(runBuild, delay);
 }
 
-// prefetch asks for a build before anything else is ready (the words,
-// the view, the schema): on a cold load it is the longest wait.
-let prefetched = null;
-function prefetch(configuration) {
-  const sliders = sliderSet();
-  const glb = api.build(configuration, sliders);
-  glb.catch(() => {}); // runBuild reports a failure if it uses this one
-  prefetched = { key: JSON.stringify([configuration, sliders]), glb, asked: performance.now() };
-}
+// prefetched is the first build, asked before anything else was ready
+// (start.js): on a cold load it is the longest wait.
+let prefetched = first;
 
 async function runBuild() {
   if (building) { again = true; return; }
@@ -169,10 +159,11 @@ async function runBuild() {
     prefetched = null;
     const asked = early?.asked ?? t0;
     kiln.phases.sent ??= asked;
-    const glb = await (early ? early.glb : api.build(cfg, sliders));
+    const glb = await retried(early ? early.glb : api.build(cfg, sliders), () => api.build(cfg, sliders), sent);
     kiln.fetchMs.push(performance.now() - asked);
     kiln.phases.answered ??= performance.now();
     await view.show(glb);
+    if (!kiln.ready) kiln.phases.show = view.showPhases;
     kiln.buildMs.push(performance.now() - t0);
     kiln.builds++;
     lastShown = key;
@@ -186,7 +177,11 @@ async function runBuild() {
     }
     syncControls();
     status.textContent = t('ready');
-    if (!kiln.ready) { kiln.ready = true; kiln.firstAvatar = performance.now(); }
+    if (!kiln.ready) {
+      kiln.ready = true;
+      kiln.firstAvatar = performance.now();
+      firstShown();
+    }
     kiln.shown++;
   } catch (e) {
     status.textContent = `${t('error')} (${e.message})`;
@@ -195,6 +190,72 @@ async function runBuild() {
     spinner.hidden = true;
     if (again) { again = false; scheduleBuild(0); } else buildAhead();
   }
+}
+
+// retried is a build's answer, asked again while Kiln answers that it is
+// busy (503, 502, 504: its build slots full, its Redis slow under load)
+// or the connection fails, after 1, 2, 4, 8 and 16 s, saying so and
+// counting down; the page gave up at the first 503, and a person on a
+// loaded Kiln saw only an error. It stops asking once the person has
+// changed the avatar (the newer build asks for itself); other answers
+// (a 400, a 429 for too many builds) are errors at once.
+const RETRY_STATUS = new Set([502, 503, 504]);
+async function retried(first, again, sent) {
+  let p = first;
+  for (let wait = 1; ; wait *= 2) {
+    try {
+      return await p;
+    } catch (e) {
+      const transient = e instanceof TypeError || RETRY_STATUS.has(e.status);
+      if (!transient || wait > 16 || JSON.stringify(cfg) !== sent) throw e;
+      kiln.retries = (kiln.retries || 0) + 1;
+      for (let left = wait; left > 0; left--) {
+        status.textContent = t('busy').replace('{s}', left);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      status.textContent = t('loading');
+      p = again();
+    }
+  }
+}
+
+// firstShown starts what waits for the first avatar: the thumbnails (their
+// renders on the server and decoding here competed with the first build
+// and its parse) and the warming of the shader programs of the parts the
+// avatar does not wear yet.
+let thumbsOpen = false;
+function firstShown() {
+  thumbsOpen = true;
+  thumbQueue.splice(0).forEach((start) => askThumb(start));
+  setTimeout(warmParts, 300);
+}
+
+// warmParts fetches one part of each category whose mesh the avatar on
+// screen lacks (a beard, glasses, a hat) and has the view compile their
+// shader programs in the background (View.warm): the first beard or
+// glasses picked was drawn in 0.9-2.6 s on a software rasteriser, nearly
+// all of it compiling its program, against tens of milliseconds once it
+// is compiled. The parts are the server's own, fitted to this body.
+async function warmParts() {
+  const wanted = [];
+  for (const cat of ['facialHair', 'glasses', 'headwear']) {
+    const part = PARTS[cat] || { path: cat };
+    const now = get(cfg, `${part.path}.style`) ?? get(view.configuration || {}, `${part.path}.style`);
+    if (now && now !== 'none') continue;
+    // Stubble is painted into the head's skin: no mesh of its own.
+    const style = (styles[cat] || []).map((x) => x.id).find((id) => id !== 'none' && id !== 'stubble');
+    if (!style) continue;
+    const next = clone(cfg);
+    set(next, `${part.path}.style`, style);
+    wanted.push([cat, next]);
+  }
+  const glbs = [];
+  for (const [cat, next] of wanted) {
+    try { glbs.push(await api.part(next, cat, view.configuration?.outfit?.footwear?.style)); } catch { /* not warmed: compiled when picked */ }
+  }
+  const t0 = performance.now();
+  kiln.warmed = await view.warm(glbs).catch(() => []);
+  kiln.warmMs = performance.now() - t0;
 }
 
 // The style swap: a style picked that no build at hand shows yet is
@@ -375,7 +436,7 @@ const THUMBS_AT_ONCE = 2;
 let thumbsAsked = 0;
 const thumbQueue = [];
 function askThumb(start) {
-  if (thumbsAsked < THUMBS_AT_ONCE) { thumbsAsked++; start(); } else thumbQueue.push(start);
+  if (thumbsOpen && thumbsAsked < THUMBS_AT_ONCE) { thumbsAsked++; start(); } else thumbQueue.push(start);
 }
 function thumbDone() {
   thumbsAsked--;
@@ -616,17 +677,16 @@ function syncControls() {
   }
 }
 
-// HAT_COLOURS are avatar.headwearColors: a hat's colour when the
-// configuration gives none.
-const HAT_COLOURS = { cap: 'navy', beanie: 'charcoal', fedora: 'brown' };
 // defaultColour is the colour the build gives a part whose colour the
-// configuration leaves out.
+// configuration leaves out: a beard the hair's, a style the colour the
+// catalogue gives it (a hat's own, GET /creator/catalog's "color").
 function defaultColour(path) {
   const conf = view.configuration || {};
   const of = (p) => get(cfg, p) ?? get(conf, p);
   if (path === 'facialHair.color') return of('hair.color');
-  if (path === 'headwear.color') return HAT_COLOURS[of('headwear.style')];
-  return undefined;
+  const cat = Object.keys(styles).find((c) => (PARTS[c]?.path || c) === path.replace(/\.color$/, ''));
+  const style = cat && of(`${PARTS[cat]?.path || cat}.style`);
+  return styles[cat]?.find((x) => x.id === style)?.color;
 }
 
 // ---- history buttons, shuffle, reset, camera, clips ----
@@ -732,15 +792,6 @@ async function done() {
 }
 
 // ---- start ----
-// startConfiguration is the app's default avatar, of the gender asked for.
-function startConfiguration() {
-  const d = app.defaults || {};
-  const c = clone(d.configuration || {});
-  const gender = q.get('gender') || d.gender;
-  if (gender) set(c, 'body.type', /^f/.test(gender) ? 'feminine' : 'masculine');
-  return c;
-}
-if (!avatarId) prefetch(startConfiguration());
 const t = await translator(lang);
 document.documentElement.lang = lang;
 document.title = t('title');

@@ -45,7 +45,7 @@ export class View {
     this.controls.addEventListener('change', () => this.requestRender());
     this.textures = new Map();
     this.loader = new GLTFLoader().register((parser) => new KeepTextures(parser, this));
-    this.clock = new THREE.Clock();
+    this.timer = new THREE.Timer();
     this.model = null;
     this.base = {};
     this.values = {};
@@ -97,7 +97,8 @@ export class View {
       this.scheduled = requestAnimationFrame((t) => this.frame(t));
       return;
     }
-    if (playing) this.mixer.update(Math.min(0.25, this.clock.getDelta()));
+    this.timer.update(now);
+    if (playing) this.mixer.update(Math.min(0.25, this.timer.getDelta()));
     this.lastFrame = now;
     this.render();
     if (playing) this.scheduled = requestAnimationFrame((t) => this.frame(t));
@@ -176,16 +177,22 @@ export class View {
   // programs (after the first render): freeing first dropped the
   // programs both share, and every build compiled them again.
   async show(glb) {
+    const t0 = performance.now();
     const gltf = await this.loader.parseAsync(glb, '');
+    this.showPhases = { parse: performance.now() - t0 };
     const root = gltf.scene;
     const extras = root.userData || {};
     const meshes = [];
+    const all = [];
     root.traverse((o) => {
       if (o.isMesh) {
         o.frustumCulled = false;
+        all.push(o);
         if (o.morphTargetDictionary) meshes.push(o);
       }
     });
+    this.morphCount = Math.max(0, ...all.map((m) => m.geometry.morphAttributes.position?.length || 0));
+    for (const m of all) padMorphs(m, this.morphCount);
     const { textures } = gltf.parser.plugins[KeepTextures.NAME];
     const time = this.action ? this.action.time : 0;
     const old = this.model;
@@ -203,7 +210,10 @@ export class View {
     if (reframe) this.setCamera(this.framing);
     this.mixer = new THREE.AnimationMixer(root);
     if (this.clip) this.play(this.clip, time);
+    const t1 = performance.now();
     this.apply(this.values);
+    this.showPhases.draw = performance.now() - t1;
+    this.showPhases.programs = this.renderer.info.programs?.length;
     if (old) {
       const kept = new Set(textures.values());
       old.traverse((o) => {
@@ -230,44 +240,12 @@ export class View {
     const gltf = await this.loader.parseAsync(glb, '');
     this.swapPhases = { parse: performance.now() - t0 };
     const replaces = new Set(gltf.scene.userData?.replaces || []);
-    // Meshes whose material stays the shown one's (the body a garment's
-    // part cuts anew comes with a plain material; its skin is painted).
-    const keep = new Set(gltf.scene.userData?.keepMaterial || []);
-    const kept = new Set();
-    let host = null;
     const old = [];
-    this.model.traverse((o) => {
-      if (o.isSkinnedMesh && !host && !replaces.has(o.name)) host = o;
-      if (replaces.has(o.name)) old.push(o);
-    });
+    this.model.traverse((o) => { if (replaces.has(o.name)) old.push(o); });
+    const { host, added, kept } = this.fitPart(gltf, old);
     if (!host) return false;
-    const added = [];
-    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) added.push(o); });
     for (const o of old) o.removeFromParent();
-    for (const m of added) {
-      m.removeFromParent();
-      m.frustumCulled = false;
-      // The mesh it replaces (or its sibling) has the build's morph
-      // targets: as many empty ones here keep the shader program the
-      // same, which the renderer then reuses. A program of its own had to be compiled, seconds on
-      // a software rasteriser.
-      const was = old.find((o) => o.name === m.name && o.isMesh);
-      const like = was || this.model.getObjectByName(SIBLING[m.name]);
-      const n = like?.geometry.morphAttributes.position?.length || 0;
-      if (n && !m.geometry.morphAttributes.position) {
-        const zeros = new Float32Array(m.geometry.attributes.position.count * 3);
-        m.geometry.morphAttributes.position = Array.from({ length: n }, () => new THREE.BufferAttribute(zeros, 3));
-        m.geometry.morphTargetsRelative = true;
-        m.updateMorphTargets();
-      }
-      if (keep.has(m.name) && was?.material) {
-        m.material.dispose();
-        m.material = was.material;
-        kept.add(was.material);
-      }
-      m.bind(host.skeleton, host.bindMatrix);
-      host.parent.add(m);
-    }
+    for (const m of added) host.parent.add(m);
     this.meshes = this.meshes.filter((m) => !replaces.has(m.name));
     const t1 = performance.now();
     this.render();
@@ -289,6 +267,83 @@ export class View {
       });
     }
     return true;
+  }
+
+  // fitPart readies a part's skinned meshes for the shown avatar: bound
+  // to its skeleton, with as many (empty) morph targets as the meshes
+  // they replace (old) or their sibling have, so that the renderer
+  // reuses the shader program those have (a program of its own is
+  // compiled, seconds on a software rasteriser), and with the shown
+  // body's painted material where the part asks to keep it. It answers
+  // the skeleton's host mesh (null with no avatar), the meshes and the
+  // materials kept.
+  fitPart(gltf, old) {
+    const replaces = new Set(gltf.scene.userData?.replaces || []);
+    // Meshes whose material stays the shown one's (the body a garment's
+    // part cuts anew comes with a plain material; its skin is painted).
+    const keep = new Set(gltf.scene.userData?.keepMaterial || []);
+    const kept = new Set();
+    let host = null;
+    this.model?.traverse((o) => {
+      if (o.isSkinnedMesh && !host && !replaces.has(o.name)) host = o;
+    });
+    const added = [];
+    if (!host) return { host, added, kept };
+    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) added.push(o); });
+    for (const m of added) {
+      m.removeFromParent();
+      m.frustumCulled = false;
+      const was = old.find((o) => o.name === m.name && o.isMesh);
+      padMorphs(m, this.morphCount || 0);
+      if (keep.has(m.name) && was?.material) {
+        m.material.dispose();
+        m.material = was.material;
+        kept.add(was.material);
+      }
+      m.bind(host.skeleton, host.bindMatrix);
+    }
+    return { host, added, kept };
+  }
+
+  // warm readies, in the background, the drawing of parts the shown
+  // avatar has no mesh for yet (the first beard, glasses or hat): each is
+  // readied as swapPart would (fitPart) and drawn once into one pixel of
+  // the canvas (scissored), which the next frame draws over. On a
+  // software rasteriser the first draw of a new kind of mesh compiles its
+  // shaders and pipeline, 1-5 s on a loaded machine (compiling the
+  // program alone, WebGLRenderer.compile, was not enough: SwiftShader
+  // compiles at the first draw); done here, the person's pick draws in
+  // tens of milliseconds. Their materials are kept, so the programs stay
+  // (a program is released with its last material). One part at a time,
+  // when the page is idle; it answers the milliseconds each took.
+  async warm(glbs) {
+    this.warmed ??= [];
+    const took = [];
+    const idle = () => new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 2000 }) : setTimeout(r, 50)));
+    for (const glb of glbs) {
+      await idle();
+      if (!this.model) break;
+      const t0 = performance.now();
+      const gltf = await this.loader.parseAsync(glb, '');
+      const { host, added } = this.fitPart(gltf, []);
+      if (!host || !added.length) continue;
+      const holder = new THREE.Group();
+      holder.add(...added);
+      host.parent.add(holder);
+      const r = this.renderer;
+      r.setScissorTest(true);
+      r.setScissor(0, 0, 1, 1);
+      try {
+        r.render(this.scene, this.camera);
+      } finally {
+        r.setScissorTest(false);
+        holder.removeFromParent();
+      }
+      this.warmed.push(holder);
+      this.requestRender();
+      took.push(performance.now() - t0);
+    }
+    return took;
   }
 
   // apply sets every slider's influence from its value: the offset from
@@ -334,7 +389,7 @@ export class View {
     this.action = this.mixer.clipAction(clip);
     this.action.play();
     this.action.time = time % clip.duration;
-    this.clock.getDelta();
+    this.timer.update(performance.now());
     this.requestRender();
   }
 
@@ -349,10 +404,30 @@ export class View {
   }
 }
 
-// SIBLING is, for a part the avatar may not have had before, a mesh drawn
-// with the same kind of material, whose shader program it can share when
-// it has as many morph targets.
-const SIBLING = { Wolf3D_Headwear: 'Wolf3D_Outfit_Top', Wolf3D_Beard: 'Wolf3D_Hair' };
+// padMorphs gives a mesh n morph targets, adding empty ones (influence
+// 0, named nowhere) to those it has: the morph target count is part of a
+// shader program's key, so meshes whose materials are alike share one
+// program only with the same count. Every mesh of a build is padded to
+// the build's largest count (the body and the skin, the top and the
+// bottom then share theirs: 9 programs compiled for the first avatar
+// became N), and a part to the avatar's, so that it reuses the programs
+// on screen. Each program is seconds of a software rasteriser's first
+// draw.
+function padMorphs(m, n) {
+  const g = m.geometry;
+  const have = g.morphAttributes.position?.length || 0;
+  if (!n || have >= n) return;
+  const zeros = new Float32Array(g.attributes.position.count * 3);
+  for (const key of have ? Object.keys(g.morphAttributes) : ['position']) {
+    const list = g.morphAttributes[key] || [];
+    while (list.length < n) list.push(new THREE.BufferAttribute(zeros, 3));
+    g.morphAttributes[key] = list;
+  }
+  if (!have) g.morphTargetsRelative = true;
+  m.morphTargetInfluences ??= [];
+  m.morphTargetDictionary ??= {};
+  while (m.morphTargetInfluences.length < n) m.morphTargetInfluences.push(0);
+}
 
 // softwareGL says whether WebGL here is a software rasteriser, from a
 // throwaway context's renderer name.
