@@ -60,7 +60,7 @@ async function open(query) {
   // Software WebGL on a shared machine: a keypress redraws the avatar.
   page.setDefaultTimeout(LONG);
   page.on('pageerror', (e) => out.errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') step(`console: ${m.text()}`); });
+  page.on('console', (m) => { if (m.type() === 'error') step(`console: ${m.text()} (${m.location()?.url || 'no URL'})`); });
   step(`open ${query.replace(/token=[^&]*/, 'token=…')}`);
   const src = `${creator}?${query}`;
   await page.goto(`${parentURL}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: LONG });
