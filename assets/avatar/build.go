@@ -3,6 +3,7 @@ package avatar
 import (
 	"image"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/qmuntal/gltf"
@@ -25,6 +26,8 @@ type builder struct {
 	// shapes (Basis).
 	body    *human.Body
 	sliders []*sliderShape
+	// painting counts the textures being painted in the background.
+	painting sync.WaitGroup
 }
 
 // newBuilder adds the joint nodes under an "Armature" root and the skin,
@@ -85,19 +88,36 @@ type matOpts struct {
 }
 
 // painted is the textured PBR material of a texture (without an ORM map
-// its roughness is the map's average, a constant): its encoded images come from the
-// texture cache when a build before painted the same inputs, else they
-// are painted, encoded and kept there.
+// its roughness is the map's average, a constant): its encoded images
+// come from the texture cache when a build before painted the same
+// inputs; else they are painted and encoded in the background (the
+// material and its images are in the scene at once, their bytes and
+// roughness filled in when done: wait) and kept in the cache.
 func (b *builder) painted(name string, t texture, o matOpts) int {
 	// The options say which images are encoded: part of the key.
 	key := paint.KeyOf(t.key, o.normal, o.orm)
-	enc, ok := textures.get(key)
-	if !ok {
-		enc = encodeMaps(t.paint(), o)
-		textures.put(key, enc)
+	if enc, ok := textures.get(key); ok {
+		m, _ := b.encodedMaterial(name, enc, o)
+		return m
 	}
-	return b.encodedMaterial(name, enc, o)
+	m, fill := b.encodedMaterial(name, &encodedMaps{}, o)
+	b.painting.Go(func() {
+		// A few textures at a time: each paints on every core already,
+		// and holds some 30 MB of buffers while it does.
+		paintSlots <- struct{}{}
+		enc := encodeMaps(t.paint(), o)
+		<-paintSlots
+		textures.put(key, enc)
+		fill(enc)
+	})
+	return m
 }
+
+// paintSlots bounds the textures painted at once in the process.
+var paintSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// wait returns when every texture of the scene is painted and encoded.
+func (b *builder) wait() { b.painting.Wait() }
 
 // encodeMaps encodes the images of m that a material with options o uses.
 func encodeMaps(m paint.Maps, o matOpts) *encodedMaps {
@@ -122,35 +142,52 @@ func encodeMaps(m paint.Maps, o matOpts) *encodedMaps {
 	return &encodedMaps{base: base, normal: normal, orm: orm, rough: averageRoughness(m)}
 }
 
-// encodedMaterial adds the material of encoded images.
-func (b *builder) encodedMaterial(name string, e *encodedMaps, o matOpts) int {
-	base, normal, orm := e.base, e.normal, e.orm
+// encodedMaterial adds the material of encoded images, and returns its
+// index and a function that sets its images' bytes and roughness anew
+// (for maps encoded later).
+func (b *builder) encodedMaterial(name string, e *encodedMaps, o matOpts) (int, func(*encodedMaps)) {
 	mat := &gltf.Material{
 		Name:        name,
 		DoubleSided: o.doubleSided,
 		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
-			BaseColorTexture: b.image(name, base),
+			BaseColorTexture: b.image(name, e.base),
 			MetallicFactor:   gltf.Float(0),
 			RoughnessFactor:  gltf.Float(e.rough),
 		},
 	}
+	base := b.sc.Images[len(b.sc.Images)-1]
+	var normal, orm *scene.Image
 	if o.normal {
-		t := b.image(name+"_normal", normal)
+		t := b.image(name+"_normal", e.normal)
+		normal = b.sc.Images[len(b.sc.Images)-1]
 		mat.NormalTexture = &gltf.NormalTexture{Index: gltf.Index(t.Index), Scale: gltf.Float(1)}
 	}
 	if o.orm {
-		t := b.image(name+"_orm", orm)
+		t := b.image(name+"_orm", e.orm)
+		orm = b.sc.Images[len(b.sc.Images)-1]
 		mat.PBRMetallicRoughness.MetallicRoughnessTexture = t
 		mat.PBRMetallicRoughness.MetallicFactor = gltf.Float(1)
 		mat.PBRMetallicRoughness.RoughnessFactor = gltf.Float(1)
 		mat.OcclusionTexture = &gltf.OcclusionTexture{Index: gltf.Index(t.Index), Strength: gltf.Float(1)}
+	}
+	rough := mat.PBRMetallicRoughness.RoughnessFactor
+	fill := func(e *encodedMaps) {
+		base.Data = e.base
+		if normal != nil {
+			normal.Data = e.normal
+		}
+		if orm != nil {
+			orm.Data = e.orm
+		} else {
+			*rough = e.rough
+		}
 	}
 	if o.mask {
 		mat.AlphaMode = gltf.AlphaMask
 		mat.AlphaCutoff = gltf.Float(0.5)
 	}
 	b.sc.Materials = append(b.sc.Materials, mat)
-	return len(b.sc.Materials) - 1
+	return len(b.sc.Materials) - 1, fill
 }
 
 // averageRoughness is the mean of the ORM map's roughness channel.

@@ -45,6 +45,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	b := newBuilder(rigOf(body.Joints()))
 	b.body, b.sliders = body, sliders
+	// Textures paint in the background while the rest is built: every
+	// return waits for them.
+	defer b.wait()
 	seed := cfg.Face.Seed
 	if seed == 0 {
 		seed = 1
@@ -205,6 +208,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if p := parts["headwear"]; p != nil {
 		headwearMesh(b, p, cfg.Headwear, seed)
 	}
+	b.wait() // Arrange moves the meshes the painters read
 	leader.Arrange(b.sc)
 	return b.sc, nil
 }

@@ -10,7 +10,12 @@
 #         byte (they differ when a change of look landed in between: the
 #         speed work alone keeps them, as TestSameBytes shows);
 #   warm: BenchmarkBuild (assets/avatar) in one process, 3 builds per
-#         configuration: wall and CPU time, bytes and allocations per build.
+#         configuration, the texture cache emptied before each (a
+#         configuration never built): wall and CPU time, bytes and
+#         allocations per build;
+#   cached (this tree only): BenchmarkBuildCached, the same configuration
+#         rebuilt (same) and built with the hair's or the top's colour
+#         changed, the textures of the configuration before in the cache.
 # Prints the medians over the rounds and new/old ratios, and the load
 # average (the machine is shared: CPU time moves less with the load than
 # wall time). Needs Go, git and /usr/bin/time.
@@ -22,8 +27,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/old" "$tmp/cfg" "$tmp/out"
 git archive "$old" | tar -x -C "$tmp/old"
-# The old tree gets the same benchmark.
+# The old tree gets the same benchmark; one from before the texture cache
+# gets a cache that keeps nothing, for BenchmarkBuild to empty.
 cp assets/avatar/build_bench_test.go assets/avatar/cputime_unix_test.go assets/avatar/cputime_other_test.go "$tmp/old/assets/avatar/"
+if [ ! -e "$tmp/old/assets/avatar/texcache.go" ]; then
+	printf 'package avatar\n\nvar textures noTextures\n\ntype noTextures struct{}\n\nfunc (noTextures) reset() {}\n' >"$tmp/old/assets/avatar/nocache_test.go"
+fi
 (cd "$tmp/old" && go build -o "$tmp/kiln-old" ./cmd/kiln && go test -c -o "$tmp/avatar-old.test" ./assets/avatar)
 go build -o "$tmp/kiln-new" ./cmd/kiln
 go test -c -o "$tmp/avatar-new.test" ./assets/avatar
@@ -54,9 +63,32 @@ for r in $(seq "$rounds"); do
 			}' >>"$tmp/runs"
 	done
 done
+# This tree alone: builds that find textures in the cache (a rebuild,
+# one setting changed after the configuration was built).
+(cd assets/avatar && "$tmp/avatar-new.test" -test.run '^$' -test.bench '^BenchmarkBuildCached$' -test.benchtime 3x) |
+	awk '/^BenchmarkBuildCached\// {
+		split($1, a, "/"); sub(/-[0-9]+$/, "", a[3])
+		for (i = 3; i < NF; i += 2) {
+			u = $(i+1)
+			if (u == "ns/op") print a[3], a[2], "new", "wall-ms", $i/1e6
+			if (u == "cpu-ms/op") print a[3], a[2], "new", "cpu-ms", $i
+			if (u == "B/op") print a[3], a[2], "new", "MB", $i/1e6
+			if (u == "allocs/op") print a[3], a[2], "new", "allocs", $i
+		}
+	}' >>"$tmp/runs"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 sort -u "$tmp/same"
 median() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+# The cached runs, this tree only (the old one has no cache).
+printf '%-11s %-9s %-8s %12s\n' cached config measure new
+for k in same hair-colour top-colour; do
+	for c in $configs; do
+		for m in wall-ms cpu-ms MB allocs; do
+			n=$(awk -v k=$k -v c=$c -v m=$m '$1==k && $2==c && $3=="new" && $4==m {print $5}' "$tmp/runs" | median)
+			[ -n "$n" ] && printf '%-11s %-9s %-8s %12.1f\n' $k $c $m "$n"
+		done
+	done
+done
 printf '%-5s %-9s %-8s %12s %12s %8s\n' run config measure old new new/old
 for k in cold warm; do
 	for c in $configs; do
