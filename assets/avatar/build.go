@@ -139,7 +139,9 @@ func encodeMaps(m paint.Maps, o matOpts) *encodedMaps {
 	enc(o.normal, &normal, m.Normal)
 	enc(o.orm, &orm, m.ORM)
 	wg.Wait()
-	return &encodedMaps{base: base, normal: normal, orm: orm, rough: averageRoughness(m)}
+	e := &encodedMaps{base: base, normal: normal, orm: orm, rough: averageRoughness(m)}
+	paint.Release(m)
+	return e
 }
 
 // encodedMaterial adds the material of encoded images, and returns its

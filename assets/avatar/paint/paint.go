@@ -214,9 +214,7 @@ func newLayer(n int) *layer {
 // map from the height field's slopes, and ORM (metalness 0).
 func (l *layer) maps(bump float64) Maps {
 	n := l.n
-	base := image.NewNRGBA(image.Rect(0, 0, n, n))
-	nrm := image.NewNRGBA(image.Rect(0, 0, n, n))
-	orm := image.NewNRGBA(image.Rect(0, 0, n, n))
+	base, nrm, orm := newImage(n), newImage(n), newImage(n)
 	parallel(n, func(y0, y1 int) { l.fill(base, nrm, orm, bump, y0, y1) })
 	l.release()
 	return Maps{Base: base, Normal: nrm, ORM: orm}

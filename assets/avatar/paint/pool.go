@@ -1,7 +1,9 @@
 package paint
 
 import (
+	"image"
 	"image/png"
+	"slices"
 	"sync"
 )
 
@@ -39,10 +41,31 @@ func (p *pools[T]) put(s []T) {
 }
 
 var (
+	pixelPool pools[uint8]
 	texelPool pools[texel]
 	rgbPool   pools[rgb]
 	floatPool pools[float64]
 )
+
+// newImage is an n×n image whose pixels come from the pool.
+func newImage(n int) *image.NRGBA {
+	return &image.NRGBA{Pix: pixelPool.get(4 * n * n), Stride: 4 * n, Rect: image.Rect(0, 0, n, n)}
+}
+
+// Release gives the pixels of m's images back for the textures painted
+// after; m must not be used after. Callers that encode the maps and drop
+// them (the avatar builder) call it: three images of a megabyte each per
+// material, allocated fresh otherwise.
+func Release(m Maps) {
+	imgs := []*image.NRGBA{m.Base, m.Normal, m.ORM}
+	for i, img := range imgs {
+		// Each once: two gets handed the same pixels would paint over
+		// each other.
+		if img != nil && !slices.Contains(imgs[:i], img) {
+			pixelPool.put(img.Pix)
+		}
+	}
+}
 
 // release gives a surface map back to the pool once its painter is done
 // with it.
