@@ -52,6 +52,10 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	light := smooth(0.1, 0.3, 0.2126*base[0]+0.7152*base[1]+0.0722*base[2])
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
+	var lk *locks
+	if kind.sheen && !kind.curly {
+		lk = newLocks(s, n)
+	}
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
@@ -91,6 +95,23 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					w := 0.6*strand + 0.4*clump
 					c = c.mix(base.scale(0.45+0.6*w), light)
 				}
+				ridge := 1.0 // how much of a lock's crest the texel is (sheen)
+				if lk != nil {
+					// Locks: lit crests, dark grooves between them, and
+					// the layers under the top one in their shade.
+					shape, tone, fine, depth := lk.at(t.pos, seed)
+					strand = fine
+					v = 0.7*shape + 0.3*fine
+					shade := 1 - 0.45*smooth(0.002, 0.02, depth)
+					k := tone * shade * (0.3 + 0.7*shape) * (0.75 + 0.5*fine)
+					c = base.scale(0.25 + 1.05*k)
+					if light > 0 {
+						// Light hair: the same locks, shallower, never
+						// lifted past its colour (white clipped to blocks).
+						c = c.mix(base.scale(0.4+0.55*k), light)
+					}
+					ridge = shape * shape
+				}
 				if kind.sheen {
 					d := [3]float64{t.pos[0] - centre[0], t.pos[1] - centre[1], t.pos[2] - centre[2]}
 					dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
@@ -104,11 +125,16 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 						// Light hair has little room above it: a faint
 						// sheen, never past white.
 						hi = hi.mix(rgb{min(1, c[0]*1.25), min(1, c[1]*1.25), min(1, c[2]*1.25)}, light)
-						c = c.mix(hi, 0.55*band*(0.35+0.65*streak))
+						c = c.mix(hi, 0.55*band*(0.35+0.65*streak)*ridge)
 					}
 				}
 				l.base[i] = c
 				l.height[i] = 1.5 * strand
+				if lk != nil {
+					// Rounded locks in the normal map, so a viewer's light
+					// finds their crests and leaves their grooves.
+					l.height[i] = 4*v + 0.8*strand
+				}
 				l.rough[i] = 0.78 - 0.1*v
 				// How much of a strand tip the texel is: near an open
 				// border of the mesh (mask) and within tipLength texels of

@@ -1,0 +1,115 @@
+package paint
+
+import "math"
+
+// locks is what a head of hair looks like in 3D, for painting it as
+// locks: tapered clumps of strands that fall from the crown, darker in
+// the grooves between them and in the layers under the top one. The
+// leader's hair reads as hair by that structure (chunky locks with dark
+// gaps); strands drawn by the texture's own layout read as a smooth
+// helmet with a wood grain (issue 22's panel), because the direction of
+// the strands turns across a UV piece and a texel-space "across" swirls.
+//
+// Everything here is a function of the surface point in 3D, so it is
+// seamless across UV seams and the same on every card that shows it.
+type locks struct {
+	crown  [3]float64 // top middle of the hair: strands fall from here
+	centre [3]float64 // about the middle of the head, for depth
+	// outer is, per direction from centre (dirBins × dirBins over the
+	// polar and azimuth angles), the largest radius of a hair vertex:
+	// the top layer; a point deeper than it is under other hair.
+	outer []float64
+	// texel is about how many metres one texel spans on the surface.
+	texel float64
+}
+
+const (
+	// lockCount is how many locks go round the head: about 1.4 cm wide
+	// at a head's 9 cm radius, as chunky as the leader's.
+	lockCount = 40
+	// subLockCount is the finer locks' count, not a multiple of
+	// lockCount so they fall differently in every lock.
+	subLockCount = 107
+	dirBins      = 24
+)
+
+func newLocks(s Surface, n int) *locks {
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range s.Pos {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = math.Min(lo[a], float64(p[a])), math.Max(hi[a], float64(p[a]))
+		}
+	}
+	l := &locks{
+		crown:  [3]float64{(lo[0] + hi[0]) / 2, hi[1], (lo[2] + hi[2]) / 2},
+		centre: headCentre(s.Pos),
+		outer:  make([]float64, dirBins*dirBins),
+	}
+	for _, p := range s.Pos {
+		b, r := l.bin([3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
+		l.outer[b] = math.Max(l.outer[b], r)
+	}
+	// Texel size: the surface's area over its area in the texture.
+	var area3, areaUV float64
+	for _, t := range s.Tris {
+		a, b, c := s.Pos[t[0]], s.Pos[t[1]], s.Pos[t[2]]
+		e1 := [3]float64{float64(b[0] - a[0]), float64(b[1] - a[1]), float64(b[2] - a[2])}
+		e2 := [3]float64{float64(c[0] - a[0]), float64(c[1] - a[1]), float64(c[2] - a[2])}
+		x := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		area3 += math.Sqrt(x[0]*x[0]+x[1]*x[1]+x[2]*x[2]) / 2
+		u, v, w := s.UV[t[0]], s.UV[t[1]], s.UV[t[2]]
+		areaUV += math.Abs(float64((v[0]-u[0])*(w[1]-u[1])-(w[0]-u[0])*(v[1]-u[1]))) / 2
+	}
+	l.texel = 0.002
+	if areaUV > 0 {
+		l.texel = math.Sqrt(area3/areaUV) / float64(n)
+	}
+	return l
+}
+
+// bin is the direction bin of p from the head's centre, and its radius.
+func (l *locks) bin(p [3]float64) (int, float64) {
+	d := [3]float64{p[0] - l.centre[0], p[1] - l.centre[1], p[2] - l.centre[2]}
+	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if r < 1e-9 {
+		return 0, 0
+	}
+	polar := math.Acos(math.Max(-1, math.Min(1, d[1]/r))) / math.Pi
+	az := (math.Atan2(d[0], d[2]) + math.Pi) / (2 * math.Pi)
+	i := min(dirBins-1, int(polar*dirBins))
+	j := min(dirBins-1, int(az*dirBins))
+	return i*dirBins + j, r
+}
+
+// lockTexel is the look of the hair at surface point p: shape is 1 in
+// the middle of a lock falling to 0 in the groove at its sides, tone a
+// lock's own lightness (0.85..1.15), strand the fine strands (0..1,
+// seamless, at least two texels wide so they do not alias), depth how
+// far under the top layer p lies (metres, 0 on top).
+func (l *locks) at(p [3]float64, seed uint64) (shape, tone, strand, depth float64) {
+	d := [3]float64{p[0] - l.crown[0], p[1] - l.crown[1], p[2] - l.crown[2]}
+	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // down the strands
+	phi := math.Atan2(d[0], d[2])                     // round the head
+	c, s := math.Cos(phi), math.Sin(phi)
+	// The locks wander a little as they fall and are not all alike:
+	// a noise on the circle (seamless where the angle wraps).
+	wander := noise3([3]float64{c * 2.5, s * 2.5, g * 22}, seed+11) - 0.5
+	u := phi/(2*math.Pi)*lockCount + 1.1*wander
+	k := math.Floor(u)
+	f := u - k
+	id := ((int(k) % lockCount) + lockCount) % lockCount
+	shape = math.Pow(4*f*(1-f), 0.55)
+	// Finer locks within and across the big ones, so their crests
+	// split and they are not ribbed like corduroy.
+	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(noise3([3]float64{c * 5, s * 5, g * 30}, seed+14)-0.5)
+	f2 := u2 - math.Floor(u2)
+	shape = 0.68*shape + 0.32*math.Pow(4*f2*(1-f2), 0.8)
+	tone = 0.85 + 0.3*hash3(id, 0, 0, seed+12)
+	// Strands: thin across (round the head), long down it.
+	across := 2.2 * l.texel / 0.09 // radians per strand cell at a head's radius
+	strand = noise3([3]float64{c / across, s / across, g / (25 * l.texel)}, seed+13)
+	if b, r := l.bin(p); l.outer[b] > 0 {
+		depth = math.Max(0, l.outer[b]-r)
+	}
+	return shape, tone, strand, depth
+}
