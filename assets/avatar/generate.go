@@ -99,6 +99,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		trimHairline(parts["hair"], headPart, body.Joints())
 	}
 	endSleeves(parts["top"], body.Joints())
+	shadeLayers(parts["top"], body.Joints()["Neck"])
 	beard := newBeard(cfg, headPart, body.Joints())
 	if beard.part != nil {
 		parts["beard"] = beard.part

@@ -134,6 +134,7 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		}
 		if category == "top" {
 			endSleeves(p, joints)
+			shadeLayers(p, joints["Neck"])
 		}
 		// The skin weights stay the bindings' own: smoothing them over
 		// the garment (smoothWeights) takes a whole build's time for

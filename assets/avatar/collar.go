@@ -1,0 +1,123 @@
+package avatar
+
+import "math"
+
+// Collar shade: how much light the cloth under another layer of the
+// same garment loses (a collar's point over the placket, a lapel over
+// the chest), and how far above it that layer may be.
+const (
+	layerShade = 0.42
+	layerReach = 0.03
+)
+
+// shadeLayers darkens, by a vertex colour, the cloth of a garment that
+// lies under another layer of itself: the front of a shirt under its
+// collar's points, the placket under the lapel. Kiln paints cloth flat,
+// so a white collar over a white shirt showed no edge of its own; its
+// outline and the V below it merged into one stepped cut that read as a
+// torn collar. The shade is the share of a few rays from the vertex,
+// around its outward normal, that meet the garment again within
+// layerReach: a soft band under each edge, as a viewer's ambient
+// occlusion would draw it. Only the neck's and chest's cloth is looked
+// at (chestTop and chestHalf round the neck joint); elsewhere the colour is
+// white, and a garment with nothing shaded gets no colours at all.
+func shadeLayers(g *part, neck [3]float32) {
+	c := newTriCells(g, func(p [3]float32) [3]int {
+		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
+	})
+	shade := make([]float32, len(g.pos))
+	any := false
+	for v, p := range g.pos {
+		if p[1] < neck[1]-chestTop || math.Abs(float64(p[0]-neck[0])) > chestHalf {
+			continue
+		}
+		n := [3]float64{float64(g.nrm[v][0]), float64(g.nrm[v][1]), float64(g.nrm[v][2])}
+		// Rays along the normal and tilted 35° towards four sides.
+		t1 := cross3(n, [3]float64{0, 1, 0})
+		if t1[0]*t1[0]+t1[1]*t1[1]+t1[2]*t1[2] < 1e-6 {
+			t1 = [3]float64{1, 0, 0}
+		}
+		u1 := unit3(t1)
+		t1 = [3]float64{float64(u1[0]), float64(u1[1]), float64(u1[2])}
+		t2 := cross3(n, t1)
+		hits, rays := 0, 0
+		for _, d := range [][2]float64{{0, 0}, {0.7, 0}, {-0.7, 0}, {0, 0.7}, {0, -0.7}} {
+			r := unit3([3]float64{n[0] + d[0]*t1[0] + d[1]*t2[0], n[1] + d[0]*t1[1] + d[1]*t2[1], n[2] + d[0]*t1[2] + d[1]*t2[2]})
+			o := [3]float32{p[0] + 0.0003*r[0], p[1] + 0.0003*r[1], p[2] + 0.0003*r[2]}
+			rays++
+			if c.layerOver(o, r, g, uint32(v), layerReach) {
+				hits++
+			}
+		}
+		if hits > 0 {
+			shade[v] = float32(hits) / float32(rays)
+			any = true
+		}
+	}
+	if !any {
+		return
+	}
+	g.color = make([][4]float32, len(g.pos))
+	for v, s := range shade {
+		l := 1 - layerShade*s
+		g.color[v] = [4]float32{l, l, l, 1}
+	}
+}
+
+// chestTop is how far below the neck joint shadeLayers looks, and
+// chestHalf how far to either side (the collar, not the armpits, where
+// a sleeve over the side would shade a T-shirt).
+const (
+	chestTop  = 0.3
+	chestHalf = 0.12
+)
+
+// layerOver tells whether the ray from p (near vertex v) along unit d
+// meets, within reach, cloth of the garment that faces the same way as
+// v's: another layer over it, not a sleeve beside it (which faces it).
+func (c *triCells) layerOver(p, d [3]float32, g *part, v uint32, reach float64) bool {
+	hit := false
+	o := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+	dd := [3]float64{float64(d[0]), float64(d[1]), float64(d[2])}
+	// The cells hold triangles near the ray's start; reach is under a
+	// cell's size, so its neighbours hold every triangle it can meet.
+	c.around(p, func(t int) {
+		if hit {
+			return
+		}
+		tri := g.tris[t]
+		if tri[0] == v || tri[1] == v || tri[2] == v {
+			return
+		}
+		var fn [3]float32
+		for _, k := range tri {
+			for a := range 3 {
+				fn[a] += g.nrm[k][a]
+			}
+		}
+		if fn[0]*g.nrm[v][0]+fn[1]*g.nrm[v][1]+fn[2]*g.nrm[v][2] < 0.5*3 {
+			return
+		}
+		a := g.pos[tri[0]]
+		e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
+		h := cross3(dd, e2)
+		det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
+		if math.Abs(det) < 1e-12 {
+			return
+		}
+		sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
+		u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
+		if u < 0 || u > 1 {
+			return
+		}
+		q := cross3(sv, e1)
+		w := (dd[0]*q[0] + dd[1]*q[1] + dd[2]*q[2]) / det
+		if w < 0 || u+w > 1 {
+			return
+		}
+		if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < reach {
+			hit = true
+		}
+	})
+	return hit
+}
