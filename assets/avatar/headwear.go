@@ -368,11 +368,12 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		}
 		p.hatGrid(rows, 0, 1, 0.65, 1, 1)
 	case "fedora":
-		// A felt crown over a band at the rim, tapering and pinched
-		// along its top, a ribbon round its foot and a brim that curls
-		// up at the sides. The crown stands as little over the head as
-		// its crease allows: 2.4 cm over the skull and a straighter
-		// wall made it read as a top hat.
+		// A felt crown over a band at the rim, tapering, with a centre
+		// dent and two front pinches, a ribbon round its foot and a
+		// brim that curls up at the sides and back and snaps down at
+		// the front. The crown stands as little over the head as its
+		// crease allows: 2.4 cm over the skull and a straighter wall
+		// made it read as a top hat, a flat top as a pork-pie.
 		const front, back, gap = 0.045, 0.005, 0.012
 		// The band stands as far out as the skull does anywhere above
 		// it (the head is widest above the ears), so that the crown's
@@ -390,7 +391,8 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			band[i] = vec3{k.c[0], q[1], k.c[2]}.add(out.scale(wide))
 		}
 		// The top stands 6 cm over the front of the band, and its
-		// crease (1 cm deep) clears the crown of the head.
+		// rounded edge clears the crown of the head by 1.7 cm (the
+		// dent, deepest at the front, stays over the forehead's slope).
 		topY := k.rim(0, front, back) + 0.06
 		for i := range hatSegments {
 			th := float64(i) / hatSegments * 2 * math.Pi
@@ -403,9 +405,11 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			row := make([]vec3, hatSegments+1)
 			for i, q := range band {
 				y := q[1] + (topY-q[1])*h
-				// A taper, and the front pinched in toward the top.
+				// A taper, and two pinches either side of the front,
+				// deepest at the top, that leave a ridge down the middle
+				// of the front: a smooth taper read as a pork-pie.
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
-				taper := 1 - 0.28*h - 0.22*h*h*math.Pow(math.Max(0, math.Cos(th)), 3)
+				taper := 1 - 0.24*h - fedoraPinch*h*h*pinchAt(th)
 				row[i] = vec3{centre[0] + (q[0]-centre[0])*taper, y, centre[2] + (q[2]-centre[2])*taper}
 			}
 			return row
@@ -430,7 +434,10 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				// The top edge rounds over, and the crease runs front to
 				// back along the middle.
 				round := 0.008 * (1 - math.Cos(math.Min(1, u*3)*math.Pi/2))
-				dip := 0.010 * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
+				// The centre dent: a teardrop crease front to back,
+				// deeper toward the front, as a hand pinches a fedora.
+				fz := 0.75 + 0.25*math.Max(-1, math.Min(1, (z-centre[2])/0.08))
+				dip := fedoraDent * fz * (1 - math.Pow((x-centre[0])/xmax, 2)) * math.Sin(math.Min(1, u*2)*math.Pi/2)
 				row[i] = vec3{x, q[1] - dip - round, z}
 			}
 			crownTop = append(crownTop, row)
@@ -449,7 +456,8 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		}
 		p.hatGrid(ribbon, 0, 1, 0.62, 0.7, 1)
 		// The brim: 6.5 cm wide at the front and back, 5.8 at the sides,
-		// curling up 1.5 cm at the sides and down a little in front.
+		// curling up 1.8 cm at the sides and 0.6 cm at the back, and
+		// down 1.2 cm at the front.
 		var brim [][]vec3
 		for r := 0; r <= 5; r++ {
 			s := float64(r) / 5
@@ -458,7 +466,8 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				th := float64(i%hatSegments) / hatSegments * 2 * math.Pi
 				out := vec3{q[0] - centre[0], 0, q[2] - centre[2]}.norm()
 				w := (0.065 - 0.007*math.Pow(math.Sin(th), 2)) * s
-				curl := 0.015*math.Pow(math.Sin(th), 2)*s*s - 0.006*math.Max(0, math.Cos(th))*s*s
+				// Up at the sides and back, snapped down at the front.
+				curl := (0.018*math.Pow(math.Sin(th), 2) - 0.012*math.Pow(math.Max(0, math.Cos(th)), 2) + 0.006*math.Pow(math.Max(0, -math.Cos(th)), 2)) * s * s
 				row[i] = q.add(out.scale(w)).add(vec3{0, curl, 0})
 			}
 			brim = append(brim, row)
@@ -469,6 +478,22 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	p.rigid(b.joint("Head"))
 	p.minKeep = 1
 	return p, k.c
+}
+
+// The fedora's crown: how deep its centre dent is at the front of the
+// top (metres), and how far in (a share of the radius) its front
+// pinches reach at the top.
+const (
+	fedoraDent  = 0.02
+	fedoraPinch = 0.2
+)
+
+// pinchAt is how much of a fedora's front pinch reaches azimuth th
+// (0 facing forward): 1 about 40° either side of the front, nothing at
+// the front's middle or past the sides.
+func pinchAt(th float64) float64 {
+	a := math.Abs(math.Remainder(th, 2*math.Pi))
+	return math.Exp(-math.Pow((a-0.7)/0.32, 2))
 }
 
 // rimPoint is the point of a hat's rim at azimuth th.
