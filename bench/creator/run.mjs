@@ -35,7 +35,12 @@ await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, 
 const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, ...window.__kiln.phases }));
 firstAvatarBytes = bytes;
 console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation, ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
-console.log(`  (after navigation) build asked ${ms(cold.sent)}, view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build answered ${ms(cold.answered)}, avatar shown ${ms(cold.firstAvatar)}`);
+console.log(`  (after navigation) build asked ${ms(cold.sent)}, view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build answered ${ms(cold.answered)}, parsed in ${ms(cold.show.parse)}, first draw ${ms(cold.show.draw)} (${cold.show.programs} shader programs), avatar shown ${ms(cold.firstAvatar)}; load ${load0}`);
+// The page then warms the parts the avatar does not wear (a beard,
+// glasses, a hat: their first draw compiles shaders).
+await page.waitForFunction(() => window.__kiln.warmMs !== undefined, null, { timeout: 300000, polling: 100 }).catch(() => {});
+const warm = await page.evaluate(() => ({ each: window.__kiln.warmed, all: window.__kiln.warmMs, programs: window.__kiln.view.renderer.info.programs.length }));
+console.log(`parts warmed after the first avatar: ${(warm.each || []).map(ms).join(', ')} (${warm.programs} programs)`);
 
 // Slider latency: drag the height slider across with the mouse.
 const slider = page.locator('input[data-slider="body.height"]');

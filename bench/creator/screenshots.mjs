@@ -2,7 +2,8 @@
 // (1280x800), in headless Chromium (playwright-core of tools/browser-test,
 // WebGL on SwiftShader): the page once its first avatar shows, the
 // Hair tab with its thumbnails, the portrait camera on the Facial hair tab,
-// and a hair style's part swapped in before its whole build. Usage:
+// a hair style's part swapped in before its whole build, and a beanie
+// with its colour picked. Usage:
 //   node bench/creator/screenshots.mjs [creator URL, default http://127.0.0.1:8081/avatar] [out dir, default .]
 // Set KILN_CREATOR_STATIC to a creator/static folder to serve the page's
 // files from it instead of the server's (to look at a change without a
@@ -55,6 +56,14 @@ for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, t
   const swapped = await page.evaluate(() => window.__kiln.changes.at(-1));
   await page.screenshot({ path: path.join(out, `creator-${name}-part.png`) });
   console.log(`${name}: curly hair shown by its ${swapped.by} after ${swapped.shown.toFixed(0)} ms${swapped.built === undefined ? ', before its whole build' : ''}`);
+  // A hat with no colour of its own in the configuration: its colour
+  // swatch (the catalogue's "color") shows picked.
+  await page.getByRole('tab', { name: 'Headwear', exact: true }).click();
+  await page.locator('input[data-path="headwear.style"][value="beanie"]').check({ force: true });
+  await page.waitForFunction(() => window.__kiln.changes.at(-1)?.shown !== undefined, null, { timeout: 300000, polling: 10 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(out, `creator-${name}-hat.png`) });
+  console.log(`${name}: hat colour picked: ${await page.locator('input[data-path="headwear.color"]:checked').getAttribute('value').catch(() => 'none')}`);
   console.log(`${name}: first avatar after ${((Date.now() - t0) / 1000).toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);
   await ctx.close();
 }
