@@ -25,8 +25,7 @@ func (c *collapse) err() float32 { return math.Float32frombits(c.bits) }
 type simplifier struct {
 	done <-chan struct{} // Options.Done of the current run
 
-	attr  []float32 // weighted attributes with a non-zero weight, nattr per vertex
-	nattr int
+	nattr int // attributes with a non-zero weight
 
 	remap, wedge   []uint32 // first vertex at the same position; cycle of wedges
 	kind           []uint8
@@ -36,8 +35,14 @@ type simplifier struct {
 	pinned         []bool   // locked by the caller or by LockBorder, nil if none
 
 	ps []position // quadric and position per distinct position (indexed by remap)
-	aq []quadric  // attribute quadric per vertex
-	ag []grad     // attribute gradients, nattr per vertex
+	// va holds one record of vstride floats per vertex when there are
+	// attributes: the attribute quadric (recQ floats, as quadric), the
+	// gradient of each attribute (4 floats each, as grad), then the
+	// vertex's own weighted attribute values. Ranking an edge reads the
+	// moving vertex's quadric and gradients and the target's values, so
+	// one record keeps them together instead of three arrays apart.
+	va      []float32
+	vstride int
 
 	adj *adjacency
 
@@ -263,15 +268,21 @@ func (s *simplifier) rescale(p []float32, box bbox, m *Mesh) {
 	if s.nattr == 0 {
 		return
 	}
-	s.attr = resize(s.attr, nv*s.nattr)
+	s.vstride = recQ + 5*s.nattr
+	s.va = resize(s.va, nv*s.vstride)
+	clear(s.va)
+	off := recQ + 4*s.nattr
 	for i, v := range s.old {
 		src := m.Attributes[int(v)*m.AttrStride : int(v+1)*m.AttrStride]
-		dst := s.attr[i*s.nattr : (i+1)*s.nattr]
+		dst := s.va[i*s.vstride+off : (i+1)*s.vstride]
 		for j, k := range used {
 			dst[j] = src[k] * m.AttrWeights[k]
 		}
 	}
 }
+
+// recQ is the number of floats of a quadric in a vertex record (see va).
+const recQ = 11
 
 // Border edges get a strong perpendicular plane so that borders keep their
 // shape; seam edges a weak one, as the topology rules already keep seams
@@ -282,7 +293,6 @@ const (
 )
 
 func (s *simplifier) fillQuadrics() {
-	nv := len(s.kind)
 	idx, ps, remap, kind := s.indices, s.ps, s.remap, s.kind
 	var q quadric
 	for i := 0; i+2 < len(idx); i += 3 {
@@ -326,20 +336,38 @@ func (s *simplifier) fillQuadrics() {
 	if s.nattr == 0 {
 		return
 	}
-	na := s.nattr
-	s.aq = resize(s.aq, nv)
-	s.ag = resize(s.ag, nv*na)
-	clear(s.aq)
-	clear(s.ag)
-	g := make([]grad, na)
+	// the attribute quadric of each triangle, written into a scratch
+	// record and added to its three corners' records
+	st, na := s.vstride, s.nattr
+	off := recQ + 4*na
+	var scratch [recQ + 4*maxRecAttr]float32
+	var t []float32
+	if na <= maxRecAttr {
+		t = scratch[:recQ+4*na]
+	} else {
+		t = make([]float32, recQ+4*na)
+	}
+	va := s.va
 	for i := 0; i+2 < len(idx); i += 3 {
-		i0, i1, i2 := idx[i], idx[i+1], idx[i+2]
-		fromAttributes(&q, g, ps[remap[i0]].p, ps[remap[i1]].p, ps[remap[i2]].p,
-			s.attr[int(i0)*na:], s.attr[int(i1)*na:], s.attr[int(i2)*na:])
-		for _, v := range [3]uint32{i0, i1, i2} {
-			s.aq[v].add(&q)
-			addGrads(s.ag[int(v)*na:int(v+1)*na], g)
-		}
+		i0, i1, i2 := int(idx[i]), int(idx[i+1]), int(idx[i+2])
+		r0, r1, r2 := va[i0*st:i0*st+st], va[i1*st:i1*st+st], va[i2*st:i2*st+st]
+		fromAttributes(t, ps[remap[i0]].p, ps[remap[i1]].p, ps[remap[i2]].p, r0[off:], r1[off:], r2[off:])
+		addRec(r0[:len(t)], t)
+		addRec(r1[:len(t)], t)
+		addRec(r2[:len(t)], t)
+	}
+}
+
+// maxRecAttr is the number of attributes whose scratch record fits on the
+// stack in fillQuadrics (normals, two sets of texture coordinates and a
+// colour are 11).
+const maxRecAttr = 16
+
+// addRec adds the quadric and gradients of record r to q.
+func addRec(q, r []float32) {
+	q = q[:len(r)]
+	for k, f := range r {
+		q[k] += f
 	}
 }
 
@@ -492,8 +520,8 @@ func (s *simplifier) edgeError(i0, i1 uint32) float32 {
 }
 
 func (s *simplifier) attrError(v, target uint32) float32 {
-	na := int(s.nattr)
-	return attrError(&s.aq[v], s.ag[int(v)*na:int(v+1)*na], s.ps[s.remap[target]].p, s.attr[int(target)*na:int(target+1)*na])
+	st := s.vstride
+	return attrError(s.va[int(v)*st:int(v+1)*st], s.va[int(target)*st+recQ+4*s.nattr:int(target+1)*st], s.ps[s.remap[target]].p)
 }
 
 // seamPair returns, for a seam collapse i0 -> i1, the other wedge of i0 and
@@ -686,8 +714,8 @@ func (s *simplifier) updateQuadrics() {
 			s.ps[r1].q.add(&s.ps[r0].q)
 		}
 		if na > 0 {
-			s.aq[i1].add(&s.aq[i0])
-			addGrads(s.ag[int(i1)*na:int(i1+1)*na], s.ag[int(i0)*na:int(i0+1)*na])
+			st, n := s.vstride, recQ+4*na
+			addRec(s.va[int(i1)*st:int(i1)*st+n], s.va[int(i0)*st:int(i0)*st+n])
 		}
 	}
 }

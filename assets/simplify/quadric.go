@@ -31,10 +31,6 @@ type position struct {
 	_ [2]uint32
 }
 
-// grad is the gradient of one attribute over a triangle, pre-multiplied by
-// the triangle weight: the attribute is interpolated as gx x + gy y + gz z + gw.
-type grad struct{ gx, gy, gz, gw float32 }
-
 func (q *quadric) add(r *quadric) {
 	q.a00 += r.a00
 	q.a11 += r.a11
@@ -47,16 +43,6 @@ func (q *quadric) add(r *quadric) {
 	q.b2 += r.b2
 	q.c += r.c
 	q.w += r.w
-}
-
-func addGrads(g, r []grad) {
-	r = r[:len(g)]
-	for k := range g {
-		g[k].gx += r[k].gx
-		g[k].gy += r[k].gy
-		g[k].gz += r[k].gz
-		g[k].gw += r[k].gw
-	}
 }
 
 func (q *quadric) eval(v vec3) float32 {
@@ -87,23 +73,22 @@ func abs32(f float32) float32 {
 	return math.Float32frombits(math.Float32bits(f) &^ (1 << 31))
 }
 
-// attrError is the squared attribute error of moving a vertex whose attribute
-// quadric is q, g onto position v with attributes a. Unlike posError it is not
-// divided by the weight: the weight is an area, so the attribute error scales
-// like a squared distance and adds to posError in the same unit.
-func attrError(q *quadric, g []grad, v vec3, a []float32) float32 {
-	r := q.eval(v)
-	a = a[:len(g)]
-	for k := range g {
-		gk := &g[k]
-		ak := a[k]
-		gv := v.x*gk.gx + v.y*gk.gy + v.z*gk.gz + gk.gw
-		r += ak * (ak*q.w - 2*gv)
+// attrError is the squared attribute error of moving a vertex whose record
+// (see simplifier.va: attribute quadric, then gradients) is r onto position
+// v with the weighted attribute values a. Unlike posError it is not divided
+// by the weight: the weight is an area, so the attribute error scales like
+// a squared distance and adds to posError in the same unit.
+func attrError(r, a []float32, v vec3) float32 {
+	r = r[:recQ+4*len(a)]
+	e := r[9] + (2*(r[6]+r[3]*v.y)+r[0]*v.x)*v.x + (2*(r[7]+r[5]*v.z)+r[1]*v.y)*v.y + (2*(r[8]+r[4]*v.x)+r[2]*v.z)*v.z
+	w := r[10]
+	g := r[recQ:]
+	for k, ak := range a {
+		gk := g[4*k : 4*k+4 : 4*k+4]
+		gv := v.x*gk[0] + v.y*gk[1] + v.z*gk[2] + gk[3]
+		e += ak * (ak*w - 2*gv)
 	}
-	if r < 0 {
-		return -r
-	}
-	return r
+	return abs32(e)
 }
 
 func fromPlane(q *quadric, a, b, c, d, w float32) {
@@ -189,12 +174,14 @@ func fromEdge(q *quadric, p0, p1, p2 vec3, weight float32) {
 	fromPlane(q, perp.x, perp.y, perp.z, -d, l*weight)
 }
 
-// fromAttributes sets q and g so that they evaluate, summed over the
+// fromAttributes sets the record t (a quadric, then 4 gradient floats per
+// attribute, as in simplifier.va) so that it evaluates, summed over the
 // attributes, (interpolated(p) - a)² weighted by the triangle area, where
 // interpolated(p) is the linear interpolation of the attribute over the
 // plane of the triangle. Only the terms that do not depend on the target's
-// own attribute values go into q; the rest is added by attrError from g.
-func fromAttributes(q *quadric, g []grad, p0, p1, p2 vec3, a0, a1, a2 []float32) {
+// own attribute values go into the quadric; the rest is added by attrError
+// from the gradients. a0, a1 and a2 hold the corners' attribute values.
+func fromAttributes(t []float32, p0, p1, p2 vec3, a0, a1, a2 []float32) {
 	v0 := vec3{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z}
 	v1 := vec3{p2.x - p0.x, p2.y - p0.y, p2.z - p0.z}
 	n := vec3{v0.y*v1.z - v0.z*v1.y, v0.z*v1.x - v0.x*v1.z, v0.x*v1.y - v0.y*v1.x}
@@ -215,25 +202,31 @@ func fromAttributes(q *quadric, g []grad, p0, p1, p2 vec3, a0, a1, a2 []float32)
 	gz1 := (d11*v0.z - d01*v1.z) * dr
 	gz2 := (d00*v1.z - d01*v0.z) * dr
 
-	*q = quadric{w: w}
-	a0, a1, a2 = a0[:len(g)], a1[:len(g)], a2[:len(g)]
-	for k := range g {
+	na := (len(t) - recQ) / 4
+	a0, a1, a2 = a0[:na], a1[:na], a2[:na]
+	var a00, a11, a22, a10, a20, a21, b0, b1, b2, c float32
+	g := t[recQ : recQ+4*na]
+	for k := range na {
 		d1, d2 := a1[k]-a0[k], a2[k]-a0[k]
 		gx := gx1*d1 + gx2*d2
 		gy := gy1*d1 + gy2*d2
 		gz := gz1*d1 + gz2*d2
 		gw := a0[k] - p0.x*gx - p0.y*gy - p0.z*gz
 
-		q.a00 += w * gx * gx
-		q.a11 += w * gy * gy
-		q.a22 += w * gz * gz
-		q.a10 += w * gy * gx
-		q.a20 += w * gz * gx
-		q.a21 += w * gz * gy
-		q.b0 += w * gx * gw
-		q.b1 += w * gy * gw
-		q.b2 += w * gz * gw
-		q.c += w * gw * gw
-		g[k] = grad{w * gx, w * gy, w * gz, w * gw}
+		a00 += gx * gx
+		a11 += gy * gy
+		a22 += gz * gz
+		a10 += gy * gx
+		a20 += gz * gx
+		a21 += gz * gy
+		b0 += gx * gw
+		b1 += gy * gw
+		b2 += gz * gw
+		c += gw * gw
+		gk := g[4*k : 4*k+4 : 4*k+4]
+		gk[0], gk[1], gk[2], gk[3] = w*gx, w*gy, w*gz, w*gw
 	}
+	q := t[:recQ:recQ]
+	q[0], q[1], q[2], q[3], q[4], q[5] = w*a00, w*a11, w*a22, w*a10, w*a20, w*a21
+	q[6], q[7], q[8], q[9], q[10] = w*b0, w*b1, w*b2, w*c, w
 }
