@@ -61,6 +61,7 @@ type simplifier struct {
 	touched     []uint32 // positions locked in this pass
 
 	resultError float32 // largest squared collapse error so far
+	flat        int     // triangles of indices with two corners at one position
 }
 
 // pool keeps the buffers of finished calls for the next ones: the scene
@@ -416,7 +417,11 @@ func split(n int, fn func(chunk, lo, hi int)) int {
 // allows none.
 func (s *simplifier) stage(target int, limit float32) {
 	s.adj.count(s.indices, s.remap)
-	for len(s.indices) > target && !s.stopped() {
+	s.flat = s.countFlat()
+	// the triangles that count are those with three distinct positions:
+	// the others are dropped at the end, so a target counted on the index
+	// buffer alone would be undershot by them
+	for len(s.indices)-3*s.flat > target && !s.stopped() {
 		s.adj.fill(s.indices, s.remap)
 		n := s.pick()
 		if n == 0 {
@@ -424,7 +429,7 @@ func (s *simplifier) stage(target int, limit float32) {
 		}
 		s.rank(s.collapses[:n])
 		sortCollapses(s.order[:n], s.collapses[:n])
-		goal := (len(s.indices) - target) / 3
+		goal := (len(s.indices) - 3*s.flat - target) / 3
 		if s.perform(s.collapses[:n], s.order[:n], goal, limit) == 0 {
 			return
 		}
@@ -640,7 +645,8 @@ func (s *simplifier) perform(cs []collapse, order []uint32, goal int, limit floa
 		if clocked[r0] || clocked[r1] {
 			continue
 		}
-		if s.flips(r0, r1) {
+		gone, flips := s.flips(r0, r1)
+		if flips {
 			edgeGoal++
 			continue
 		}
@@ -664,11 +670,7 @@ func (s *simplifier) perform(cs []collapse, order []uint32, goal int, limit floa
 		}
 		clocked[r0], clocked[r1] = true, true
 		s.touched = append(s.touched, r0, r1)
-		if k == kindBorder {
-			removed++
-		} else {
-			removed += 2
-		}
+		removed += gone
 		done++
 		s.resultError = max(s.resultError, e)
 	}
@@ -678,13 +680,21 @@ func (s *simplifier) perform(cs []collapse, order []uint32, goal int, limit floa
 // flips reports whether moving position r0 onto r1 would turn some triangle
 // around r0 by more than about 75 degrees. The pure test would be 90, but
 // a series of collapses close to 90 degrees can then fold the surface.
-func (s *simplifier) flips(r0, r1 uint32) bool {
+// It also counts the triangles the collapse removes: those around r0 that
+// have a corner at r1 and none other at one position yet (1 on a border,
+// 2 inside, more around a complex vertex), so that a pass stops exactly
+// at its goal.
+func (s *simplifier) flips(r0, r1 uint32) (gone int, flips bool) {
 	adj, ps, remap, cremap := s.adj, s.ps, s.remap, s.cremap
 	v0, v1 := ps[r0].p, ps[r1].p
 	for _, c := range adj.around(r0) {
 		a := remap[cremap[c.next]]
 		b := remap[cremap[c.prev]]
-		if a == r1 || b == r1 || a == b {
+		if a == b {
+			continue
+		}
+		if a == r1 || b == r1 {
+			gone++
 			continue
 		}
 		pa, pb := ps[a].p, ps[b].p
@@ -697,10 +707,10 @@ func (s *simplifier) flips(r0, r1 uint32) bool {
 		abc := nbc.x*nbc.x + nbc.y*nbc.y + nbc.z*nbc.z
 		abd := nbd.x*nbd.x + nbd.y*nbd.y + nbd.z*nbd.z
 		if dot <= 0.25*sqrt32(abc*abd) {
-			return true
+			return 0, true
 		}
 	}
-	return false
+	return gone, false
 }
 
 // updateQuadrics merges the quadrics of every moved vertex into its target.
@@ -748,18 +758,36 @@ func (s *simplifier) remapIndices() {
 	idx, cremap, remap := s.indices, s.cremap, s.remap
 	off := s.adj.offsets[1:]
 	clear(off)
-	w := 0
+	w, flat := 0, 0
 	for i := 0; i+2 < len(idx); i += 3 {
 		a, b, c := cremap[idx[i]], cremap[idx[i+1]], cremap[idx[i+2]]
 		if a != b && b != c && c != a {
 			idx[w], idx[w+1], idx[w+2] = a, b, c
 			w += 3
-			off[remap[a]]++
-			off[remap[b]]++
-			off[remap[c]]++
+			ra, rb, rc := remap[a], remap[b], remap[c]
+			off[ra]++
+			off[rb]++
+			off[rc]++
+			if ra == rb || rb == rc || rc == ra {
+				flat++
+			}
 		}
 	}
 	s.indices = idx[:w]
+	s.flat = flat
+}
+
+// countFlat counts the triangles with two corners at one position.
+func (s *simplifier) countFlat() int {
+	idx, remap := s.indices, s.remap
+	n := 0
+	for i := 0; i+2 < len(idx); i += 3 {
+		ra, rb, rc := remap[idx[i]], remap[idx[i+1]], remap[idx[i+2]]
+		if ra == rb || rb == rc || rc == ra {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *simplifier) endPass() {
