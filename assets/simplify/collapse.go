@@ -327,8 +327,14 @@ func (s *simplifier) fillQuadrics() {
 				if k0 == kindBorder || k1 == kindBorder {
 					w = edgeWeightBorder
 				}
-				p0, p1 := &ps[remap[i0]], &ps[remap[i1]]
-				fromEdge(&q, p0.p, p1.p, ps[remap[i2]].p, w)
+				p0, p1, p2 := &ps[remap[i0]], &ps[remap[i1]], &ps[remap[i2]]
+				fromEdge(&q, p0.p, p1.p, p2.p, w)
+				// the triangle's own plane at the edge's weight (but adding
+				// no weight: it is not more surface): without it an end of
+				// a border edge may slide off the surface along the edge
+				// plane, which the open borders' error showed
+				a00, a11, a22, a10, a20, a21, b0, b1, b2, c, _ := planeTerms(p0.p, p1.p, p2.p, w)
+				q.addTerms(a00, a11, a22, a10, a20, a21, b0, b1, b2, c, 0)
 				p0.q.add(&q)
 				p1.q.add(&q)
 			}
@@ -579,17 +585,48 @@ func (s *simplifier) rankRange(cs []collapse) {
 		}
 		return
 	}
+	// with attributes: the position and attribute errors of the moving
+	// vertex written out here (the calls cost as much as the arithmetic),
+	// the other wedges of a seam or complex vertex through edgeError
+	ps, remap, kind, va := s.ps, s.remap, s.kind, s.va
+	st, na := s.vstride, s.nattr
+	off := recQ + 4*na
 	for i := range cs {
 		c := &cs[i]
 		i0, i1 := c.v0, c.v1
-		ei := s.edgeError(i0, i1)
+		p0, p1 := &ps[remap[i0]], &ps[remap[i1]]
+		ei := rankError(&p0.q, va[int(i0)*st:int(i0)*st+off], va[int(i1)*st+off:int(i1+1)*st], p1.p)
+		if k := kind[i0]; k == kindSeam || k == kindComplex {
+			ei = s.edgeError(i0, i1)
+		}
 		if c.bits == bidirectional {
-			if ej := s.edgeError(i1, i0); ej < ei {
+			ej := rankError(&p1.q, va[int(i1)*st:int(i1)*st+off], va[int(i0)*st+off:int(i0+1)*st], p0.p)
+			if k := kind[i1]; k == kindSeam || k == kindComplex {
+				ej = s.edgeError(i1, i0)
+			}
+			if ej < ei {
 				c.v0, c.v1, ei = i1, i0, ej
 			}
 		}
 		c.bits = math.Float32bits(ei)
 	}
+}
+
+// rankError is edgeError's sum for a vertex of one wedge: the position
+// error of q at v plus the attribute error of the moving vertex's record r
+// (quadric and gradients) at v with the target's values a.
+func rankError(q *quadric, r, a []float32, v vec3) float32 {
+	e := q.c + (2*(q.b0+q.a10*v.y)+q.a00*v.x)*v.x + (2*(q.b1+q.a21*v.z)+q.a11*v.y)*v.y + (2*(q.b2+q.a20*v.x)+q.a22*v.z)*v.z
+	e = abs32(e) / (q.w + minWeight)
+	r = r[:recQ+4*len(a)]
+	f := r[9] + (2*(r[6]+r[3]*v.y)+r[0]*v.x)*v.x + (2*(r[7]+r[5]*v.z)+r[1]*v.y)*v.y + (2*(r[8]+r[4]*v.x)+r[2]*v.z)*v.z
+	w := r[10]
+	g := r[recQ:]
+	for k, ak := range a {
+		gk := g[4*k : 4*k+4 : 4*k+4]
+		f += ak * (ak*w - 2*(v.x*gk[0]+v.y*gk[1]+v.z*gk[2]+gk[3]))
+	}
+	return e + abs32(f)
 }
 
 // sortCollapses orders collapses by error with a counting sort on the top
