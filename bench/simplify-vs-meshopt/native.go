@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -94,20 +95,21 @@ func compareNative(src string, runs int, only string) {
 
 	printLoad("load average at start")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\tprims\ttarget\tsource tris\ttarget tris\tnative tris\tkiln tris\tnative ms\tkiln ms\tspeed kiln/native median (best)\tnative hausdorff\tkiln hausdorff\terror kiln/native\tworst prim kiln/native\t")
+	fmt.Fprintln(tw, "model\tprims\ttarget\tsource tris\ttarget tris\tnative tris\tkiln tris\tnative ms\tkiln ms\tspeed kiln/native median (best)\tcpu speed kiln/native\tnative hausdorff\tkiln hausdorff\terror kiln/native\tworst prim kiln/native\t")
 	for _, m := range models {
 		for _, ratio := range nativeRatios {
 			out := filepath.Join(dir, "out")
-			var nt, kt []float64
+			var nt, kt, nc, kc []float64
 			var nIdx int
 			var kRes [][]uint32
 			for r := -1; r < runs; r++ { // r == -1 warms up
 				time.Sleep(pause)
-				sec, idx := d.run(first[m.name], len(m.prims), ratio, out)
+				sec, cpu, idx := d.run(first[m.name], len(m.prims), ratio, out)
 				time.Sleep(pause)
-				ksec, res := runKilnModel(m, ratio)
+				ksec, kcpu, res := runKilnModel(m, ratio)
 				if r >= 0 {
 					nt, kt = append(nt, sec), append(kt, ksec)
+					nc, kc = append(nc, cpu), append(kc, kcpu)
 				}
 				nIdx, kRes = idx, res
 			}
@@ -132,9 +134,9 @@ func compareNative(src string, runs int, only string) {
 				kTris += len(kRes[k]) / 3
 			}
 			nMed, kMed := median(nt), median(kt)
-			fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2fx (%.2fx)\t%.3g\t%.3g\t%.2fx\t%.2fx\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2fx (%.2fx)\t%.2fx\t%.3g\t%.3g\t%.2fx\t%.2fx\t\n",
 				m.name, len(m.prims), 100*ratio, srcTris, targetTris, nIdx/3, kTris,
-				1e3*nMed, 1e3*kMed, nMed/kMed, slices.Min(nt)/slices.Min(kt), nH, kH, kH/max(nH, 1e-9), worst)
+				1e3*nMed, 1e3*kMed, nMed/kMed, slices.Min(nt)/slices.Min(kt), median(nc)/median(kc), nH, kH, kH/max(nH, 1e-9), worst)
 		}
 	}
 	tw.Flush()
@@ -142,10 +144,12 @@ func compareNative(src string, runs int, only string) {
 }
 
 // runKilnModel simplifies every primitive of m as the driver does and
-// returns the time of the calls alone and the results.
-func runKilnModel(m nativeModel, ratio float32) (float64, [][]uint32) {
+// returns the time of the calls alone (wall and the process's CPU time,
+// the Go runtime's collector included) and the results.
+func runKilnModel(m nativeModel, ratio float32) (float64, float64, [][]uint32) {
 	out := make([][]uint32, len(m.prims))
 	opt := simplify.Options{TargetRatio: ratio}
+	c0 := cpuSeconds()
 	start := time.Now()
 	for k, p := range m.prims {
 		res, err := simplify.Simplify(p, opt)
@@ -154,7 +158,17 @@ func runKilnModel(m nativeModel, ratio float32) (float64, [][]uint32) {
 		}
 		out[k] = res.Indices
 	}
-	return time.Since(start).Seconds(), out
+	wall := time.Since(start).Seconds()
+	return wall, cpuSeconds() - c0, out
+}
+
+// cpuSeconds is the CPU time this process has used, in seconds.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		log.Fatal(err)
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 func modelExtent(m nativeModel) float64 {
@@ -326,20 +340,21 @@ func startDriver(path, manifest string) *driver {
 }
 
 // run simplifies count primitives from first at ratio with no error bound
-// and returns the seconds of the calls and the indices written.
-func (d *driver) run(first, count int, ratio float32, out string) (float64, int) {
+// and returns the seconds of the calls (wall and CPU) and the indices
+// written.
+func (d *driver) run(first, count int, ratio float32, out string) (float64, float64, int) {
 	if _, err := fmt.Fprintf(d.in, "%d %d %g %g %s\n", first, count, ratio, 1e30, out); err != nil {
 		log.Fatalf("native driver: %v", err)
 	}
 	if !d.out.Scan() {
 		log.Fatalf("native driver stopped: %v", errors.Join(d.out.Err(), io.ErrUnexpectedEOF))
 	}
-	var sec, worst float64
+	var sec, cpu, worst float64
 	var idx int
-	if _, err := fmt.Sscan(d.out.Text(), &sec, &idx, &worst); err != nil {
+	if _, err := fmt.Sscan(d.out.Text(), &sec, &cpu, &idx, &worst); err != nil {
 		log.Fatalf("native driver printed %q: %v", d.out.Text(), err)
 	}
-	return sec, idx
+	return sec, cpu, idx
 }
 
 func (d *driver) close() {
