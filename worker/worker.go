@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kilnhq/kiln"
+	"github.com/kilnhq/kiln/internal/memrelease"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -66,11 +67,20 @@ type Worker struct {
 	crashMu sync.Mutex
 	crashes map[string][]time.Time
 	lostAt  time.Time // the sweep's last search for lost jobs
+
+	// release hands the heap the jobs grew back to the system once none
+	// has run for idleRelease; nil (a Worker not made by New) never does.
+	release *memrelease.Releaser
 }
+
+// idleRelease is how long a worker stays without a job before it returns
+// its free memory: long enough that a queue of jobs pays no collection
+// between them.
+const idleRelease = 2 * time.Second
 
 // New builds a Worker and registers its metrics on reg.
 func New(blobs kiln.BlobStore, objects ObjectStore, log *slog.Logger, reg prometheus.Registerer) *Worker {
-	w := &Worker{Blobs: blobs, Objects: objects, Log: log}
+	w := &Worker{Blobs: blobs, Objects: objects, Log: log, release: memrelease.New(idleRelease)}
 	w.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "kiln_jobs_total",
 		Help: "Jobs finished, by task type and outcome (ok, retry, failed).",
@@ -116,6 +126,10 @@ func (w *Worker) Mux() *asynq.ServeMux {
 // that one stopped by it can still say so (jobs.OutOfTime).
 func (w *Worker) observe(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		if w.release != nil {
+			w.release.Start()
+			defer w.release.Done()
+		}
 		ctx, cancel := jobs.Work(ctx)
 		defer cancel()
 		id, _ := asynq.GetTaskID(ctx)

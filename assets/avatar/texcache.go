@@ -28,7 +28,11 @@ type encodedMaps struct {
 	rough             float64
 }
 
-func (e *encodedMaps) size() int64 { return int64(len(e.base) + len(e.normal) + len(e.orm) + 128) }
+// size is the memory an entry holds: the capacity of its slices, which
+// the PNG encoder's buffer grew by doubling (up to twice the bytes of the
+// image), so that TextureCacheBytes bounds memory, not file sizes (kiln
+// serve held 40 MB under the 32 MiB bound counted in lengths).
+func (e *encodedMaps) size() int64 { return int64(cap(e.base) + cap(e.normal) + cap(e.orm) + 128) }
 
 // TextureCacheBytes bounds the encoded textures kept between builds (the
 // entries' PNG bytes). A whole avatar's textures are about 1.6 to 2 MB
