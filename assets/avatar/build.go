@@ -232,11 +232,12 @@ func (p *part) prim(material int) prim { return prim{p, material} }
 // shapes are the face shapes as dense lookups by base vertex, built once.
 var shapes = sync.OnceValue(func() []map[int32][3]float32 {
 	var out []map[int32][3]float32
+	fade := neckSeamFade()
 	for _, name := range face.All() {
 		idx, d := face.Deltas(name)
 		m := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
-			m[v] = d[i]
+			m[v] = scale3f(d[i], fade[v])
 		}
 		out = append(out, m)
 	}

@@ -170,13 +170,15 @@ const lipSetBack = 0.0015
 // lipSetBack.
 func (p *part) closeLips() {
 	// In a fixed order: sums of floats in map order differ in their
-	// last bits from build to build.
+	// last bits from build to build. Faded at the neck as the face
+	// shapes are (neckSeamFade), so the head's border stays on the body's.
+	fade := neckSeamFade()
 	for _, r := range restLips {
 		w := r.weight
 		idx, d := face.Deltas(r.shape)
 		at := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
-			at[v] = d[i]
+			at[v] = scale3f(d[i], fade[v])
 		}
 		for i, v := range p.base {
 			if o, ok := at[v]; ok {
