@@ -11,7 +11,7 @@ import (
 // params turns a resolved configuration into the parametric human's
 // dials: gender from the body type, height in metres, muscle and weight
 // (from the build unless given), age within adulthood, proportions, and
-// the face. A face seed also mixes MakeHuman's ethnic skull and face
+// the face over the house face of its body type. A face seed also mixes MakeHuman's ethnic skull and face
 // shapes, so that seeded faces differ in their whole structure and not
 // only in the local dials.
 func params(c Config) human.Params {
@@ -25,6 +25,7 @@ func params(c Config) human.Params {
 	p.Age = math.Max(0, (c.Body.AgeYears()-25)/65)
 	p.Proportions = c.Body.ProportionsValue()
 	p.Face = c.Face.Modifiers()
+	p.Base = houseFace[c.Body.Type]
 	if c.Face.Seed != 0 {
 		r := rand.New(rand.NewPCG(c.Face.Seed, 0x65746e))
 		p.African, p.Asian, p.Caucasian = r.Float64(), r.Float64(), r.Float64()

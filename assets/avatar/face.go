@@ -90,6 +90,32 @@ func (f *Face) feature(name string) *map[string]float64 {
 	return nil
 }
 
+// houseFace is the look every face is built on, by body type: the
+// leader's faces are stylised toward what people find appealing (large,
+// open eyes, a small narrow nose, a defined upper lip; softer, narrower
+// jaws and chins on feminine faces), and beside them MakeHuman's average
+// face read plain, its eyes small and narrow. The face's dials (set or
+// drawn from the seed) are applied on top of it, each moving the face as
+// far from it as it would from MakeHuman's average (human.Params.Base).
+var houseFace = map[string]map[string]float64{
+	Masculine: {
+		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
+		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
+		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
+		"mouth/mouth-upperlip-volume": 0.5, "mouth/mouth-scale-horiz": 0.25, "mouth/mouth-lowerlip-ext": -0.5,
+		"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
+	},
+	Feminine: {
+		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
+		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
+		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
+		"mouth/mouth-upperlip-volume": 0.5, "mouth/mouth-scale-horiz": 0.25, "mouth/mouth-lowerlip-ext": -0.5,
+		"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
+		"chin/chin-width": -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
+		"head/head-oval": 0.5, "cheek/cheek-bones": 0.3,
+	},
+}
+
 // faceSpread is how far a seeded dial strays: a normal spread, so most
 // faces are near average and a few features stand out.
 const faceSpread = 0.3
@@ -103,6 +129,15 @@ var heavy = map[string]bool{
 	"head.fat": true, "head.round": true, "head.square": true, "head.rectangular": true, "head.scale-horiz": true,
 	"cheeks.volume": true, "cheeks.bones": true, "chin.width": true, "chin.prominent": true, "chin.bones": true,
 	"mouth.lowerlip-volume": true, "mouth.upperlip-volume": true, "mouth.scale-horiz": true, "nose.volume": true,
+}
+
+// calm are the mouth dials that, drawn far, purse or pout the lips (lips
+// pushed out or bunched to the middle, a narrow or deep mouth): the panel
+// saw seeded faces as pursed, so a seed draws them at a third of the
+// spread. Set explicitly, they take any value.
+var calm = map[string]bool{
+	"mouth.lowerlip-ext": true, "mouth.upperlip-ext": true, "mouth.lowerlip-middle": true, "mouth.upperlip-middle": true,
+	"mouth.scale-depth": true, "mouth.scale-horiz": true, "mouth.lowerlip-height": true, "mouth.angles": true,
 }
 
 // Modifiers resolves the face into MakeHuman modifier values by name
@@ -128,6 +163,9 @@ func (f Face) Modifiers() map[string]float64 {
 				}
 				if heavy[reg.name+"."+d] && drawn > 0 {
 					drawn *= 0.25
+				}
+				if calm[reg.name+"."+d] {
+					drawn /= 3
 				}
 			}
 			if v, ok := set[d]; ok {

@@ -22,13 +22,23 @@ var (
 	randomHeight      = map[string][2]float64{Masculine: {1.70, 1.90}, Feminine: {1.57, 1.75}}
 	randomAge         = [2]float64{20, 65}
 	randomProportions = [2]float64{0.5, 0.9}
-	// randomFace bounds the face dials that make a face read as puffy,
-	// wide or heavy-jawed: the draw sets them explicitly, within these
-	// ranges, and the face seed draws the rest.
-	randomFace = map[string][2]float64{
-		"head.fat": {-0.6, 0}, "head.round": {0, 0.1}, "head.square": {0, 0.15}, "head.scale-horiz": {-0.3, 0.05},
-		"cheeks.volume": {-0.5, 0}, "cheeks.bones": {-0.1, 0.4}, "chin.width": {-0.3, 0.1}, "chin.prominent": {-0.2, 0.3},
-		"chin.jaw-drop": {-0.3, 0.1},
+	// randomFace bounds, by body type, the face dials that make a face
+	// read as puffy, wide or heavy-jawed: the draw sets them explicitly,
+	// within these ranges, and the face seed draws the rest. Feminine
+	// faces keep softer, narrower jaws and chins and some cheek: a gaunt,
+	// narrow head with a strong chin read masculine (random-16 of the
+	// panel, on a feminine body).
+	randomFace = map[string]map[string][2]float64{
+		Masculine: {
+			"head.fat": {-0.6, 0}, "head.round": {0, 0.1}, "head.square": {0, 0.15}, "head.scale-horiz": {-0.3, 0.05},
+			"cheeks.volume": {-0.5, 0}, "cheeks.bones": {-0.1, 0.4}, "chin.width": {-0.3, 0.1}, "chin.prominent": {-0.2, 0.3},
+			"chin.jaw-drop": {-0.3, 0.1},
+		},
+		Feminine: {
+			"head.fat": {-0.4, 0}, "head.round": {0, 0.15}, "head.square": {0, 0.03}, "head.scale-horiz": {-0.12, 0.05},
+			"cheeks.volume": {-0.2, 0.05}, "cheeks.bones": {0, 0.4}, "chin.width": {-0.4, -0.05}, "chin.prominent": {-0.3, 0},
+			"chin.jaw-drop": {-0.3, 0},
+		},
 	}
 )
 
@@ -159,8 +169,8 @@ func Random(seed int64) Config {
 	// A face of its own: 53 bits, exact in any JSON reader; the dials
 	// that could make it puffy are set within randomFace.
 	c.Face.Seed = r.Uint64()>>11 | 1
-	for _, key := range sortedKeys(randomFace) {
-		lim := randomFace[key]
+	for _, key := range sortedKeys(randomFace[g]) {
+		lim := randomFace[g][key]
 		v := within(lim[0], lim[1])
 		feature, dial, _ := strings.Cut(key, ".")
 		f := c.Face.feature(feature)

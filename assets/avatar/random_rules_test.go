@@ -30,7 +30,7 @@ func TestRandomRules(t *testing.T) {
 		in("height", c.Body.Height, randomHeight[c.Body.Type])
 		in("age", c.Body.Age, randomAge)
 		in("proportions", c.Body.ProportionsValue(), randomProportions)
-		for key, r := range randomFace {
+		for key, r := range randomFace[c.Body.Type] {
 			feature, dial, _ := strings.Cut(key, ".")
 			v, ok := (*c.Face.feature(feature))[dial]
 			if !ok {

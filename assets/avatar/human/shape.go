@@ -37,6 +37,11 @@ type Params struct {
 	// "head/head-oval" take 0..1). Unknown names are ignored; use
 	// Modifiers to offer only known ones.
 	Face map[string]float64
+	// Base is a look under Face: modifiers by the same names, applied
+	// like Face's but each on its own, so that a Face dial moves the
+	// body the same from it at every value (a dial added onto Base and
+	// clamped would stop short).
+	Base map[string]float64
 }
 
 // Average returns the average young adult of a gender (0 female, 1 male).
@@ -143,18 +148,22 @@ func Shape(p Params) *Body {
 // and the face modifiers'.
 func (m *model) targetWeights(p Params) map[string]float64 {
 	w := macroWeights(p)
-	for name, v := range p.Face {
-		mod, ok := m.mods[name]
-		if !ok {
-			continue
-		}
-		v = clamp(v, -1, 1)
-		side := mod.pos
-		if v < 0 {
-			side, v = mod.neg, -v
-		}
-		for _, t := range side {
-			w[t] += v
+	// A target gets at most one weight from each of Base and Face: two
+	// additions onto zero, the same sum in either order.
+	for _, set := range []map[string]float64{p.Base, p.Face} {
+		for name, v := range set {
+			mod, ok := m.mods[name]
+			if !ok {
+				continue
+			}
+			v = clamp(v, -1, 1)
+			side := mod.pos
+			if v < 0 {
+				side, v = mod.neg, -v
+			}
+			for _, t := range side {
+				w[t] += v
+			}
 		}
 	}
 	return w
