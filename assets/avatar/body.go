@@ -42,3 +42,19 @@ func shapeBody(c Config) *human.Body { return human.Shape(params(c)) }
 var lipMask = sync.OnceValue(func() []float32 {
 	return moveMask(map[string]float64{"mouth/mouth-upperlip-volume": 1, "mouth/mouth-lowerlip-volume": 1})
 })
+
+// blushMask is, per base vertex, how much blood shows under the skin
+// (0..1), for the skin painter: the cheeks (MakeHuman's cheek volume
+// dial, which moves them and nothing else), the tip and wings of the
+// nose (noseMask) and, less, the ears.
+var blushMask = sync.OnceValue(func() []float32 {
+	cheek := moveMask(map[string]float64{"cheek/cheek-volume": 1})
+	ear := moveMask(map[string]float64{"ears/ear-scale": 1})
+	nose := noseMask()
+	out := make([]float32, len(cheek))
+	for v := range out {
+		c := float64(cheek[v])
+		out[v] = float32(max(0.9*c*math.Sqrt(c), 0.7*float64(nose[v]), 0.45*float64(ear[v])))
+	}
+	return out
+})

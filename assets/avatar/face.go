@@ -90,28 +90,32 @@ func (f *Face) feature(name string) *map[string]float64 {
 	return nil
 }
 
-// houseFace is the look every face is built on, by body type: the
-// leader's faces are stylised toward what people find appealing (large,
-// open eyes, a small narrow nose, a defined upper lip; softer, narrower
-// jaws and chins on feminine faces), and beside them MakeHuman's average
-// face read plain, its eyes small and narrow. The face's dials (set or
-// drawn from the seed) are applied on top of it, each moving the face as
-// far from it as it would from MakeHuman's average (human.Params.Base).
+// houseFace is the look every face is built on, by body type. The
+// leader's faces are stylised toward what people find appealing: large,
+// open eyes, a small narrow nose, a wide mouth with a defined upper lip
+// and the lower lip drawn in (fuller, narrower lips read as a pout), and
+// softer, narrower jaws and chins on feminine faces. Beside them
+// MakeHuman's average face read plain, its eyes small and narrow. The
+// face's dials (set or drawn from the seed) are applied on top of it,
+// each moving the face as far from it as it would from MakeHuman's
+// average (human.Params.Base).
 var houseFace = map[string]map[string]float64{
 	Masculine: {
 		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
 		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-		"mouth/mouth-upperlip-volume": 0.5, "mouth/mouth-scale-horiz": 0.25, "mouth/mouth-lowerlip-ext": -0.5,
-		"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
+		"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
+		"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
+		"mouth/mouth-cupidsbow": 0.4,
 	},
 	Feminine: {
 		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
 		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-		"mouth/mouth-upperlip-volume": 0.5, "mouth/mouth-scale-horiz": 0.25, "mouth/mouth-lowerlip-ext": -0.5,
-		"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
-		"chin/chin-width": -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
+		"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
+		"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
+		"mouth/mouth-cupidsbow": 0.4,
+		"chin/chin-width":       -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
 		"head/head-oval": 0.5, "cheek/cheek-bones": 0.3,
 	},
 }

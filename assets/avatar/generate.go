@@ -134,15 +134,17 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 
 	tone := paint.RGB(colorOf(skinTones, cfg.Skin.Tone))
 	hairC := paint.RGB(colorOf(hairColors, cfg.Hair.Color))
-	lips := lipMask()
+	lips, blush := lipMask(), blushMask()
 	headPart.mask = make([]float32, len(headPart.pos))
+	headBlush := make([]float32, len(headPart.pos))
 	for i, v := range headPart.base {
-		headPart.mask[i] = lips[v]
+		headPart.mask[i], headBlush[i] = lips[v], blush[v]
 	}
 
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs := headPart.surface()
 	hs.Inner = headPart.mouthDepth()
+	hs.Blush = headBlush
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface

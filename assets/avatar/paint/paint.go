@@ -34,6 +34,9 @@ type Surface struct {
 	// Inner is, per vertex, how deep inside the mouth it is (0..1), for
 	// the skin painter; nil for none.
 	Inner []float32
+	// Blush is, per vertex, how much blood shows under the skin (0..1:
+	// cheeks, the nose, the ears), for the skin painter; nil for none.
+	Blush []float32
 }
 
 // Maps are the images of one material: base colour (sRGB, with alpha
@@ -49,6 +52,8 @@ type texel struct {
 	ok   bool
 	pos  [3]float64
 	mask float64
+	// blush is Surface.Blush, blended like mask.
+	blush float64
 	// flow is a per-vertex 2D attribute blended like mask (the UV
 	// direction hair strands run in).
 	flow [2]float64
@@ -107,7 +112,7 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 						tx.pos[a] += w[k] * float64(s.Pos[v][a])
 					}
 				}
-				tx.mask, tx.flow = 0, [2]float64{}
+				tx.mask, tx.blush, tx.flow = 0, 0, [2]float64{}
 				if flow != nil {
 					for k, v := range t {
 						tx.flow[0] += w[k] * flow[v][0]
@@ -117,6 +122,11 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 				if s.Mask != nil {
 					for k, v := range t {
 						tx.mask += w[k] * float64(s.Mask[v])
+					}
+				}
+				if s.Blush != nil {
+					for k, v := range t {
+						tx.blush += w[k] * float64(s.Blush[v])
 					}
 				}
 			}

@@ -707,3 +707,55 @@ func correlation(a, b []float64) float64 {
 	}
 	return ab / math.Sqrt(aa*bb)
 }
+
+// TestSkinBlush paints a head whose left half (the face's left, +X) is
+// blushed and measures the two halves' mean colour and roughness over
+// the same band: blushed skin is redder (a higher red to green ratio)
+// and a little glossier, and on deep skin the flush stays a multiple of
+// the tone (no brighter than the skin beside it: blood, not pink paint).
+func TestSkinBlush(t *testing.T) {
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
+	head.Blush = make([]float32, len(head.Pos))
+	for i, p := range head.Pos {
+		if p[0] > 0.01 {
+			head.Blush[i] = 1
+		}
+	}
+	// Means over a band of the front, u 0.55..0.7 (blushed, +X) against
+	// 0.3..0.45, v 0.35..0.55.
+	mean := func(img *image.NRGBA, u0, u1 float64) (c [3]float64) {
+		k := 0.0
+		for u := u0; u < u1; u += 0.005 {
+			for v := 0.35; v < 0.55; v += 0.005 {
+				p := at(img, u, v)
+				for a := range 3 {
+					c[a] += float64(p[a])
+				}
+				k++
+			}
+		}
+		for a := range 3 {
+			c[a] /= k
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		tone RGB
+	}{{"light", RGB{0.6, 0.4, 0.3}}, {"deep", RGB{0.05, 0.021, 0.013}}} {
+		mp := Skin(head, tc.tone, 3, 256)
+		img, orm := decode(t, mp.Base), decode(t, mp.ORM)
+		on, off := mean(img, 0.55, 0.7), mean(img, 0.3, 0.45)
+		ratio := (on[0] / on[1]) / (off[0] / off[1])
+		t.Logf("%s: blushed %.0f,%.0f,%.0f against %.0f,%.0f,%.0f: red/green %.3f times", tc.name, on[0], on[1], on[2], off[0], off[1], off[2], ratio)
+		if ratio < 1.05 {
+			t.Errorf("%s: blushed skin's red/green is %.3f times the plain skin's, want 1.05 or more", tc.name, ratio)
+		}
+		if on[0]+on[1]+on[2] > off[0]+off[1]+off[2] {
+			t.Errorf("%s: blushed skin %.0f,%.0f,%.0f brighter than plain %.0f,%.0f,%.0f", tc.name, on[0], on[1], on[2], off[0], off[1], off[2])
+		}
+		if r1, r0 := mean(orm, 0.55, 0.7)[1], mean(orm, 0.3, 0.45)[1]; r1 >= r0 {
+			t.Errorf("%s: blushed roughness %.0f, plain %.0f: want the blushed glossier", tc.name, r1, r0)
+		}
+	}
+}

@@ -9,7 +9,10 @@ type RGB [3]float64
 // redness at a few centimetres, fine pore-scale variation, lips (s.Mask
 // is how much of the lips each vertex is) in a deeper, redder and glossier
 // tone, pores and fine lines in the normal map, and the shading of the
-// mesh's hollows and ridges (cavity) in the colour and occlusion.
+// mesh's hollows and ridges (cavity) in the colour and occlusion. Where
+// s.Blush says blood shows (cheeks, nose, ears) the tone warms toward
+// red and the nose's skin is a little glossier: without it the face was
+// one even tone, the waxy look the blind panel saw.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	cav := cavity(s)
 	attr := make([][2]float64, len(cav))
@@ -29,16 +32,19 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// around them; more read as lipstick.
 	lip := rgb{base[0] * 0.82, base[1] * 0.56, base[2] * 0.58}
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
+	// Blood under thin skin: a multiple of the tone like the lips, so
+	// deep skin flushes deeper, never pink.
+	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, seed)
+			skinTexel(l, m[i], i, base, lip, red, flush, seed)
 		}
 	})
 	return l.maps(0.45)
 }
 
 // skinTexel paints texel i of the skin.
-func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.64
 		return
@@ -54,6 +60,8 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	// lights alone do not give at this scale.
 	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
 	c = c.mix(red, 0.35*ridge)
+	// The flush breaks up with the mottling, as blood shows in life.
+	c = c.mix(flush, t.blush*(0.4+0.2*r))
 	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
 	a := smooth(0.15, 0.7, t.mask)
 	c = c.mix(lip, a)
@@ -67,7 +75,9 @@ func skinTexel(l *layer, t texel, i int, base, lip, red rgb, seed uint64) {
 	l.ao[i] = (1 - 0.5*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
-	l.rough[i] = 0.64 + 0.08*(fine-0.5) - 0.14*a + 0.1*in
+	// Roughness varies at two scales (patches and pores), and the
+	// blushed nose and cheeks are a little glossier, as skin's oil is.
+	l.rough[i] = 0.64 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
