@@ -116,7 +116,7 @@ var houseFace = map[string]map[string]float64{
 		"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
 		"mouth/mouth-cupidsbow": 0.4,
 		"chin/chin-width":       -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
-		"head/head-oval": 0.5, "cheek/cheek-bones": 0.3,
+		"cheek/cheek-bones": 0.3,
 	},
 }
 
