@@ -180,8 +180,10 @@ func beardWeights(head *part, f faceFrame, region string) []float32 {
 			}
 			w *= smooth(top+0.05, top-0.05, y) * smooth(chin-low-0.1, chin-low, y)
 			// The upper lip is the moustache's part of the region.
+			// It joins the beard round the mouth's corners: a gap there
+			// showed skin in patches between the two (issue 22's panel).
 			if x < 0.6 && y > 0 {
-				w = math.Min(w, math.Max(mous, smooth(0.45, 0.6, x)))
+				w = math.Min(w, math.Max(mous, smooth(0.4, 0.5, x)))
 			}
 		}
 		out[i] = float32(w)
@@ -243,7 +245,7 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 			n := region.nrm[i]
 			droop := 0.35 * c.length * h * h
 			p.pos = append(p.pos, [3]float32{q[0] + float32(d)*n[0], q[1] + float32(d)*n[1] - float32(droop), q[2] + float32(d)*n[2]})
-			p.nrm = append(p.nrm, n)
+			p.nrm = append(p.nrm, beardNormal(n))
 			p.uv = append(p.uv, region.uv[i])
 			p.inf = append(p.inf, region.inf[i])
 			p.base = append(p.base, region.base[i])
@@ -259,6 +261,20 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 		}
 	}
 	return p
+}
+
+// beardNormal is the normal a beard shell shades with at a skin normal
+// n: tipped toward the front and up, most where the skin faces down.
+// A beard's strands stand off the skin every way, so the hair under the
+// jaw catches the light from in front as much as the chin's; shaded by
+// the skin's normal, which faces the floor there, it took no light but
+// a viewer's dim ground light and drew black patches under the chin in
+// a three-point rig (issue 22's panel).
+func beardNormal(n [3]float32) [3]float32 {
+	k := 0.2 + 0.9*math.Max(0, -float64(n[1]))
+	b := [3]float64{float64(n[0]), float64(n[1]) + 0.55*k, float64(n[2]) + 0.85*k}
+	l := math.Sqrt(b[0]*b[0] + b[1]*b[1] + b[2]*b[2])
+	return [3]float32{float32(b[0] / l), float32(b[1] / l), float32(b[2] / l)}
 }
 
 // validate checks the style and the colour; absent fields are fine.

@@ -214,3 +214,46 @@ func TestFacialHairConfig(t *testing.T) {
 		t.Error("the creator's catalogue does not offer facialHair")
 	}
 }
+
+// TestBeardLitByRig shades a full beard's vertices by their normals
+// under the three-point rig that bench/avatar-look lights portraits
+// with (key, fill and rim directional lights, as web viewers light
+// models) and counts the ones no light reaches, which only the dim
+// ground colour of a hemisphere light shows: black patches under the
+// chin (issue 22's panel). Shaded by the skin's normals (before), 19.5 %
+// of the beard's vertices took no light; now none.
+func TestBeardLitByRig(t *testing.T) {
+	cfg := Default(Masculine)
+	cfg.FacialHair.Style = "full-beard"
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beard := meshNamed(s, "Wolf3D_Beard")
+	if beard == nil {
+		t.Fatal("no Wolf3D_Beard")
+	}
+	lights := []struct {
+		dir [3]float64
+		i   float64
+	}{{[3]float64{1.5, 2.5, 2.5}, 2.6}, {[3]float64{-2, 1.2, 1.5}, 0.9}, {[3]float64{0, 2.5, -2.5}, 1.8}}
+	dark := 0
+	nrm := beard.Primitives[0].Normals
+	for _, n := range nrm {
+		e := 0.0
+		for _, l := range lights {
+			ll := math.Sqrt(l.dir[0]*l.dir[0] + l.dir[1]*l.dir[1] + l.dir[2]*l.dir[2])
+			e += l.i * math.Max(0, (float64(n[0])*l.dir[0]+float64(n[1])*l.dir[1]+float64(n[2])*l.dir[2])/ll)
+		}
+		// A tenth of the key light head-on: in a portrait, as dark as
+		// the dim ground light alone.
+		if e < 0.26 {
+			dark++
+		}
+	}
+	share := float64(dark) / float64(len(nrm))
+	t.Logf("%.1f%% of %d beard vertices unlit by the rig", 100*share, len(nrm))
+	if share > 0.03 {
+		t.Errorf("%.1f%% of the beard's vertices take no light from a three-point rig, want under 3%%", 100*share)
+	}
+}

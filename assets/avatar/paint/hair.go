@@ -385,7 +385,10 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				length := smooth(0.05, 0.9, t.mask) * (0.7 + 0.3*clump) * (0.7 + 0.3*noise3(scale3(q, 0.5), seed+52))
 				// Coverage: most texels of the region's middle are hair,
 				// fewer toward its edge.
-				if strand > 0.7-0.55*smooth(0.1, 0.5, t.mask) && length > 0.02 {
+				// The region's thin edge is left to the stubble painted
+				// on the skin under it: strands there drew ragged dark
+				// flecks, not a beard thinning out.
+				if strand > 0.85-0.72*smooth(0.15, 0.55, t.mask) && length > 0.02 {
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
 				}
 				v := 0.5*strand + 0.5*clump
