@@ -61,7 +61,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
 	c = c.mix(red, 0.35*ridge)
 	// The flush breaks up with the mottling, as blood shows in life.
-	c = c.mix(flush, t.blush*(0.4+0.2*r))
+	c = c.mix(flush, t.blush*(0.26+0.12*r))
 	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
 	a := smooth(0.15, 0.7, t.mask)
 	c = c.mix(lip, a)
