@@ -45,16 +45,6 @@ func (q *quadric) add(r *quadric) {
 	q.w += r.w
 }
 
-func (q *quadric) eval(v vec3) float32 {
-	rx := q.b0 + q.a10*v.y
-	ry := q.b1 + q.a21*v.z
-	rz := q.b2 + q.a20*v.x
-	rx = 2*rx + q.a00*v.x
-	ry = 2*ry + q.a11*v.y
-	rz = 2*rz + q.a22*v.z
-	return q.c + rx*v.x + ry*v.y + rz*v.z
-}
-
 // posError is the weighted mean squared distance from v to the planes of q:
 // dividing by the weight makes the error independent of how many triangles
 // were merged into q, so it reads as a squared distance. It is a function
