@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/qmuntal/gltf"
 
@@ -26,8 +27,10 @@ type builder struct {
 	// shapes (Basis).
 	body    *human.Body
 	sliders []*sliderShape
-	// painting counts the textures being painted in the background.
+	// painting counts the textures being painted in the background;
+	// panicked holds the first of their panics.
 	painting sync.WaitGroup
+	panicked atomic.Pointer[any]
 }
 
 // newBuilder adds the joint nodes under an "Armature" root and the skin,
@@ -102,11 +105,18 @@ func (b *builder) painted(name string, t texture, o matOpts) int {
 	}
 	m, fill := b.encodedMaterial(name, &encodedMaps{}, o)
 	b.painting.Go(func() {
+		// A panic is handed to the build's goroutine (wait), where the
+		// job's handler recovers it, instead of ending the process.
+		defer func() {
+			if r := recover(); r != nil {
+				b.panicked.CompareAndSwap(nil, &r)
+			}
+		}()
 		// A few textures at a time: each paints on every core already,
 		// and holds some 30 MB of buffers while it does.
 		paintSlots <- struct{}{}
+		defer func() { <-paintSlots }()
 		enc := encodeMaps(t.paint(), o)
-		<-paintSlots
 		textures.put(key, enc)
 		fill(enc)
 	})
@@ -116,8 +126,14 @@ func (b *builder) painted(name string, t texture, o matOpts) int {
 // paintSlots bounds the textures painted at once in the process.
 var paintSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
-// wait returns when every texture of the scene is painted and encoded.
-func (b *builder) wait() { b.painting.Wait() }
+// wait returns when every texture of the scene is painted and encoded;
+// it panics with a painter's panic.
+func (b *builder) wait() {
+	b.painting.Wait()
+	if r := b.panicked.Swap(nil); r != nil {
+		panic(*r)
+	}
+}
 
 // encodeMaps encodes the images of m that a material with options o uses.
 func encodeMaps(m paint.Maps, o matOpts) *encodedMaps {

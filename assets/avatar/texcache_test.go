@@ -106,3 +106,18 @@ func TestTextureCacheBounded(t *testing.T) {
 		t.Errorf("cache holds %d entries, %d bytes; want 3, 9000", n, bytes)
 	}
 }
+
+// TestPaintPanicReachesBuild: a painter that panics in the background
+// panics the build's own goroutine at wait, where a job's handler
+// recovers it, instead of ending the process.
+func TestPaintPanicReachesBuild(t *testing.T) {
+	b := newBuilder(Rig{})
+	bad := texture{key: paint.KeyOf("TestPaintPanicReachesBuild"), paint: func() paint.Maps { panic("painter failed") }}
+	b.painted("bad", bad, matOpts{})
+	defer func() {
+		if r := recover(); r != "painter failed" {
+			t.Errorf("wait recovered %v, want the painter's panic", r)
+		}
+	}()
+	b.wait()
+}
