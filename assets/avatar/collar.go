@@ -77,8 +77,7 @@ const (
 // v's: another layer over it, not a sleeve beside it (which faces it).
 func (c *triCells) layerOver(p, d [3]float32, g *part, v uint32, reach float64) bool {
 	hit := false
-	o := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
-	dd := [3]float64{float64(d[0]), float64(d[1]), float64(d[2])}
+	o, dd := v3(p), v3(d)
 	// The cells hold triangles near the ray's start; reach is under a
 	// cell's size, so its neighbours hold every triangle it can meet.
 	c.around(p, func(t int) {
@@ -98,24 +97,7 @@ func (c *triCells) layerOver(p, d [3]float32, g *part, v uint32, reach float64) 
 		if fn[0]*g.nrm[v][0]+fn[1]*g.nrm[v][1]+fn[2]*g.nrm[v][2] < 0.5*3 {
 			return
 		}
-		a := g.pos[tri[0]]
-		e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
-		h := cross3(dd, e2)
-		det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
-		if math.Abs(det) < 1e-12 {
-			return
-		}
-		sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
-		u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
-		if u < 0 || u > 1 {
-			return
-		}
-		q := cross3(sv, e1)
-		w := (dd[0]*q[0] + dd[1]*q[1] + dd[2]*q[2]) / det
-		if w < 0 || u+w > 1 {
-			return
-		}
-		if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < reach {
+		if dist, _, _, ok := g.rayCross(o, dd, tri); ok && dist < reach {
 			hit = true
 		}
 	})

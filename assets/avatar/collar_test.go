@@ -62,7 +62,7 @@ func TestCollarLayersShaded(t *testing.T) {
 					if tr[0] == uint32(v) || tr[1] == uint32(v) || tr[2] == uint32(v) {
 						continue
 					}
-					if d, ok := rayTriangle(start, down, pos[tr[0]], pos[tr[1]], pos[tr[2]]); ok && d < best {
+					if d, _, _, ok := rayTriangle(start, down, pos[tr[0]], pos[tr[1]], pos[tr[2]]); ok && d < best {
 						best, hitTri = d, ti
 					}
 				}

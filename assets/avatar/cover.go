@@ -213,33 +213,21 @@ func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
 func (c *triCells) cast(p [3]float32, n [3]float32, g *part) (int, [3]float64) {
 	best, bt := -1, underRadius
 	var bary [3]float64
-	o := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
-	d := [3]float64{float64(n[0]), float64(n[1]), float64(n[2])}
+	o, d := v3(p), v3(n)
 	c.around(p, func(t int) {
 		tri := g.tris[t]
-		// Möller and Trumbore.
-		a := g.pos[tri[0]]
-		e1, e2 := sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a)
-		h := cross3(d, e2)
-		det := e1[0]*h[0] + e1[1]*h[1] + e1[2]*h[2]
-		if math.Abs(det) < 1e-12 {
-			return
-		}
-		sv := [3]float64{o[0] - float64(a[0]), o[1] - float64(a[1]), o[2] - float64(a[2])}
-		u := (sv[0]*h[0] + sv[1]*h[1] + sv[2]*h[2]) / det
-		if u < 0 || u > 1 {
-			return
-		}
-		q := cross3(sv, e1)
-		w := (d[0]*q[0] + d[1]*q[1] + d[2]*q[2]) / det
-		if w < 0 || u+w > 1 {
-			return
-		}
-		if dist := (e2[0]*q[0] + e2[1]*q[1] + e2[2]*q[2]) / det; dist > 0 && dist < bt {
+		dist, u, w, ok := g.rayCross(o, d, tri)
+		if ok && dist < bt {
 			best, bt, bary = t, dist, [3]float64{1 - u - w, u, w}
 		}
 	})
 	return best, bary
+}
+
+// rayCross is rayEdges on triangle tri of g, its edges taken in float32.
+func (g *part) rayCross(o, d vec3, tri [3]uint32) (dist, wb, wd float64, ok bool) {
+	a := g.pos[tri[0]]
+	return rayEdges(o, d, v3(a), sub3(g.pos[tri[1]], a), sub3(g.pos[tri[2]], a))
 }
 
 // nearest is the garment triangle nearest to p within underRadius, the

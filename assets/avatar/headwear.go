@@ -642,7 +642,7 @@ func (rb *rayBins) first(u vec3) (float64, bool) {
 	best, ok := math.Inf(1), false
 	for _, t := range rb.bins[key] {
 		tri := rb.tris[t]
-		if d, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d < best {
+		if d, _, _, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d < best {
 			best, ok = d, true
 		}
 	}
@@ -650,24 +650,31 @@ func (rb *rayBins) first(u vec3) (float64, bool) {
 }
 
 // rayTriangle is the distance along the unit direction u from c to the
-// triangle abd (Möller-Trumbore), and whether the ray meets it ahead of c.
-func rayTriangle(c, u, a, b, d vec3) (float64, bool) {
-	e1, e2 := b.sub(a), d.sub(a)
+// triangle abd (Möller-Trumbore), the crossing's barycentric weights of b
+// and d, and whether the ray meets it ahead of c.
+func rayTriangle(c, u, a, b, d vec3) (dist, wb, wd float64, ok bool) {
+	return rayEdges(c, u, a, b.sub(a), d.sub(a))
+}
+
+// rayEdges is rayTriangle for the triangle given by its corner a and its
+// edges from a: the garments take their edges as float32 differences
+// (sub3), and the same rounding keeps their avatars' bytes.
+func rayEdges(c, u, a, e1, e2 vec3) (dist, wb, wd float64, ok bool) {
 	pv := u.cross(e2)
 	det := e1.dot(pv)
 	if math.Abs(det) < 1e-12 {
-		return 0, false
+		return 0, 0, 0, false
 	}
 	tv := c.sub(a)
-	x := tv.dot(pv) / det
-	if x < 0 || x > 1 {
-		return 0, false
+	wb = tv.dot(pv) / det
+	if wb < 0 || wb > 1 {
+		return 0, 0, 0, false
 	}
 	qv := tv.cross(e1)
-	y := u.dot(qv) / det
-	if y < 0 || x+y > 1 {
-		return 0, false
+	wd = u.dot(qv) / det
+	if wd < 0 || wb+wd > 1 {
+		return 0, 0, 0, false
 	}
-	dist := e2.dot(qv) / det
-	return dist, dist > 0
+	dist = e2.dot(qv) / det
+	return dist, wb, wd, dist > 0
 }

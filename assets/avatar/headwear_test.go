@@ -47,7 +47,7 @@ func centroid(ps []vec3) vec3 {
 func rayHit(c, u vec3, pos []vec3, tris [][3]uint32) (float64, bool) {
 	best, ok := math.Inf(1), false
 	for _, t := range tris {
-		if d, hit := rayTriangle(c, u, pos[t[0]], pos[t[1]], pos[t[2]]); hit && d < best {
+		if d, _, _, hit := rayTriangle(c, u, pos[t[0]], pos[t[1]], pos[t[2]]); hit && d < best {
 			best, ok = d, true
 		}
 	}

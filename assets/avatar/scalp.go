@@ -65,7 +65,7 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 					k := [3]int{c[0] + dx, c[1] + dy, c[2] + dz}
 					for _, t := range tris[k] {
 						tri := hair.tris[t]
-						if d, ok := rayTriangle(from, n, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])); ok && d > 0 && d < reach {
+						if d, _, _, ok := rayTriangle(from, n, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])); ok && d > 0 && d < reach {
 							w = 1
 							break search
 						}
