@@ -1,6 +1,7 @@
 package avatar
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -100,24 +101,28 @@ func (f *Face) feature(name string) *map[string]float64 {
 // each moving the face as far from it as it would from MakeHuman's
 // average (human.Params.Base).
 var houseFace = map[string]map[string]float64{
-	Masculine: {
-		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
-		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
-		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-		"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
-		"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
-		"mouth/mouth-cupidsbow": 0.4,
-	},
-	Feminine: {
-		"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
-		"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
-		"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-		"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
-		"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
-		"mouth/mouth-cupidsbow": 0.4,
-		"chin/chin-width":       -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
+	Masculine: houseEvery,
+	Feminine: merged(houseEvery, map[string]float64{
+		"chin/chin-width": -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
 		"cheek/cheek-bones": 0.3,
-	},
+	}),
+}
+
+// houseEvery is the part of the house face both body types share.
+var houseEvery = map[string]float64{
+	"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
+	"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
+	"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
+	"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
+	"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
+	"mouth/mouth-cupidsbow": 0.4,
+}
+
+// merged is a new map with a's entries and then b's.
+func merged(a, b map[string]float64) map[string]float64 {
+	m := maps.Clone(a)
+	maps.Copy(m, b)
+	return m
 }
 
 // faceSpread is how far a seeded dial strays: a normal spread, so most
