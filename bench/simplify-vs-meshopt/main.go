@@ -18,10 +18,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -220,54 +218,23 @@ func fileSize(path string) int64 {
 }
 
 // meshopt is the node process that runs meshoptimizer, one case per request.
-type meshopt struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+type meshopt struct{ *child }
 
 func startMeshopt(manifest string) *meshopt {
-	cmd := exec.Command("node", "meshopt.mjs", manifest)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		log.Fatalf("node meshopt.mjs: %v", err)
-	}
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	return &meshopt{cmd: cmd, in: in, out: sc}
+	return &meshopt{startChild("node meshopt.mjs", "node", "meshopt.mjs", manifest)}
 }
 
 func (m *meshopt) run(i int) outcome {
-	if _, err := fmt.Fprintln(m.in, i); err != nil {
-		log.Fatalf("node meshopt.mjs: %v", err)
-	}
-	if !m.out.Scan() {
-		log.Fatalf("node meshopt.mjs stopped: %v", m.out.Err())
-	}
+	line := m.ask("%d", i)
 	var r struct {
 		Seconds float64 `json:"seconds"`
 		Indices int     `json:"indices"`
 		Error   float32 `json:"error"`
 	}
-	if err := json.Unmarshal(m.out.Bytes(), &r); err != nil {
-		log.Fatalf("node meshopt.mjs printed %q: %v", m.out.Text(), err)
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		log.Fatalf("node meshopt.mjs printed %q: %v", line, err)
 	}
 	return outcome{Seconds: []float64{r.Seconds}, Indices: r.Indices, Error: r.Error}
-}
-
-func (m *meshopt) close() {
-	m.in.Close()
-	if err := m.cmd.Wait(); err != nil {
-		log.Printf("node meshopt.mjs: %v", err)
-	}
 }
 
 func runKiln(m simplify.Mesh, opt simplify.Options) outcome {

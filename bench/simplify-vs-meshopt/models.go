@@ -163,11 +163,60 @@ func kilnLevels(data []byte) [lod.Max + 1]levelResult {
 
 // exportModel writes every triangle primitive of a model for models.mjs.
 func exportModel(dir string, model int, name string, data []byte) modelCase {
+	c := modelCase{Name: name}
+	trianglePrims(name, data, func(mi, pi int, p *scene.Primitive, idx []uint32) {
+		pos, attr := interleave(p, true)
+		var weights []float32
+		if p.Normals != nil {
+			weights = append(weights, normalWeight, normalWeight, normalWeight)
+		}
+		if len(p.TexCoords) > 0 {
+			weights = append(weights, uvWeight, uvWeight)
+		}
+		if len(p.Colors) > 0 {
+			weights = append(weights, colorWeight, colorWeight, colorWeight, colorWeight)
+		}
+		// protect the positions that hold more than one shading site
+		sites, _ := p.ShadingSites()
+		first := map[[3]float32]uint32{}
+		multi := map[[3]float32]bool{}
+		for v, site := range sites {
+			if site != uint32(v) {
+				continue
+			}
+			if _, ok := first[p.Positions[v]]; ok {
+				multi[p.Positions[v]] = true
+			}
+			first[p.Positions[v]] = uint32(v)
+		}
+		protect := make([]byte, p.VertexCount())
+		for v, q := range p.Positions {
+			if multi[q] {
+				protect[v] = 2
+			}
+		}
+		prefix := fmt.Sprintf("model%d-%d-%d", model, mi, pi)
+		writeRaw(filepath.Join(dir, prefix+".u32"), idx)
+		writeRaw(filepath.Join(dir, prefix+".f32"), pos)
+		writeRaw(filepath.Join(dir, prefix+".attr.f32"), attr)
+		if err := os.WriteFile(filepath.Join(dir, prefix+".lock"), protect, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		c.Primitives = append(c.Primitives, modelPrimitive{
+			Indices: prefix + ".u32", Positions: prefix + ".f32", Attributes: prefix + ".attr.f32",
+			Stride: len(weights), Weights: weights, Protect: prefix + ".lock", Triangles: len(idx) / 3,
+		})
+	})
+	return c
+}
+
+// trianglePrims calls fn with every triangle primitive of a glTF model,
+// welded, and its indices (0 to n-1 for a primitive without).
+func trianglePrims(name string, data []byte, fn func(mesh, prim int, p *scene.Primitive, idx []uint32)) {
 	s, err := scene.Read(data, scene.ReadOptions{})
 	if err != nil {
 		log.Fatalf("%s: %v", name, err)
 	}
-	c := modelCase{Name: name}
 	for mi, m := range s.Meshes {
 		for pi, p := range m.Primitives {
 			if p.Mode != gltf.PrimitiveTriangles {
@@ -183,60 +232,26 @@ func exportModel(dir string, model int, name string, data []byte) modelCase {
 					idx[i] = uint32(i)
 				}
 			}
-			var pos, attr []float32
-			var weights []float32
-			if p.Normals != nil {
-				weights = append(weights, normalWeight, normalWeight, normalWeight)
-			}
-			if len(p.TexCoords) > 0 {
-				weights = append(weights, uvWeight, uvWeight)
-			}
-			if len(p.Colors) > 0 {
-				weights = append(weights, colorWeight, colorWeight, colorWeight, colorWeight)
-			}
-			for i, v := range p.Positions {
-				pos = append(pos, v[:]...)
-				if p.Normals != nil {
-					attr = append(attr, p.Normals[i][:]...)
-				}
-				if len(p.TexCoords) > 0 {
-					attr = append(attr, p.TexCoords[0][i][:]...)
-				}
-				if len(p.Colors) > 0 {
-					attr = append(attr, p.Colors[0][i][:]...)
-				}
-			}
-			// protect the positions that hold more than one shading site
-			sites, _ := p.ShadingSites()
-			first := map[[3]float32]uint32{}
-			multi := map[[3]float32]bool{}
-			for v, site := range sites {
-				if site != uint32(v) {
-					continue
-				}
-				if _, ok := first[p.Positions[v]]; ok {
-					multi[p.Positions[v]] = true
-				}
-				first[p.Positions[v]] = uint32(v)
-			}
-			protect := make([]byte, p.VertexCount())
-			for v, q := range p.Positions {
-				if multi[q] {
-					protect[v] = 2
-				}
-			}
-			prefix := fmt.Sprintf("model%d-%d-%d", model, mi, pi)
-			writeRaw(filepath.Join(dir, prefix+".u32"), idx)
-			writeRaw(filepath.Join(dir, prefix+".f32"), pos)
-			writeRaw(filepath.Join(dir, prefix+".attr.f32"), attr)
-			if err := os.WriteFile(filepath.Join(dir, prefix+".lock"), protect, 0o644); err != nil {
-				log.Fatal(err)
-			}
-			c.Primitives = append(c.Primitives, modelPrimitive{
-				Indices: prefix + ".u32", Positions: prefix + ".f32", Attributes: prefix + ".attr.f32",
-				Stride: len(weights), Weights: weights, Protect: prefix + ".lock", Triangles: len(idx) / 3,
-			})
+			fn(mi, pi, p, idx)
 		}
 	}
-	return c
+}
+
+// interleave flattens a primitive's positions, and per vertex its normal,
+// first texture coordinates and, with colors, first colour: the
+// attributes both contenders simplify with.
+func interleave(p *scene.Primitive, colors bool) (pos, attr []float32) {
+	for i, v := range p.Positions {
+		pos = append(pos, v[:]...)
+		if p.Normals != nil {
+			attr = append(attr, p.Normals[i][:]...)
+		}
+		if len(p.TexCoords) > 0 {
+			attr = append(attr, p.TexCoords[0][i][:]...)
+		}
+		if colors && len(p.Colors) > 0 {
+			attr = append(attr, p.Colors[0][i][:]...)
+		}
+	}
+	return pos, attr
 }

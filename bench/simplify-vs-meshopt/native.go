@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"log"
 	"math"
 	"os"
@@ -15,8 +12,6 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
-
-	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
@@ -226,46 +221,18 @@ func nativeModels() []nativeModel {
 }
 
 func gltfModel(name string, data []byte) nativeModel {
-	s, err := scene.Read(data, scene.ReadOptions{})
-	if err != nil {
-		log.Fatalf("%s: %v", name, err)
-	}
 	m := nativeModel{name: name}
-	for _, mesh := range s.Meshes {
-		for _, p := range mesh.Primitives {
-			if p.Mode != gltf.PrimitiveTriangles {
-				continue
-			}
-			if err := p.Weld(); err != nil {
-				log.Fatal(err)
-			}
-			idx := p.Indices
-			if idx == nil {
-				idx = make([]uint32, p.VertexCount())
-				for i := range idx {
-					idx[i] = uint32(i)
-				}
-			}
-			var pos, attr []float32
-			stride := 0
-			if p.Normals != nil {
-				stride += 3
-			}
-			if len(p.TexCoords) > 0 {
-				stride += 2
-			}
-			for i, v := range p.Positions {
-				pos = append(pos, v[:]...)
-				if p.Normals != nil {
-					attr = append(attr, p.Normals[i][:]...)
-				}
-				if len(p.TexCoords) > 0 {
-					attr = append(attr, p.TexCoords[0][i][:]...)
-				}
-			}
-			m.prims = append(m.prims, mesh3(idx, pos, attr, stride))
+	trianglePrims(name, data, func(_, _ int, p *scene.Primitive, idx []uint32) {
+		pos, attr := interleave(p, false)
+		stride := 0
+		if p.Normals != nil {
+			stride += 3
 		}
-	}
+		if len(p.TexCoords) > 0 {
+			stride += 2
+		}
+		m.prims = append(m.prims, mesh3(idx, pos, attr, stride))
+	})
 	return m
 }
 
@@ -316,50 +283,21 @@ func withNormalsAndUVs(idx []uint32, pos []float32) simplify.Mesh {
 }
 
 // driver is the running native driver, one request a line.
-type driver struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+type driver struct{ *child }
 
 func startDriver(path, manifest string) *driver {
-	cmd := exec.Command(path, manifest)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		log.Fatalf("native driver: %v", err)
-	}
-	return &driver{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	return &driver{startChild("native driver", path, manifest)}
 }
 
 // run simplifies count primitives from first at ratio with no error bound
 // and returns the seconds of the calls (wall and CPU) and the indices
 // written.
 func (d *driver) run(first, count int, ratio float32, out string) (float64, float64, int) {
-	if _, err := fmt.Fprintf(d.in, "%d %d %g %g %s\n", first, count, ratio, 1e30, out); err != nil {
-		log.Fatalf("native driver: %v", err)
-	}
-	if !d.out.Scan() {
-		log.Fatalf("native driver stopped: %v", errors.Join(d.out.Err(), io.ErrUnexpectedEOF))
-	}
+	line := d.ask("%d %d %g %g %s", first, count, ratio, 1e30, out)
 	var sec, cpu, worst float64
 	var idx int
-	if _, err := fmt.Sscan(d.out.Text(), &sec, &cpu, &idx, &worst); err != nil {
-		log.Fatalf("native driver printed %q: %v", d.out.Text(), err)
+	if _, err := fmt.Sscan(line, &sec, &cpu, &idx, &worst); err != nil {
+		log.Fatalf("native driver printed %q: %v", line, err)
 	}
 	return sec, cpu, idx
-}
-
-func (d *driver) close() {
-	d.in.Close()
-	if err := d.cmd.Wait(); err != nil {
-		log.Printf("native driver: %v", err)
-	}
 }
