@@ -89,19 +89,22 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 		y0 := max(r0, int(math.Floor(min(py[0], py[1], py[2]))))
 		y1 := min(r1-1, int(math.Ceil(max(py[0], py[1], py[2]))))
 		for y := y0; y <= y1; y++ {
+			row := m[y*n:][:n]
 			for x := x0; x <= x1; x++ {
+				tx := &row[x]
+				if tx.ok {
+					// Overlapping UV pieces (hair cards share their
+					// strands) show one surface point: the first. Asked
+					// before the weights: a texel inside a neighbour's
+					// bounding box is mostly covered by then.
+					continue
+				}
 				fx, fy := float64(x), float64(y)
 				w0 := ((px[1]-fx)*(py[2]-fy) - (px[2]-fx)*(py[1]-fy)) / area
 				w1 := ((px[2]-fx)*(py[0]-fy) - (px[0]-fx)*(py[2]-fy)) / area
 				w2 := 1 - w0 - w1
 				const e = -0.02
 				if w0 < e || w1 < e || w2 < e {
-					continue
-				}
-				tx := &m[y*n+x]
-				if tx.ok {
-					// Overlapping UV pieces (hair cards share their
-					// strands) show one surface point: the first.
 					continue
 				}
 				tx.ok = true
@@ -136,32 +139,48 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 
 // grow copies covered texels into their uncovered neighbours, r times.
 // Rows are done side by side: a step writes only texels that were
-// uncovered and reads only ones that were covered.
+// uncovered and reads only ones that were covered. Which texels are
+// covered is kept apart in a byte a texel (the texels are 64 bytes: one
+// pass over them to read it, not one a step), and each step marks the
+// texels it fills for the next.
 func grow(m []texel, n, r int) {
-	prev := make([]bool, len(m))
+	prev, next := boolPool.get(len(m)), boolPool.get(len(m))
+	defer boolPool.put(prev)
+	defer boolPool.put(next)
+	for i := range m {
+		prev[i] = m[i].ok
+	}
 	for ; r > 0; r-- {
-		for i := range m {
-			prev[i] = m[i].ok
-		}
-		parallel(n, func(y0, y1 int) { growRows(m, prev, n, y0, y1) })
+		copy(next, prev)
+		parallel(n, func(y0, y1 int) { growRows(m, prev, next, n, y0, y1) })
+		prev, next = next, prev
 	}
 }
 
-// growRows is one step of grow over rows y0..y1.
-func growRows(m []texel, prev []bool, n, y0, y1 int) {
+// growRows is one step of grow over rows y0..y1: an uncovered texel
+// takes its first covered neighbour of right, left, below, above, and is
+// marked in next.
+func growRows(m []texel, prev, next []bool, n, y0, y1 int) {
 	for y := y0; y < y1; y++ {
 		for x := 0; x < n; x++ {
 			i := y*n + x
 			if prev[i] {
 				continue
 			}
-			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				xn, yn := x+d[0], y+d[1]
-				if xn < 0 || yn < 0 || xn >= n || yn >= n || !prev[yn*n+xn] {
-					continue
-				}
-				m[i] = m[yn*n+xn]
-				break
+			j := -1
+			switch {
+			case x+1 < n && prev[i+1]:
+				j = i + 1
+			case x > 0 && prev[i-1]:
+				j = i - 1
+			case y+1 < n && prev[i+n]:
+				j = i + n
+			case y > 0 && prev[i-n]:
+				j = i - n
+			}
+			if j >= 0 {
+				m[i] = m[j]
+				next[i] = true
 			}
 		}
 	}
@@ -192,12 +211,43 @@ var srgbTable = func() (t [4097]uint8) {
 }()
 
 func linearToSRGB(v float64) uint8 {
-	return srgbTable[int(math.Max(0, math.Min(1, v))*4096+0.5)]
+	return srgbTable[int(clamp01(v)*4096+0.5)]
 }
 
 func smooth(e0, e1, x float64) float64 {
-	t := math.Max(0, math.Min(1, (x-e0)/(e1-e0)))
+	t := clamp01((x - e0) / (e1 - e0))
 	return t * t * (3 - 2*t)
+}
+
+// clamp01 is math.Max(0, math.Min(1, v)) in two comparisons: those two
+// are calls (they order ±0 and NaN), and every texel of every image made
+// several. The one difference, -0 for -0, is lost in every use here (a
+// product, a sum with a positive number, a rounding to a byte); NaN stays
+// NaN.
+func clamp01(v float64) float64 {
+	if v < 0 {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
+
+// round8 is uint8(math.Round(v)): a truncation and a comparison where v
+// is in [0, 256) (the fraction v-trunc(v) is exact there; adding 0.5
+// instead would round 0.49999999999999994 up), math.Round itself
+// otherwise. Three of the four bytes of every texel of the normal and ORM
+// maps go through it.
+func round8(v float64) uint8 {
+	if !(v >= 0 && v < 256) {
+		return uint8(math.Round(v))
+	}
+	i := int(v)
+	if v-float64(i) >= 0.5 {
+		i++
+	}
+	return uint8(i)
 }
 
 // layer is one material's texel values before encoding: linear base
@@ -244,7 +294,7 @@ func (l *layer) fill(base, nrm, orm *image.NRGBA, bump float64, y0, y1 int) {
 			c := l.base[i]
 			a := uint8(255)
 			if l.alpha != nil {
-				a = uint8(math.Round(255 * math.Max(0, math.Min(1, l.alpha[i]))))
+				a = round8(255 * clamp01(l.alpha[i]))
 			}
 			pb[4*x], pb[4*x+1], pb[4*x+2], pb[4*x+3] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2]), a
 			// Tangent space: +X along u, +Y up the image (against v), as
@@ -282,8 +332,8 @@ func parallel(n int, f func(lo, hi int)) {
 	wg.Wait()
 }
 
-func unit8(v float64) uint8 { return uint8(math.Round((v*0.5 + 0.5) * 255)) }
-func byte8(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
+func unit8(v float64) uint8 { return round8((v*0.5 + 0.5) * 255) }
+func byte8(v float64) uint8 { return round8(clamp01(v) * 255) }
 
 // Encode writes an image as PNG.
 func Encode(m image.Image) []byte {

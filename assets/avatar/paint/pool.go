@@ -45,6 +45,7 @@ var (
 	texelPool pools[texel]
 	rgbPool   pools[rgb]
 	floatPool pools[float64]
+	boolPool  pools[bool]
 )
 
 // newImage is an n×n image whose pixels come from the pool.

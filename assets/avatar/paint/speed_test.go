@@ -1,0 +1,74 @@
+package paint
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The helpers below replace math calls on every texel; each must give
+// what the formula it replaces gives, to the bit, or the textures' bytes
+// change (TestSameBytes in package avatar checks whole avatars; these
+// check the edges whole avatars may not reach).
+
+// edgeValues are inputs where rounding and clamping turn: halves, the
+// double just under a half, the ends of the ranges, signed zeros, NaN.
+var edgeValues = []float64{
+	0, math.Copysign(0, -1), 0.5, math.Nextafter(0.5, 0), math.Nextafter(0.5, 1),
+	1, math.Nextafter(1, 0), math.Nextafter(1, 2), 1.5, 2.5, 127.5, 254.5, 254.49999999999997,
+	255, 255.49999999999997, 255.5, 256, -0.3, -0.5, -0.7, -1, -1.5, 1e-300, -1e-300, 3e9, -3e9, math.NaN(),
+}
+
+func TestRound8(t *testing.T) {
+	check := func(v float64) {
+		if got, want := round8(v), uint8(math.Round(v)); got != want {
+			t.Fatalf("round8(%v) = %d, uint8(math.Round) = %d", v, got, want)
+		}
+	}
+	for _, v := range edgeValues {
+		check(v)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1_000_000 {
+		check(r.Float64() * 256)
+		check(math.Round(r.Float64()*512) / 2) // halves
+	}
+}
+
+func TestClampHelpers(t *testing.T) {
+	oldSRGB := func(v float64) uint8 { return srgbTable[int(math.Max(0, math.Min(1, v))*4096+0.5)] }
+	oldByte8 := func(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
+	oldUnit8 := func(v float64) uint8 { return uint8(math.Round((v*0.5 + 0.5) * 255)) }
+	oldSmooth := func(e0, e1, x float64) float64 {
+		t := math.Max(0, math.Min(1, (x-e0)/(e1-e0)))
+		return t * t * (3 - 2*t)
+	}
+	check := func(v float64) {
+		if v == v { // NaN indexes the table out of range in both
+			if got, want := linearToSRGB(v), oldSRGB(v); got != want {
+				t.Fatalf("linearToSRGB(%v) = %d, want %d", v, got, want)
+			}
+		}
+		if got, want := byte8(v), oldByte8(v); got != want {
+			t.Fatalf("byte8(%v) = %d, want %d", v, got, want)
+		}
+		if v >= -1 && v <= 1 {
+			if got, want := unit8(v), oldUnit8(v); got != want {
+				t.Fatalf("unit8(%v) = %d, want %d", v, got, want)
+			}
+		}
+		got, want := smooth(0.2, 0.7, v), oldSmooth(0.2, 0.7, v)
+		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+			t.Fatalf("smooth(0.2, 0.7, %v) = %v, want %v", v, got, want)
+		}
+	}
+	for _, v := range edgeValues {
+		check(v)
+		check(v / 255)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1_000_000 {
+		check(r.Float64()*1.4 - 0.2)
+		check(r.Float64()*2 - 1)
+	}
+}
