@@ -2,7 +2,6 @@ package paint
 
 import (
 	"image"
-	"image/png"
 	"slices"
 	"sync"
 )
@@ -82,17 +81,3 @@ func (l *layer) release() {
 	floatPool.put(l.alpha)
 	*l = layer{n: l.n}
 }
-
-// encoderBuffers keeps the PNG encoder's row buffers and deflate state
-// (over a megabyte) from one texture to the next; the bytes out are the
-// same.
-var encoderBuffers = &pngBuffers{}
-
-type pngBuffers struct{ p sync.Pool }
-
-func (b *pngBuffers) Get() *png.EncoderBuffer {
-	e, _ := b.p.Get().(*png.EncoderBuffer)
-	return e
-}
-
-func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.p.Put(e) }
