@@ -98,9 +98,10 @@ func (p *part) smoothWeights(fade float64) {
 	for i, inf := range p.inf {
 		orig[weld[i]] = inf
 	}
-	out := smoothed(orig, nb, rep, radius)
+	g := newEdgeGraph(nb, rep)
+	out := smoothed(orig, g, radius)
 	if fade > 0 {
-		near := smoothed(orig, nb, rep, hemSmooth)
+		near := smoothed(orig, g, hemSmooth)
 		hem := hemDistance(p.pos, p.tris, weld, n, sewn, nb, rep, fade)
 		for v := range out {
 			if t := hem[v] / fade; t < 1 {
@@ -168,13 +169,13 @@ func blend(a, b human.Influence, t float64) human.Influence {
 // within radius along the cloth, so that the weights change by at most
 // about 1/radius per metre wherever the mesh is dense: short edges then
 // cannot take a large step of weight.
-func smoothed(orig []human.Influence, nb [][]int, rep [][3]float32, radius float64) []human.Influence {
+func smoothed(orig []human.Influence, g *edgeGraph, radius float64) []human.Influence {
 	out := make([]human.Influence, len(orig))
 	ball := newGeodesicBall(len(orig))
 	var acc jointSums
 	for v := range out {
 		acc.reset()
-		ball.visit(v, nb, rep, radius, func(u int, d float64) {
+		ball.visit(v, g, radius, func(u int, d float64) {
 			k := 1 - (d/radius)*(d/radius)
 			k *= k
 			for j := 0; j < 4; j++ {
@@ -270,9 +271,39 @@ func newGeodesicBall(n int) *geodesicBall {
 	return b
 }
 
-// visit calls f for every vertex within r of v along the graph nb, with
+// edgeGraph is the neighbour lists nb flattened, each edge with its
+// length computed once: the walks from every vertex of a garment cross
+// each edge hundreds of times, and took the difference and its square
+// root each time. The lengths are the ones the walk computed (the same
+// expression on the same positions), so the distances are the same to
+// the bit.
+type edgeGraph struct {
+	start []int32   // v's edges are start[v] to start[v+1]
+	to    []int32   // the neighbour at the edge's end
+	len   []float64 // the edge's length
+}
+
+func newEdgeGraph(nb [][]int, pos [][3]float32) *edgeGraph {
+	g := &edgeGraph{start: make([]int32, len(nb)+1)}
+	m := 0
+	for _, l := range nb {
+		m += len(l)
+	}
+	g.to, g.len = make([]int32, 0, m), make([]float64, 0, m)
+	for v, l := range nb {
+		for _, u := range l {
+			e := sub3(pos[u], pos[v])
+			g.to = append(g.to, int32(u))
+			g.len = append(g.len, math.Sqrt(e[0]*e[0]+e[1]*e[1]+e[2]*e[2]))
+		}
+		g.start[v+1] = int32(len(g.to))
+	}
+	return g
+}
+
+// visit calls f for every vertex within r of v along the graph g, with
 // its distance, in a fixed order.
-func (b *geodesicBall) visit(v int, nb [][]int, pos [][3]float32, r float64, f func(u int, d float64)) {
+func (b *geodesicBall) visit(v int, g *edgeGraph, r float64, f func(u int, d float64)) {
 	for _, u := range b.touched {
 		b.dist[u] = math.Inf(1)
 	}
@@ -287,9 +318,11 @@ func (b *geodesicBall) visit(v int, nb [][]int, pos [][3]float32, r float64, f f
 			continue
 		}
 		f(it.v, it.d)
-		for _, u := range nb[it.v] {
-			e := sub3(pos[u], pos[it.v])
-			d := it.d + math.Sqrt(e[0]*e[0]+e[1]*e[1]+e[2]*e[2])
+		to, ln := g.to[g.start[it.v]:g.start[it.v+1]], g.len[g.start[it.v]:g.start[it.v+1]]
+		ln = ln[:len(to)]
+		for k, u32 := range to {
+			u := int(u32)
+			d := it.d + ln[k]
 			if d < r && d < b.dist[u] {
 				if math.IsInf(b.dist[u], 1) {
 					b.touched = append(b.touched, u)
