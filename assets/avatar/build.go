@@ -27,6 +27,9 @@ type builder struct {
 	// shapes (Basis).
 	body    *human.Body
 	sliders []*sliderShape
+	// lid is the share of a blink the lids hold at rest (restLid): the
+	// blink shapes move that much less, so they close where they did.
+	lid float32
 	// painting counts the textures being painted in the background;
 	// panicked holds the first of their panics.
 	painting sync.WaitGroup
@@ -342,6 +345,11 @@ func (b *builder) mesh(name string, prims ...prim) {
 			moved := false
 			for pi, pr := range prims {
 				per[pi] = pr.p.deltas(sh)
+				if b.lid > 0 && isBlink(all[si]) {
+					for i := range per[pi] {
+						per[pi][i] = scale3f(per[pi][i], 1-b.lid)
+					}
+				}
 				moved = moved || per[pi] != nil
 			}
 			if !moved && !prims[0].p.allShapes {

@@ -97,6 +97,10 @@ func (f *Face) feature(name string) *map[string]float64 {
 // and the lower lip drawn in (fuller, narrower lips read as a pout), and
 // softer, narrower jaws and chins on feminine faces. Beside them
 // MakeHuman's average face read plain, its eyes small and narrow. The
+// mouth is wide (scale-horiz at its end) and shallow (scale-depth), its
+// lower lip thin and short: with a fuller lower lip and corners a
+// centimetre behind the lips' front, the lips bulged as a small muzzle
+// (TestMouthWideAtRest). The
 // face's dials (set or drawn from the seed) are applied on top of it,
 // each moving the face as far from it as it would from MakeHuman's
 // average (human.Params.Base).
@@ -113,9 +117,9 @@ var houseEvery = map[string]float64{
 	"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 	"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
 	"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-	"mouth/mouth-upperlip-volume": 0.2, "mouth/mouth-lowerlip-volume": -0.1, "mouth/mouth-scale-horiz": 0.6,
-	"mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.4, "mouth/mouth-upperlip-height": 0.3,
-	"mouth/mouth-cupidsbow": 0.4,
+	"mouth/mouth-upperlip-volume": -0.1, "mouth/mouth-lowerlip-volume": -0.7, "mouth/mouth-lowerlip-height": -0.4,
+	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
+	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
 }
 
 // merged is a new map with a's entries and then b's.

@@ -90,6 +90,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		}
 		parts[id] = fittedPart(f)
 	}
+	b.lid = restLid(headPart, parts["eyes/left"])
+	headPart.lowerLids(b.lid)
+	parts["eyelashes/default"].lowerLids(b.lid)
 	if cfg.Hair.Style != "bald" {
 		f, err := fit("hair/" + cfg.Hair.Style)
 		if err != nil {
@@ -134,7 +137,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 
 	tone := paint.RGB(colorOf(skinTones, cfg.Skin.Tone))
 	hairC := paint.RGB(colorOf(hairColors, cfg.Hair.Color))
-	lips, blush := lipMask(), blushMask()
+	lips, blush := lipColour(), blushMask()
 	headPart.mask = make([]float32, len(headPart.pos))
 	headBlush := make([]float32, len(headPart.pos))
 	for i, v := range headPart.base {

@@ -1,0 +1,128 @@
+package avatar
+
+import (
+	"math"
+	"slices"
+
+	"github.com/kilnhq/kiln/assets/avatar/face"
+)
+
+// lidCover is how far the upper lid should come down over the top of the
+// iris at rest, metres. The house face's larger, more open eyes left
+// white above the iris on many faces, the fixed stare the panel named;
+// in life (and on the leader's avatars) the upper lid covers the top of
+// the iris. Faces whose lids already cover that much keep them.
+const lidCover = 0.002
+
+// maxRestLid bounds the rest lids, as a share of a blink, so no face
+// looks half asleep.
+const maxRestLid = 0.35
+
+// blinks are the face shapes the rest lids are made of, and the shapes
+// that shrink by the rest lids' share (eyesClosed is the two blinks'
+// sum), so a full blink still closes the lids where it did.
+var blinks = []string{"eyeBlinkLeft", "eyeBlinkRight"}
+
+func isBlink(name string) bool {
+	return name == "eyesClosed" || slices.Contains(blinks, name)
+}
+
+// irisEdge is, for an eye part, the mean of its vertices (the centre
+// paint.Eye paints the iris around) and the height of the iris's top
+// edge: where the ray from that centre 0.5 radians up from the front
+// (paint.Eye's limbus) meets the eye's surface. ok is false when it
+// meets none of it.
+func irisEdge(eye *part) (c vec3, top float64, ok bool) {
+	for _, p := range eye.pos {
+		for k := range 3 {
+			c[k] += float64(p[k]) / float64(len(eye.pos))
+		}
+	}
+	edge := vec3{0, math.Sin(0.5), math.Cos(0.5)}
+	r := 0.0
+	for _, t := range eye.tris {
+		if d, _, _, hit := rayTriangle(c, edge, v3(eye.pos[t[0]]), v3(eye.pos[t[1]]), v3(eye.pos[t[2]])); hit {
+			r = math.Max(r, d)
+		}
+	}
+	return c, c[1] + r*edge[1], r > 0
+}
+
+// upperLid is the head's vertex at the upper lid's edge over an eye of
+// centre c whose iris reaches r above it: the lowest head vertex within
+// 2 mm of the eye's middle, above its centre, in front of it and outside
+// the eyeball (the lid's inner side lies on it). -1 when none is.
+func upperLid(head *part, c vec3, r float64) int {
+	best, low := -1, math.Inf(1)
+	for i, p := range head.pos {
+		q := v3(p).sub(c)
+		if math.Abs(q[0]) < 0.002 && q[1] > 0 && q[1] < r && q[2] > 0 && q.len() > r && q[1] < low {
+			best, low = i, q[1]
+		}
+	}
+	return best
+}
+
+// restLid finds how much of a blink the lids take at rest so that the
+// upper lid covers lidCover of the left iris: from the lid's edge and
+// how far a blink moves it down, within 0 and maxRestLid.
+func restLid(head, eye *part) float32 {
+	c, top, ok := irisEdge(eye)
+	if !ok {
+		return 0
+	}
+	// The eyeball's radius, for "outside the eyeball": the iris's edge
+	// lies on its surface.
+	r := (top - c[1]) / math.Sin(0.5)
+	i := upperLid(head, c, r)
+	if i < 0 {
+		return 0
+	}
+	cover := top - float64(head.pos[i][1])
+	idx, d := face.Deltas("eyeBlinkLeft")
+	k := slices.Index(idx, head.base[i])
+	if k < 0 || d[k][1] >= 0 {
+		return 0
+	}
+	w := (lidCover - cover) / float64(-d[k][1])
+	return float32(math.Max(0, math.Min(maxRestLid, w)))
+}
+
+// lowerLids moves the part's vertices by w of the blinks: the head by
+// its base vertices, a fitted part (the lashes) by its bindings, so the
+// lashes stay on the lids. Faded at the neck as the face shapes are.
+func (p *part) lowerLids(w float32) {
+	if w == 0 {
+		return
+	}
+	fade := neckSeamFade()
+	if p.fit != nil {
+		// The part's positions are the fitted asset's: moved on a copy,
+		// so the asset (which slider offsets are measured from) stays as
+		// fitted.
+		p.pos = slices.Clone(p.pos)
+	}
+	for _, name := range blinks {
+		idx, d := face.Deltas(name)
+		at := make(map[int32][3]float32, len(idx))
+		for i, v := range idx {
+			at[v] = scale3f(d[i], fade[v]*w)
+		}
+		if p.fit != nil {
+			all := p.fit.Carry(at)
+			for i, s := range p.src {
+				for k := range 3 {
+					p.pos[i][k] += all[s][k]
+				}
+			}
+			continue
+		}
+		for i, v := range p.base {
+			if o, ok := at[v]; ok {
+				for k := range 3 {
+					p.pos[i][k] += o[k]
+				}
+			}
+		}
+	}
+}
