@@ -3,8 +3,10 @@
 // before it), slider latency (input event to the morphed geometry drawn,
 // and to the next animation frame), and a style change (click to the new
 // build shown), uncached and cached. Usage:
-//   node bench/creator/run.mjs [creator URL, default http://127.0.0.1:8081/avatar]
+//   node bench/creator/run.mjs [creator URL, default http://127.0.0.1:8081/avatar] [--cold N]
+// (--cold N: only N cold loads, each in a new browser context)
 import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,29 +15,72 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '../../tools/browser-test/package.json'));
 const { chromium } = require('playwright-core');
 
-const url = process.argv[2] || 'http://127.0.0.1:8081/avatar';
+const args = process.argv.slice(2);
+const coldRuns = args.includes('--cold') ? Number(args[args.indexOf('--cold') + 1]) : 0;
+const url = args.find((a) => /^https?:/.test(a)) || 'http://127.0.0.1:8081/avatar';
+// KILN_CREATOR_STATIC serves the page's files from a creator/static
+// folder instead of the server's (to measure a change without a rebuild).
+const local = process.env.KILN_CREATOR_STATIC;
 const load0 = os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-const page = await ctx.newPage();
-const cdp = await ctx.newCDPSession(page);
-await cdp.send('Network.enable');
-await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-let bytes = 0, requests = 0, firstAvatarBytes = null;
-cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; requests++; });
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
-const ms = (x) => `${x.toFixed(1)} ms`;
+const ms = (x) => (x === undefined ? '-' : `${x.toFixed(1)} ms`);
 
-// Cold load.
-const t0 = Date.now();
-await page.goto(url, { waitUntil: 'commit', timeout: 300000 });
-await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, polling: 20 });
-const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, ...window.__kiln.phases }));
-firstAvatarBytes = bytes;
-console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation, ${(firstAvatarBytes / 1e6).toFixed(2)} MB in ${requests} requests before it`);
-console.log(`  (after navigation) build asked ${ms(cold.sent)}, view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, build answered ${ms(cold.answered)}, parsed in ${ms(cold.show.parse)}, first draw ${ms(cold.show.draw)} (${cold.show.programs} shader programs), avatar shown ${ms(cold.firstAvatar)}; load ${load0}`);
+// open is a new browser context (nothing cached) on the creator, with
+// the bytes it transfers counted.
+async function open() {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  if (local) {
+    await page.route('**/creator/static/**', (route) => {
+      const f = path.join(local, new URL(route.request().url()).pathname.slice('/creator/static/'.length));
+      if (!existsSync(f)) return route.continue();
+      const type = f.endsWith('.js') ? 'text/javascript' : f.endsWith('.css') ? 'text/css' : 'application/json';
+      return route.fulfill({ body: readFileSync(f), contentType: type });
+    });
+  }
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const net = { bytes: 0, requests: 0 };
+  cdp.on('Network.loadingFinished', (e) => { net.bytes += e.encodedDataLength; net.requests++; });
+  return { ctx, page, net };
+}
+
+// coldLoad is a navigation to the first avatar on screen, with its phases.
+async function coldLoad(page, net) {
+  const load = os.loadavg()[0].toFixed(1);
+  await page.goto(url, { waitUntil: 'commit', timeout: 300000 });
+  await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000, polling: 20 });
+  const cold = await page.evaluate(() => ({ firstAvatar: window.__kiln.firstAvatar, ...window.__kiln.phases }));
+  const s = cold.show;
+  console.log(`cold load: first avatar ${ms(cold.firstAvatar)} after navigation, ${(net.bytes / 1e6).toFixed(2)} MB in ${net.requests} requests before it`);
+  console.log(`  (after navigation) build asked ${ms(cold.sent)}, view made ${ms(cold.view)}, schema and palettes ${ms(cold.data)}, ` +
+    `warm-up drawn ${ms(cold.warmed)} (${cold.warmPrograms ?? '-'} programs), build answered ${ms(cold.answered)}, ` +
+    `parsed in ${ms(s.parse)}, textures uploaded in ${ms(s.upload)}, first draw ${ms(s.draw)} (${s.programs} shader programs, ${s.newPrograms} new), ` +
+    `avatar shown ${ms(cold.firstAvatar)}; load ${load}`);
+  return cold;
+}
+
+if (coldRuns) {
+  // Only cold loads, each in a new context (the server's cache stays: the
+  // first is a cold server's, the rest a warm one's).
+  const all = [];
+  for (let i = 0; i < coldRuns; i++) {
+    const { ctx, page, net } = await open();
+    all.push((await coldLoad(page, net)).firstAvatar);
+    await ctx.close();
+  }
+  console.log(`cold loads: median ${ms(pct(all, 0.5))} of ${all.length}`);
+  await browser.close();
+  process.exit(0);
+}
+
+const { page, net } = await open();
+await coldLoad(page, net);
+const firstAvatarBytes = net.bytes;
 // The page then warms the parts the avatar does not wear (a beard,
 // glasses, a hat: their first draw compiles shaders).
 await page.waitForFunction(() => window.__kiln.warmMs !== undefined, null, { timeout: 300000, polling: 100 }).catch(() => {});
@@ -106,6 +151,6 @@ const dwell = ((Date.now() - dwellStart) / 1000).toFixed(1);
 const ahead1 = await pickStyle('Hair', 'hair.style', 'long');
 const ahead2 = await pickStyle('Hair', 'hair.style', 'ponytail');
 console.log(`style change (hair) after ${dwell} s on the tab (built ahead): ${ms(ahead1.shown)} by its ${ahead1.by}, ${ms(ahead2.shown)} by its ${ahead2.by}`);
-console.log(`transferred in all: ${(bytes / 1e6).toFixed(2)} MB in ${requests} requests`);
+console.log(`transferred in all: ${(net.bytes / 1e6).toFixed(2)} MB in ${net.requests} requests (${(firstAvatarBytes / 1e6).toFixed(2)} MB before the first avatar)`);
 console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (at the start: ${load0})`);
 await browser.close();

@@ -813,6 +813,16 @@ async function start() {
     for (const [d, p] of Object.entries(faceProps[f].properties)) ranges[`face.${f}.${d}`] = [p.minimum, p.maximum];
   }
   const bp = schema.properties.body.properties;
+  // The first build's meshes are padded to as many morph targets as it
+  // has sliders (the body's and the first feature's dials): the kinds of
+  // mesh drawn at that count while it is on its way compile the programs
+  // its first draw needs (View.warmKinds).
+  if (!kiln.ready) {
+    view.warmKinds(BODY.length + dials[FIRST_FEATURE].length).then((n) => {
+      kiln.phases.warmed = performance.now();
+      kiln.phases.warmPrograms = n;
+    }).catch(() => { /* compiled at the first draw instead */ });
+  }
   ranges['body.height'] = [bp.height.minimum, bp.height.maximum];
   ranges['body.age'] = [bp.age?.minimum ?? 18, bp.age?.maximum ?? 90];
   for (const n of ['body.build', 'body.muscle', 'body.weight', 'body.proportions']) ranges[n] = [0, 1];
