@@ -124,7 +124,7 @@ async function pickStyle(tab, path, style) {
   }
   const c = await page.evaluate(() => window.__kiln.changes.at(-1));
   const fetch = await page.evaluate(() => window.__kiln.fetchMs.at(-1));
-  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, part: c.partAnswer, partError: c.partError, swap: c.swap, built: c.built, buildAnswer: fetch, load };
+  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, ahead: c.ahead, part: c.partAnswer, partError: c.partError, swap: c.swap, built: c.built, buildAnswer: fetch, load };
 }
 const picks = [
   ['Hair', 'hair.style', 'curly'], ['Hair', 'hair.style', 'bun'],
@@ -132,25 +132,36 @@ const picks = [
   ['Outfit', 'outfit.top.style', 'hoodie'], ['Outfit', 'outfit.bottom.style', 'shorts'], ['Outfit', 'outfit.footwear.style', 'boots'],
   ['Headwear', 'headwear.style', 'beanie'], ['Glasses', 'glasses.style', 'round'],
 ];
+// The page asks the parts of an open tab's styles ahead (one at a
+// time, from the tab's opening): a pick's part was answered before the
+// click (from memory), in flight at the click, or asked at the click.
+const AHEAD = { answered: 'its part asked ahead and answered before the click', asked: 'its part asked ahead, in flight at the click', undefined: 'its part asked at the click' };
 const changes = [];
 for (const [tab, p, style] of picks) {
   const r = await pickStyle(tab, p, style);
   changes.push(r);
-  console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by} (part answered ${r.part === undefined ? `- ${r.partError || 'skipped'}` : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
+  console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by}, ${AHEAD[r.ahead]} (part answered ${r.part === undefined ? `- ${r.partError || 'skipped'}` : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}, ${r.swap.newPrograms} new programs` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
 }
-const shown = changes.map((c) => c.shown);
-console.log(`style change, never built (${changes.length} picks, 7 categories): shown median ${ms(pct(shown, 0.5))}, worst ${ms(Math.max(...shown))}; whole build shown median ${ms(pct(changes.map((c) => c.built), 0.5))}`);
+const summary = (label, list) => {
+  if (!list.length) { console.log(`${label}: none`); return; }
+  const shown = list.map((c) => c.shown);
+  console.log(`${label} (${list.length} picks): shown median ${ms(pct(shown, 0.5))}, worst ${ms(Math.max(...shown))}, ${shown.filter((x) => x <= 800).length} within 800 ms; whole build shown median ${ms(pct(list.map((c) => c.built), 0.5))}`);
+};
+summary('style change, never built, all', changes);
+summary('  of which the part was not answered before the click', changes.filter((c) => c.ahead !== 'answered'));
+summary('  of which the part was answered ahead (from memory)', changes.filter((c) => c.ahead === 'answered'));
 const back = await pickStyle('Hair', 'hair.style', 'curly');
 console.log(`style change, back to a style built before: shown ${ms(back.shown)} by its ${back.by}, load ${back.load}`);
-// A person looks at the styles before picking: the page builds the
-// tab's other styles ahead meanwhile. Dwell until it has (or 60 s).
+// A person looks at the styles before picking: the page asks the tab's
+// parts ahead meanwhile (and then whole builds). Dwell until the parts
+// are in (or 60 s).
 await page.getByRole('tab', { name: 'Hair', exact: true }).click();
 const dwellStart = Date.now();
-await page.waitForFunction(() => document.querySelectorAll('input[data-path="hair.style"]').length - 1 <= window.__kiln.aheadDone, null, { timeout: 60000, polling: 200 }).catch(() => {});
+await page.waitForFunction(() => window.__kiln.partsAheadDone, null, { timeout: 60000, polling: 200 }).catch(() => {});
 const dwell = ((Date.now() - dwellStart) / 1000).toFixed(1);
 const ahead1 = await pickStyle('Hair', 'hair.style', 'long');
 const ahead2 = await pickStyle('Hair', 'hair.style', 'ponytail');
-console.log(`style change (hair) after ${dwell} s on the tab (built ahead): ${ms(ahead1.shown)} by its ${ahead1.by}, ${ms(ahead2.shown)} by its ${ahead2.by}`);
+console.log(`style change (hair) after ${dwell} s on the tab (its parts asked ahead): long ${ms(ahead1.shown)} by its ${ahead1.by}, ${AHEAD[ahead1.ahead]}; ponytail ${ms(ahead2.shown)} by its ${ahead2.by}, ${AHEAD[ahead2.ahead]}`);
 console.log(`transferred in all: ${(net.bytes / 1e6).toFixed(2)} MB in ${net.requests} requests (${(firstAvatarBytes / 1e6).toFixed(2)} MB before the first avatar)`);
 console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (at the start: ${load0})`);
 await browser.close();

@@ -1,10 +1,10 @@
 // The creator's calls to Kiln: same origin, no API key; a guest user's
 // token where the call needs one.
-async function call(method, path, { body, token, raw } = {}) {
+async function call(method, path, { body, token, raw, signal } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   if (!res.ok) {
     let msg = `${res.status}`;
     try { const j = await res.json(); msg = j.error?.message || j.message || msg; } catch { /* not JSON */ }
@@ -19,7 +19,7 @@ async function call(method, path, { body, token, raw } = {}) {
 
 export const api = {
   build: (configuration, sliders) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true }),
-  part: (configuration, part, standOn) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true }),
+  part: (configuration, part, standOn, signal) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true, signal }),
   palettes: () => call('GET', '/creator/palettes'),
   random: () => call('GET', '/creator/random'),
   schema: () => fetch('/avatar/schema.json').then((r) => r.json()),

@@ -255,6 +255,7 @@ async function warmParts() {
   }
   const t0 = performance.now();
   kiln.warmed = await view.warm(glbs).catch(() => []);
+  await view.warmKinds(view.morphCount, true).catch(() => {});
   kiln.warmMs = performance.now() - t0;
 }
 
@@ -271,17 +272,26 @@ const categoryOf = (path) => {
   return path.endsWith('.style') && CATEGORIES.includes(c) ? c : null;
 };
 let lastPart = null;
+// swapPart shows the style of category in cfg by its part: from the
+// parts asked ahead (partsAhead) when the page has it, asked now
+// otherwise. It resolves once the part has answered (or failed), so that
+// the whole build is asked after it (choice): asked together, the two
+// shared the server's cores and the part, a tenth of the build's work,
+// answered later.
 async function swapPart(category) {
   const key = JSON.stringify([cfg, sliderSet()]);
   kiln.changes.push({ key, category, at: performance.now() });
   // Also when a build ahead has it: showing a whole build takes a second
   // or two of parsing and drawing on a software renderer, a part a tenth.
   if (key === lastShown) return;
+  const change = kiln.changes.findLast((c) => c.key === key);
   try {
     // Standing on the shoes of the avatar on screen: new soles lift the
     // whole avatar only once its whole build comes.
-    const glb = await api.part(cfg, category, view.configuration?.outfit?.footwear?.style);
-    const change = kiln.changes.findLast((c) => c.key === key);
+    const asked = askPart(cfg, category);
+    asked.picked = true;
+    if (change) change.ahead = asked.done ? 'answered' : asked.prefetched ? 'asked' : undefined;
+    const glb = await asked.glb;
     if (change) change.partAnswer = performance.now() - change.at;
     if (key !== JSON.stringify([cfg, sliderSet()]) || key === lastShown) return;
     lastPart = { key, glb };
@@ -292,10 +302,85 @@ async function swapPart(category) {
     }
   } catch (e) {
     // The whole build follows.
-    const change = kiln.changes.findLast((c) => c.key === key);
     if (change) change.partError = e.message;
   }
 }
+
+// Parts ahead: when a tab of styles opens, the page asks Kiln for the
+// part of each style it shows (POST /creator/parts: the style's meshes
+// on this body, a tenth of a whole build), one at a time, and draws each
+// once into a hidden pixel (View.warm): a style picked then shows from
+// memory, without the server's answer (0.3-3.4 s for a part never built,
+// at load 15) or a first draw that compiles. At most PARTS_AHEAD a tab
+// (the server allows a client address a burst of 30 parts, then 2 a
+// second), the one in flight cancelled when the person opens another tab
+// or changes the avatar (unless it is the one picked), and stopped by a
+// 429. partsAhead keeps the newest PARTS_KEPT answers, by configuration,
+// category and the shoes stood on.
+const partsAhead = new Map();
+const PARTS_AHEAD = 10;
+const PARTS_KEPT = 40;
+function askPart(conf, category, prefetched = false) {
+  const standOn = view.configuration?.outfit?.footwear?.style;
+  const key = JSON.stringify([conf, category, standOn ?? null]);
+  let e = partsAhead.get(key);
+  if (e) {
+    partsAhead.delete(key);
+    partsAhead.set(key, e);
+    return e;
+  }
+  const ctl = new AbortController();
+  e = { ctl, prefetched, glb: api.part(conf, category, standOn, ctl.signal) };
+  e.glb.then(() => { e.done = true; }, () => { if (partsAhead.get(key) === e) partsAhead.delete(key); });
+  partsAhead.set(key, e);
+  while (partsAhead.size > PARTS_KEPT) partsAhead.delete(partsAhead.keys().next().value);
+  return e;
+}
+
+let partsTurn = 0;
+async function runPartsAhead() {
+  const turn = ++partsTurn;
+  const pane = openPane;
+  const base = JSON.stringify(cfg);
+  const moved = () => turn !== partsTurn || pane !== openPane || JSON.stringify(cfg) !== base;
+  if (!pane || !view.model) return;
+  kiln.partsAheadDone = false;
+  let asked = 0;
+  for (const i of pane.querySelectorAll('input[type=radio][data-path$=".style"]')) {
+    const category = categoryOf(i.dataset.path);
+    if (!category || i.value === 'none' || get(cfg, i.dataset.path) === i.value || get(view.configuration || {}, i.dataset.path) === i.value) continue;
+    if (asked >= PARTS_AHEAD || moved()) return;
+    const next = clone(cfg);
+    set(next, i.dataset.path, i.value);
+    const e = askPart(next, category, true);
+    if (e.warmed) continue;
+    asked++;
+    let glb;
+    try {
+      glb = await e.glb;
+    } catch (err) {
+      if (err.status === 429) return;
+      continue;
+    }
+    if (moved()) return;
+    e.warmed = true;
+    kiln.partsAhead = (kiln.partsAhead || 0) + 1;
+    await view.warm([glb]).catch(() => {});
+  }
+  if (!moved()) kiln.partsAheadDone = true;
+}
+
+// stopPartsAhead cancels the part asked ahead that is in flight, unless
+// the person picked it.
+function stopPartsAhead() {
+  partsTurn++;
+  for (const [key, e] of partsAhead) {
+    if (e.done || e.picked || !e.prefetched) continue;
+    e.ctl.abort();
+    partsAhead.delete(key);
+  }
+}
+
 // shownNow notes, for the benchmark, when a change first showed and by
 // what (its part or its whole build).
 function shownNow(key, by) {
@@ -320,9 +405,13 @@ function shownNow(key, by) {
 const ahead = new Map();
 let aheadFor = '', aheadTimer = 0, openPane = null;
 const AHEAD_MAX = 12;
+// partsRun is the run of parts ahead in progress: the whole builds ahead
+// wait for it (the parts are what a pick shows first).
+let partsRun = Promise.resolve();
 function buildAhead() {
+  partsRun = runPartsAhead();
   clearTimeout(aheadTimer);
-  aheadTimer = setTimeout(runAhead, 800);
+  aheadTimer = setTimeout(() => partsRun.then(runAhead), 800);
 }
 async function runAhead() {
   if (building || !openPane || !lastShown) return;
@@ -411,9 +500,10 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
       set(cfg, path, o.id);
       onpick?.(o);
       commit();
-      scheduleBuild(0);
       const category = categoryOf(path);
-      if (category) swapPart(category);
+      stopPartsAhead();
+      if (category) swapPart(category).finally(() => scheduleBuild(0));
+      else scheduleBuild(0);
     });
     inputs.push(input);
     let face;
@@ -520,6 +610,7 @@ function tabs(defs) {
       document.getElementById(b.getAttribute('aria-controls')).hidden = !on;
     }
     openPane = document.getElementById(`pane-${key}`);
+    stopPartsAhead();
     buildAhead();
   };
   list.addEventListener('keydown', (e) => {

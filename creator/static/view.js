@@ -193,7 +193,7 @@ export class View {
       }
     });
     this.morphCount = Math.max(0, ...all.map((m) => m.geometry.morphAttributes.position?.length || 0));
-    for (const m of all) padMorphs(m, this.morphCount);
+    for (const m of all) { padMorphs(m, this.morphCount); alike(m.material); }
     const { textures } = gltf.parser.plugins[KeepTextures.NAME];
     const time = this.action ? this.action.time : 0;
     const old = this.model;
@@ -228,7 +228,7 @@ export class View {
         if (!o.isMesh) return;
         o.geometry.dispose();
         for (const m of [].concat(o.material)) {
-          for (const v of Object.values(m)) if (v?.isTexture && !kept.has(v)) v.dispose();
+          for (const v of Object.values(m)) if (v?.isTexture && !kept.has(v) && v !== FLAT) v.dispose();
           m.dispose();
         }
       });
@@ -255,10 +255,12 @@ export class View {
     for (const o of old) o.removeFromParent();
     for (const m of added) host.parent.add(m);
     this.meshes = this.meshes.filter((m) => !replaces.has(m.name));
+    const programs = this.renderer.info.programs?.length || 0;
     const t1 = performance.now();
     this.render();
     this.swapPhases.draw = performance.now() - t1;
     this.swapPhases.programs = this.renderer.info.programs?.length;
+    this.swapPhases.newPrograms = this.swapPhases.programs - programs;
     // Freed after the new meshes are drawn, so that a shader program both
     // use stays (freed first, it was released and compiled again).
     // A disposed texture that a later build reuses (KeepTextures) is
@@ -269,7 +271,7 @@ export class View {
         x.geometry.dispose();
         for (const m of [].concat(x.material)) {
           if (kept.has(m)) continue;
-          for (const v of Object.values(m)) if (v?.isTexture) v.dispose();
+          for (const v of Object.values(m)) if (v?.isTexture && v !== FLAT) v.dispose();
           m.dispose();
         }
       });
@@ -303,6 +305,7 @@ export class View {
       m.frustumCulled = false;
       const was = old.find((o) => o.name === m.name && o.isMesh);
       padMorphs(m, this.morphCount || 0);
+      alike(m.material);
       if (keep.has(m.name) && was?.material) {
         m.material.dispose();
         m.material = was.material;
@@ -322,8 +325,8 @@ export class View {
   // One kind a task, so that a build that arrives meanwhile is parsed
   // between them. The materials are kept, so the programs stay. It
   // answers the number of programs then.
-  async warmKinds(morphCount) {
-    const gltf = await this.loader.parseAsync(kindsGLB(), '');
+  async warmKinds(morphCount, later = false) {
+    const gltf = await this.loader.parseAsync(kindsGLB(later), '');
     const meshes = [];
     gltf.scene.traverse((o) => { if (o.isSkinnedMesh) meshes.push(o); });
     const holder = new THREE.Group();
@@ -333,8 +336,15 @@ export class View {
     for (const m of meshes) {
       m.frustumCulled = false;
       padMorphs(m, morphCount);
+      alike(m.material);
       m.visible = false;
     }
+    // Compiling every kind's program first queues their links at once
+    // in the GPU process; the page's thread waits for one only at its
+    // first draw, and meanwhile parses what arrives.
+    for (const m of meshes) m.visible = true;
+    this.renderer.compile(holder, this.camera, this.scene);
+    for (const m of meshes) m.visible = false;
     for (const m of meshes) {
       m.visible = true;
       this.scissored(holder);
@@ -348,9 +358,14 @@ export class View {
   // pixel of the canvas, which the next frame draws over: what compiles a
   // mesh's program and pipeline on a software rasteriser.
   scissored(extra) {
-    const r = this.renderer;
     this.scene.add(extra);
-    if (this.model) this.model.visible = false;
+    this.scissoredHere(extra);
+  }
+
+  // scissoredHere is scissored for a group already placed (a part under
+  // the avatar's skeleton), which it takes out after the draw.
+  scissoredHere(extra) {
+    const r = this.renderer;
     r.setScissorTest(true);
     r.setScissor(0, 0, 1, 1);
     try {
@@ -358,7 +373,6 @@ export class View {
     } finally {
       r.setScissorTest(false);
       extra.removeFromParent();
-      if (this.model) this.model.visible = true;
     }
   }
 
@@ -386,17 +400,14 @@ export class View {
       if (!host || !added.length) continue;
       const holder = new THREE.Group();
       holder.add(...added);
+      const programs = this.renderer.info.programs?.length || 0;
       host.parent.add(holder);
-      const r = this.renderer;
-      r.setScissorTest(true);
-      r.setScissor(0, 0, 1, 1);
-      try {
-        r.render(this.scene, this.camera);
-      } finally {
-        r.setScissorTest(false);
-        holder.removeFromParent();
-      }
-      this.warmed.push(holder);
+      this.scissoredHere(holder);
+      // Kept only if it compiled a program (the programs are released
+      // with their last material); else freed, but for the textures the
+      // shown avatar has too (KeepTextures).
+      if ((this.renderer.info.programs?.length || 0) > programs) this.warmed.push(holder);
+      else free(holder, new Set(this.textures.values()));
       this.requestRender();
       took.push(performance.now() - t0);
     }
@@ -461,6 +472,19 @@ export class View {
   }
 }
 
+// free releases the meshes under root: their geometry, materials and
+// textures, but for the textures in keep.
+function free(root, keep) {
+  root.traverse((o) => {
+    if (!o.isMesh) return;
+    o.geometry.dispose();
+    for (const m of [].concat(o.material)) {
+      for (const v of Object.values(m)) if (v?.isTexture && v !== FLAT && !keep.has(v)) v.dispose();
+      m.dispose();
+    }
+  });
+}
+
 // padMorphs gives a mesh n morph targets, adding empty ones (influence
 // 0, named nowhere) to those it has: the morph target count is part of a
 // shader program's key, so meshes whose materials are alike share one
@@ -484,6 +508,34 @@ function padMorphs(m, n) {
   m.morphTargetInfluences ??= [];
   m.morphTargetDictionary ??= {};
   while (m.morphTargetInfluences.length < n) m.morphTargetInfluences.push(0);
+}
+
+// FLAT is a flat normal map (every texel the unperturbed normal).
+const FLAT = new THREE.DataTexture(new Uint8Array([128, 128, 255, 255]), 1, 1);
+FLAT.generateMipmaps = true;
+FLAT.minFilter = THREE.LinearMipmapLinearFilter;
+FLAT.magFilter = THREE.LinearFilter;
+FLAT.wrapS = FLAT.wrapT = THREE.RepeatWrapping;
+FLAT.needsUpdate = true;
+
+// alike makes a build's materials of nearly the same kind one kind, so
+// they share a shader program (each is about a second of a software
+// rasteriser's first draw; 7 programs for the first avatar become 3:
+// the skin, the teeth and the rest). A textured material other than the
+// skin (the only one with an occlusion map; the teeth have no texture)
+// is drawn double-sided, normal-mapped and alpha-tested as the
+// hair is: without a normal map it gets a flat one, and it is
+// alpha-tested only if its colour texture has no alpha (a PNG without
+// one: every texel passes) or it was already. None of it changes a pixel
+// that shows: the flat map gives the mesh's own normal, and the back
+// faces of a closed shoe or an eyeball are behind its front ones.
+function alike(material) {
+  for (const m of [].concat(material)) {
+    if (!m?.isMeshStandardMaterial || !m.map || m.aoMap) continue;
+    if (!m.normalMap) m.normalMap = FLAT;
+    m.side = THREE.DoubleSide;
+    if (!m.alphaTest && !m.transparent && m.map.userData.opaque) m.alphaTest = 0.5;
+  }
 }
 
 // softwareGL says whether WebGL here is a software rasteriser, from a
@@ -522,10 +574,25 @@ class KeepTextures {
     return this.parser.getDependency('bufferView', bufferView).then(async (bytes) => {
       const key = digest(new Uint8Array(bytes));
       const texture = this.shown.get(key) ?? await this.parser.loadTexture(index);
+      texture.userData.opaque ??= opaquePNG(new Uint8Array(bytes));
       this.textures.set(key, texture);
       return texture;
     });
   }
+}
+
+// opaquePNG says whether bytes are a PNG without alpha: greyscale or
+// RGB, and no transparent colour (tRNS) before the image data.
+function opaquePNG(b) {
+  if (b.length < 33 || b[0] !== 0x89 || b[1] !== 0x50 || (b[25] !== 0 && b[25] !== 2)) return false;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  for (let at = 8; at + 8 <= b.length;) {
+    const type = String.fromCharCode(b[at + 4], b[at + 5], b[at + 6], b[at + 7]);
+    if (type === 'tRNS') return false;
+    if (type === 'IDAT') return true;
+    at += 12 + dv.getUint32(at);
+  }
+  return false;
 }
 
 // digest is a 32-bit FNV-1a of bytes with their length: enough to tell
