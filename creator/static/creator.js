@@ -320,6 +320,18 @@ async function swapPart(category) {
 const partsAhead = new Map();
 const PARTS_AHEAD = 10;
 const PARTS_KEPT = 40;
+// partBudget mirrors the server's limit on parts (a burst of 30, then 2
+// a second per address): parts are asked ahead only while more than
+// PARTS_RESERVE would be left, so that the person's own picks are never
+// refused for what the page asked on its own.
+const PARTS_RESERVE = 12;
+const partBudget = { tokens: 30, at: performance.now() };
+function partTokens() {
+  const now = performance.now();
+  partBudget.tokens = Math.min(30, partBudget.tokens + ((now - partBudget.at) / 1000) * 2);
+  partBudget.at = now;
+  return partBudget.tokens;
+}
 function askPart(conf, category, prefetched = false) {
   const standOn = view.configuration?.outfit?.footwear?.style;
   const key = JSON.stringify([conf, category, standOn ?? null]);
@@ -330,6 +342,8 @@ function askPart(conf, category, prefetched = false) {
     return e;
   }
   const ctl = new AbortController();
+  partTokens();
+  partBudget.tokens--;
   e = { ctl, prefetched, glb: api.part(conf, category, standOn, ctl.signal) };
   e.glb.then(() => { e.done = true; }, () => { if (partsAhead.get(key) === e) partsAhead.delete(key); });
   partsAhead.set(key, e);
@@ -338,11 +352,15 @@ function askPart(conf, category, prefetched = false) {
 }
 
 let partsTurn = 0;
-async function runPartsAhead() {
+// runPartsAhead asks ahead the parts of pane's styles (the open tab's,
+// or a tab the pointer rests on or the keyboard focuses), until another
+// run starts or the avatar changes.
+let partsPane = null;
+async function runPartsAhead(pane = openPane) {
   const turn = ++partsTurn;
-  const pane = openPane;
+  partsPane = pane;
   const base = JSON.stringify(cfg);
-  const moved = () => turn !== partsTurn || pane !== openPane || JSON.stringify(cfg) !== base;
+  const moved = () => turn !== partsTurn || JSON.stringify(cfg) !== base;
   if (!pane || !view.model) return;
   kiln.partsAheadDone = false;
   let asked = 0;
@@ -352,6 +370,7 @@ async function runPartsAhead() {
     if (asked >= PARTS_AHEAD || moved()) return;
     const next = clone(cfg);
     set(next, i.dataset.path, i.value);
+    if (partTokens() <= PARTS_RESERVE) return;
     const e = askPart(next, category, true);
     if (e.warmed) continue;
     asked++;
@@ -501,8 +520,11 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
       onpick?.(o);
       commit();
       const category = categoryOf(path);
+      // swapPart first: it claims the part asked ahead for this pick
+      // (answered or in flight) before the others in flight are dropped.
+      const swapped = category ? swapPart(category) : null;
       stopPartsAhead();
-      if (category) swapPart(category).finally(() => scheduleBuild(0));
+      if (swapped) swapped.finally(() => scheduleBuild(0));
       else scheduleBuild(0);
     });
     inputs.push(input);
@@ -600,6 +622,16 @@ function tabs(defs) {
     const pane = el('section', { role: 'tabpanel', id: `pane-${key}`, 'aria-labelledby': `tab-${key}`, tabindex: '0', class: 'pane' }, build());
     pane.hidden = i !== 0;
     tab.addEventListener('click', () => select(key));
+    // A tab the pointer rests on (or the keyboard reaches) has its parts
+    // asked ahead before it is opened.
+    let hover = 0;
+    const soon = () => {
+      clearTimeout(hover);
+      hover = setTimeout(() => { if (pane.hidden) { stopPartsAhead(); partsRun = runPartsAhead(pane); } }, 150);
+    };
+    tab.addEventListener('pointerenter', soon);
+    tab.addEventListener('focus', soon);
+    tab.addEventListener('pointerleave', () => clearTimeout(hover));
     list.append(tab);
     panes.push(pane);
   });
@@ -610,7 +642,9 @@ function tabs(defs) {
       document.getElementById(b.getAttribute('aria-controls')).hidden = !on;
     }
     openPane = document.getElementById(`pane-${key}`);
-    stopPartsAhead();
+    // The parts asked ahead for this tab (the pointer rested on it) go
+    // on; others in flight are dropped.
+    if (partsPane !== openPane) stopPartsAhead();
     buildAhead();
   };
   list.addEventListener('keydown', (e) => {

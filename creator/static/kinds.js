@@ -4,12 +4,14 @@
 // types, a 1x1 PNG for each texture, the build's sampler). The view draws
 // it while the first build is on its way (View.warmKinds): on a software
 // rasteriser the first draw of a kind compiles its shader program and
-// pipeline, about a second each (7 kinds: 9.4 s of a 12.9 s cold load
-// at load 14, with the build answered at 1.9 s), and a draw of this
-// file's triangle compiles the same ones as the avatar's, because it
-// goes through the same GLTFLoader into the same materials. If a build
-// comes to use a kind not listed here, its first draw compiles it as
-// before: the benchmark prints the programs new at the first draw.
+// pipeline, over a second each on a loaded machine (the first draw was
+// 9.4 s of a 12.9 s cold load at load 14, with the build answered at
+// 1.9 s), and a draw of this file's triangles compiles the same programs
+// as the avatar's, because it goes through the same GLTFLoader and the
+// same changes (padMorphs, alike in view.js: the 7 kinds below make 3
+// programs). If a build comes to use a kind not listed here, its first
+// draw compiles it as before: the benchmark prints the programs new at
+// the first draw.
 
 // KINDS are the builds' materials by what decides their program: their
 // textures, alpha mode, sides, and vertex colours (the teeth).
