@@ -291,7 +291,7 @@ async function swapPart(category) {
     const asked = askPart(cfg, category);
     asked.picked = true;
     if (change) change.ahead = asked.done ? 'answered' : asked.prefetched ? 'asked' : undefined;
-    const glb = await asked.glb;
+    const glb = await retriedPart(asked.glb, key, category);
     if (change) change.partAnswer = performance.now() - change.at;
     if (key !== JSON.stringify([cfg, sliderSet()]) || key === lastShown) return;
     lastPart = { key, glb };
@@ -303,6 +303,26 @@ async function swapPart(category) {
   } catch (e) {
     // The whole build follows.
     if (change) change.partError = e.message;
+  }
+}
+
+// retriedPart is a part's answer, asked again after 1 and 2 s while Kiln
+// answers that it is busy (502, 503, 504) or the connection fails and the
+// person has not moved on: a part refused at a busy moment left the pick
+// to its whole build (12.7 s at load 24).
+async function retriedPart(first, key, category) {
+  let p = first;
+  for (let wait = 1; ; wait *= 2) {
+    try {
+      return await p;
+    } catch (e) {
+      const transient = (e instanceof TypeError || RETRY_STATUS.has(e.status)) && e.name !== 'AbortError';
+      if (!transient || wait > 2 || key !== JSON.stringify([cfg, sliderSet()])) throw e;
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      const again = askPart(cfg, category);
+      again.picked = true;
+      p = again.glb;
+    }
   }
 }
 
