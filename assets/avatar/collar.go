@@ -31,6 +31,15 @@ func shadeLayers(g *part, neck [3]float32) {
 		if p[1] < neck[1]-chestTop || math.Abs(float64(p[0]-neck[0])) > chestHalf {
 			continue
 		}
+		// Not behind the neck: there a collar's band lies under its
+		// folded leaf, and the band's inside, which the front's opening
+		// shows, took the shade of its outside (one colour per vertex)
+		// and read as a grey lining. (Round the sides, where the band
+		// still shows a little from three quarters, the shade stays: it
+		// draws the collar's points over the front.)
+		if p[2] < neck[2] {
+			continue
+		}
 		n := [3]float64{float64(g.nrm[v][0]), float64(g.nrm[v][1]), float64(g.nrm[v][2])}
 		// Rays along the normal and tilted 35° towards four sides.
 		t1 := cross3(n, [3]float64{0, 1, 0})
