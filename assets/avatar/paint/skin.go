@@ -12,7 +12,11 @@ type RGB [3]float64
 // mesh's hollows and ridges (cavity) in the colour and occlusion. Where
 // s.Blush says blood shows (cheeks, nose, ears) the tone warms toward
 // red and the nose's skin is a little glossier: without it the face was
-// one even tone, the waxy look the blind panel saw.
+// one even tone, the waxy look the blind panel saw. The mottling and the
+// hollows' shade are faint (TestSkinEven): at twice the strength, and
+// with the hollows darkened twice (in the colour and in the occlusion,
+// which a room light's environment multiplies), the panel saw blotchy,
+// muddy skin.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	cav := cavity(s)
 	attr := make([][2]float64, len(cav))
@@ -25,7 +29,11 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, attr)
 	defer release(m)
 	l := newLayer(n)
-	base := rgb(tone)
+	// Lit by a viewer's room light, skin painted in the tone itself read
+	// orange beside the leader's (cheek saturation 0.36 to 0.50 against
+	// its 0.21 to 0.27 in the same render): the tone is drawn a little
+	// toward the grey of its own luminance, which keeps its lightness.
+	base := desaturate(rgb(tone), skinGrey)
 	// Lips are the tone with less green and blue (more blood showing):
 	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
 	// Natural lips are only a little deeper and redder than the skin
@@ -53,16 +61,16 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	v := fbm3(p, 30, 3, seed)
 	r := fbm3(p, 9, 2, seed+10)
 	fine := noise3(scale3(p, 600), seed+20)
-	c := base.scale(0.92+0.14*v).mix(red, 0.45*smooth(0.45, 0.8, r))
+	c := base.scale(0.95+0.08*v).mix(red, 0.25*smooth(0.45, 0.8, r))
 	c = c.scale(0.97 + 0.05*fine)
 	// Hollows in warm shadow, ridges (nose, ears, knuckles) flushed:
 	// the shading the leader bakes into its skin, which a renderer's
 	// lights alone do not give at this scale.
 	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
-	c = c.mix(red, 0.35*ridge)
+	c = c.mix(red, 0.25*ridge)
 	// The flush breaks up with the mottling, as blood shows in life.
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
-	c = rgb{c[0] * (1 - 0.3*hollow), c[1] * (1 - 0.5*hollow), c[2] * (1 - 0.46*hollow)}
+	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
 	a := smooth(0.15, 0.7, t.mask)
 	c = c.mix(lip, a)
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
@@ -72,7 +80,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	c = c.mix(lip.scale(0.55), smooth(0, 0.35, in))
 	c = c.mix(rgb{base[0] * 0.09, base[1] * 0.025, base[2] * 0.03}, smooth(0.3, 1, in))
 	l.base[i] = c
-	l.ao[i] = (1 - 0.5*hollow) * (1 - 0.85*smooth(0.2, 1, in))
+	l.ao[i] = (1 - 0.3*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
@@ -81,3 +89,12 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
+
+// skinGrey is the share of grey in the painted skin's base (desaturate).
+const skinGrey = 0.18
+
+// desaturate mixes a linear colour toward the grey of its luminance by t.
+func desaturate(c rgb, t float64) rgb {
+	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	return c.mix(rgb{y, y, y}, t)
+}
