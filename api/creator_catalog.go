@@ -124,12 +124,24 @@ func (s *Server) thumbnail(c *gin.Context) {
 		fail(c, invalidf("invalid_type", "type must be masculine or feminine, got %q", t))
 		return
 	}
+	job, err := thumbnailJob(body, cat, style)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	s.serveConfigPicture(c, job, "thumbnails/"+body+"/"+cat+"/"+style, "thumbnail", cat+"/"+style)
+}
+
+// thumbnailJob is the job that renders a style's thumbnail on the
+// default body of a type: a portrait for what is worn on the head, the
+// whole body for the rest.
+func thumbnailJob(body, cat, style string) (jobs.ConfigRender, error) {
 	camera := "full"
 	if cat == "hair" || cat == "facialHair" || cat == "glasses" || cat == "headwear" {
 		camera = "portrait"
 	}
 	cfg := avatar.Default(body).WithStyle(cat, style)
-	s.serveConfigPicture(c, "thumbnails/"+body+"/"+cat+"/"+style, cfg, camera, "thumbnail", cat+"/"+style)
+	return configPicture("thumbnails/"+body+"/"+cat+"/"+style, cfg, camera)
 }
 
 // templatePreview serves GET /creator/templates/{id}.png, a template's
@@ -138,26 +150,36 @@ func (s *Server) templatePreview(c *gin.Context) {
 	id, _ := strings.CutSuffix(c.Param("file"), ".png")
 	for _, t := range templates {
 		if t.ID == id && c.Param("file") == id+".png" {
-			s.serveConfigPicture(c, "templates/"+id, t.Config, "full", "template", id)
+			job, err := configPicture("templates/"+id, t.Config, "full")
+			if err != nil {
+				fail(c, err)
+				return
+			}
+			s.serveConfigPicture(c, job, "templates/"+id, "template", id)
 			return
 		}
 	}
 	fail(c, kiln.Errorf(kiln.KindNotFound, "no_such_template", "no template %s; GET /creator/catalog lists them", c.Param("file")))
 }
 
-// serveConfigPicture answers the picture of a configuration, built by a
-// config:render job under a key that names a hash of everything it shows,
-// so that a changed catalogue or default body gets a new picture (and a
-// new ETag) under the same URL.
-func (s *Server) serveConfigPicture(c *gin.Context, name string, cfg avatar.Config, camera, what, label string) {
+// configPicture is the config:render job of a configuration's picture,
+// under a key that names a hash of everything it shows, so that a
+// changed catalogue or default body gets a new picture (and a new ETag)
+// under the same URL, while an unchanged one is found in storage after a
+// restart.
+func configPicture(name string, cfg avatar.Config, camera string) (jobs.ConfigRender, error) {
 	raw, err := json.Marshal(cfg)
 	if err != nil {
-		fail(c, err)
-		return
+		return jobs.ConfigRender{}, err
 	}
 	sum := sha256.Sum256([]byte(string(raw) + "|" + camera))
-	job := jobs.ConfigRender{BlobKey: "creator/" + name + "-" + hex.EncodeToString(sum[:6]) + ".png",
-		Configuration: raw, Camera: camera, Size: thumbnailSize}
+	return jobs.ConfigRender{BlobKey: "creator/" + name + "-" + hex.EncodeToString(sum[:6]) + ".png",
+		Configuration: raw, Camera: camera, Size: thumbnailSize}, nil
+}
+
+// serveConfigPicture answers the picture of a config:render job, built
+// once and kept in storage.
+func (s *Server) serveConfigPicture(c *gin.Context, job jobs.ConfigRender, name, what, label string) {
 	// The pictures are everyone's: their builds queue fairly per client
 	// address, as the built-in avatars' do.
 	s.serveBuilt(c, built{owner: "ip:" + c.ClientIP(), key: job.BlobKey, name: strings.ReplaceAll(name, "/", "-") + ".png", contentType: "image/png",

@@ -16,6 +16,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/internal/priority"
 )
 
 // The creator's style swap: POST /creator/parts answers the meshes of one
@@ -40,15 +41,28 @@ const (
 var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 
 // buildPart is the GLB of a configuration's part, from the parts' cache
-// or built in one of their slots.
-func (b *creatorBuilds) buildPart(ctx context.Context, key string, cfg avatar.Config, category, standOn string) ([]byte, error) {
-	return b.parts.do(ctx, key, creatorPartCacheBytes, func() ([]byte, error) {
+// or built in one of their slots when the gate admits class.
+func (b *creatorBuilds) buildPart(ctx context.Context, key string, class priority.Class, cfg avatar.Config, category, standOn string) ([]byte, error) {
+	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func() ([]byte, error) {
 		sc, err := avatar.BuildPart(cfg, category, standOn)
 		if err != nil {
 			return nil, err
 		}
 		return scene.Write(sc)
 	})
+}
+
+// partKey names a part: the configuration resolved, the category and the
+// footwear it stands on.
+func partKey(cfg avatar.Config, part, standOn string) (string, error) {
+	resolved, err := json.Marshal(cfg)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	h.Write(resolved)
+	h.Write([]byte("\x00" + part + "\x00" + standOn))
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // creatorPartRequest is POST /creator/parts' body.
@@ -85,25 +99,19 @@ func (s *Server) createCreatorPart(c *gin.Context) {
 		fail(c, invalidf("invalid_part", "part %q is not a style category; one of %s", req.Part, strings.Join(cats, ", ")))
 		return
 	}
-	cfg := avatar.Default(avatar.Masculine)
-	if !emptyObject(req.Configuration) {
-		if cfg, err = avatar.ParseConfig(req.Configuration); err != nil {
-			fail(c, err)
-			return
-		}
-	}
-	resolved, err := json.Marshal(cfg)
+	cfg, err := creatorConfig(req.Configuration)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	h := sha256.New()
-	h.Write(resolved)
-	h.Write([]byte("\x00" + req.Part + "\x00" + req.StandOn))
-	key := hex.EncodeToString(h.Sum(nil)[:16])
+	key, err := partKey(cfg, req.Part, req.StandOn)
+	if err != nil {
+		fail(c, err)
+		return
+	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
 	defer cancel()
-	glb, err := s.creatorBuilds.buildPart(ctx, key, cfg, req.Part, req.StandOn)
+	glb, err := s.creatorBuilds.buildPart(ctx, key, priority.Part, cfg, req.Part, req.StandOn)
 	if err != nil {
 		fail(c, err)
 		return

@@ -19,6 +19,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/kilnhq/kiln/internal/priority"
 )
 
 // The creator's live shaping: POST /creator/builds answers the GLB of an
@@ -50,9 +51,10 @@ type creatorBuilds struct {
 }
 
 // build is the gzipped GLB of a basis, from the cache or built in a free
-// slot.
-func (b *creatorBuilds) build(ctx context.Context, key string, cfg avatar.Config, sliders []string) ([]byte, error) {
-	return b.whole.do(ctx, key, creatorBuildCacheBytes, func() ([]byte, error) {
+// slot when the gate admits class (priority.Build for the avatar a person
+// waits on, priority.Background for the warm-up's).
+func (b *creatorBuilds) build(ctx context.Context, key string, class priority.Class, cfg avatar.Config, sliders []string) ([]byte, error) {
+	return b.whole.do(ctx, key, class, creatorBuildCacheBytes, func() ([]byte, error) {
 		sc, err := avatar.Basis(cfg, sliders)
 		if err != nil {
 			return nil, err
@@ -70,6 +72,19 @@ func (b *creatorBuilds) build(ctx context.Context, key string, cfg avatar.Config
 		}
 		return gz.Bytes(), nil
 	})
+}
+
+// buildKey names a build: the configuration resolved (so {} and the
+// default it stands for are one build) and the sliders' targets.
+func buildKey(cfg avatar.Config, sliders []string) (string, error) {
+	resolved, err := json.Marshal(cfg)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	h.Write(resolved)
+	h.Write([]byte(strings.Join(sliders, ",")))
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // creatorBuildRequest is POST /creator/builds' body.
@@ -94,12 +109,10 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 		fail(c, invalidf("invalid_json", "the body must be {\"configuration\":{...},\"sliders\":[...]}"))
 		return
 	}
-	cfg := avatar.Default(avatar.Masculine)
-	if !emptyObject(req.Configuration) {
-		if cfg, err = avatar.ParseConfig(req.Configuration); err != nil {
-			fail(c, err)
-			return
-		}
+	cfg, err := creatorConfig(req.Configuration)
+	if err != nil {
+		fail(c, err)
+		return
 	}
 	sliders, err := avatar.SliderSet(req.Sliders)
 	if err != nil {
@@ -110,18 +123,14 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 		fail(c, invalidf("too_many_sliders", "%d sliders; ask for at most %d", len(sliders), maxCreatorSliders))
 		return
 	}
-	resolved, err := json.Marshal(cfg)
+	key, err := buildKey(cfg, sliders)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	h := sha256.New()
-	h.Write(resolved)
-	h.Write([]byte(strings.Join(sliders, ",")))
-	key := hex.EncodeToString(h.Sum(nil)[:16])
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorBuildTimeout)
 	defer cancel()
-	gz, err := s.creatorBuilds.build(ctx, key, cfg, sliders)
+	gz, err := s.creatorBuilds.build(ctx, key, priority.Build, cfg, sliders)
 	if err != nil {
 		fail(c, err)
 		return

@@ -21,16 +21,26 @@ type ConfigRender struct {
 	Configuration json.RawMessage `json:"configuration"`
 	Camera        string          `json:"camera"`
 	Size          int             `json:"size"`
+	// Background queues the picture on the low queue: a serving
+	// process's warm-up renders the catalogue ahead of anyone asking,
+	// and must not hold back the downloads people wait on. A page's
+	// request for the same picture meanwhile shares that task (same ID).
+	Background bool `json:"-"`
 }
 
 // TaskID is deterministic per picture.
 func (p ConfigRender) TaskID() string { return TypeConfigRender + ":" + p.BlobKey }
 
-// Task builds the task on the interactive queue: a page waits for it.
+// Task builds the task on the interactive queue, since a page waits for
+// it, or on the low queue for the warm-up's.
 func (p ConfigRender) Task() (*asynq.Task, error) {
+	queue := QueueInteractive
+	if p.Background {
+		queue = QueueLow
+	}
 	return newTask(TypeConfigRender, p,
 		asynq.TaskID(p.TaskID()),
-		asynq.Queue(QueueInteractive),
+		asynq.Queue(queue),
 		asynq.MaxRetry(3),
 		asynq.Timeout(2*time.Minute),
 		asynq.Retention(time.Hour),

@@ -11,6 +11,7 @@ import (
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets/avatar"
 	"github.com/kilnhq/kiln/assets/render"
+	"github.com/kilnhq/kiln/internal/priority"
 	"github.com/kilnhq/kiln/jobs"
 )
 
@@ -34,6 +35,14 @@ func (w *Worker) RenderConfig(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return jobs.Permanent(kiln.E(op, err))
 	}
+	// A picture is background work: in kiln serve it waits while the
+	// creator builds what a person is waiting on (a part, the avatar on
+	// screen), and runs beside other background work on half the cores.
+	leave, err := priority.Default.Enter(ctx, priority.Background)
+	if err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
+	}
+	defer leave()
 	s, err := avatar.Generate(cfg)
 	if err != nil {
 		return jobs.Permanent(kiln.E(op, kiln.KindUnprocessable, err))

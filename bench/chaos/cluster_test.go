@@ -68,6 +68,7 @@ func startCluster(t *testing.T, l layout) *cluster {
 		"KILN_S3_SECRET_KEY=" + os.Getenv("KILN_TEST_S3_SECRET_KEY"),
 		"KILN_S3_BUCKET=" + testenv.Bucket(t), "KILN_ADMIN_KEY=" + c.admin,
 		"KILN_LOG_LEVEL=warn", "KILN_WORKER_CONCURRENCY=2", "KILN_SHUTDOWN_TIMEOUT=2s",
+		"KILN_CREATOR_WARM=false", // the api processes' warm-up would queue thumbnails and build avatars
 	}, l.env...)
 	for i := range l.apis {
 		pl, av := freePort(t), freePort(t)

@@ -58,7 +58,9 @@ func startServe(t *testing.T, env []string) *proc {
 		t.Fatalf("build: %v", err)
 	}
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), env...)
+	// No creator warm-up: it builds avatars at start (a test of it turns
+	// it on by its own env).
+	cmd.Env = append(append(os.Environ(), "KILN_CREATOR_WARM=false"), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

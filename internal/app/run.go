@@ -151,6 +151,13 @@ func Start(ctx context.Context, cfg *config.Config, log *slog.Logger, roles Role
 		startPlatform()
 		startAvatar()
 		log.Info("api started", "platform", r.PlatformURL, "avatar", r.AvatarURL)
+		if cfg.CreatorWarm {
+			// In the background, yielding to every request; stopped
+			// before the job client closes.
+			wctx, cancel := context.WithCancel(context.Background())
+			r.stops = append(r.stops, cancel)
+			go srv.WarmCreator(wctx)
+		}
 	} else if roles.Worker {
 		var start func()
 		if r.WorkerURL, start, err = listen("worker", cfg.WorkerAddr, a.workerStatus()); err != nil {

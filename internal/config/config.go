@@ -90,6 +90,11 @@ type Config struct {
 	// the first label of a Host under it name the creator's app, as
 	// acme.avatars.example.com opens app acme; empty turns that off.
 	CreatorDomain string
+	// CreatorWarm (KILN_CREATOR_WARM) has a process serving the avatar
+	// listener warm the creator at start, in the background
+	// (api.Server.WarmCreator): a fresh kiln serve's first avatar
+	// otherwise waits seconds for the body model to load.
+	CreatorWarm bool
 	// DownloadRedirect answers variant and preview downloads with a 302
 	// to a presigned S3 URL instead of serving the bytes.
 	DownloadRedirect bool
@@ -187,6 +192,7 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 	c.FairHeld = r.integer("KILN_FAIR_HELD", 100, 0, 100000)
 	c.AvatarCreateRate, c.AvatarCreateBurst = r.rate("KILN_AVATAR_CREATE_RATE", 2, 30)
 	c.CreatorDomain = r.domain("KILN_CREATOR_DOMAIN")
+	c.CreatorWarm = r.boolean("KILN_CREATOR_WARM", true)
 	c.S3.PublicEndpoint, c.S3.PublicSecure = r.publicEndpoint("KILN_S3_PUBLIC_ENDPOINT", c.S3.Secure)
 	if r.err != nil {
 		return nil, r.err

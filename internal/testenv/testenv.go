@@ -33,6 +33,8 @@ func Config(t *testing.T, db int) *config.Config {
 		"KILN_WORKER_ADDR":   "127.0.0.1:0",
 		"KILN_LOG_LEVEL":     "warn",
 		"KILN_ADMIN_KEY":     "test-admin-key-0123456789",
+		// A warm-up builds avatars at start: a test that wants one turns it on.
+		"KILN_CREATOR_WARM": "false",
 	}
 	if u := os.Getenv("KILN_TEST_REDIS_URL"); u != "" {
 		url := fmt.Sprintf("%s/%d", strings.TrimRight(u, "/"), db)

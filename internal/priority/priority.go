@@ -1,0 +1,199 @@
+// Package priority orders the CPU-heavy work of one process by who waits
+// for it: a style part a person just picked, then the whole build of the
+// avatar on screen, and only then work nobody watches (a serving
+// process's warm-up, catalogue thumbnails). kiln serve runs the creator's
+// builds and the worker's jobs in one process on the same cores, and Go
+// has no goroutine priorities: a thumbnail render started at the moment a
+// person picks a hat halves the cores the hat gets. A started build
+// cannot be paused either, so the order is kept where work starts: each
+// piece of work enters the gate with its class and waits while work of a
+// higher class runs.
+package priority
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Class is a kind of work, highest priority first.
+type Class int
+
+const (
+	// Part is a style part (POST /creator/parts): a person waits for it
+	// to see the style picked, and it is a fraction of a build. Parts
+	// never wait in the gate.
+	Part Class = iota
+	// Build is a whole build of the avatar on screen: it waits while
+	// parts run (at most Gate.BuildWait), since the page asks a style's
+	// part and its whole build at the same moment and the part is what
+	// shows first.
+	Build
+	// Background is work nobody is looking at yet: it starts only after
+	// no interactive work has run for Gate.Quiet, and at most
+	// Gate.BackgroundSlots at once, so an interactive request arriving
+	// meanwhile finds cores free.
+	Background
+	classes
+)
+
+func (c Class) String() string {
+	switch c {
+	case Part:
+		return "part"
+	case Build:
+		return "build"
+	case Background:
+		return "background"
+	}
+	return "unknown"
+}
+
+// Gate admits work by class. The zero value is not usable: use New.
+type Gate struct {
+	// Quiet is how long after the last interactive work background work
+	// waits: the page asks in bursts (a part and its build, then the
+	// parts it warms), and a background job started between two of them
+	// holds a core for a second or more.
+	Quiet time.Duration
+	// BuildWait bounds how long a build waits for parts, so a stream of
+	// parts cannot hold the whole build back for long.
+	BuildWait time.Duration
+	// BackgroundSlots is how much background work runs at once.
+	BackgroundSlots int
+
+	mu       sync.Mutex
+	running  [classes]int
+	lastBusy time.Time     // when interactive work last ended (or began)
+	changed  chan struct{} // closed and replaced at every change
+	entered  [classes]int64
+}
+
+// New is a gate with the process's defaults: background work after
+// 400 ms without interactive work, on half the cores (at least one).
+func New() *Gate {
+	return &Gate{
+		Quiet:           400 * time.Millisecond,
+		BuildWait:       1500 * time.Millisecond,
+		BackgroundSlots: max(1, runtime.NumCPU()/2),
+		changed:         make(chan struct{}),
+	}
+}
+
+// Default is the process's gate: the creator's builds (package api) and
+// the worker's thumbnail jobs share it in kiln serve.
+var Default = New()
+
+// Enter waits until work of class c may start and marks it running; the
+// caller must call leave when the work is done. It returns ctx's error
+// when ctx ends first.
+func (g *Gate) Enter(ctx context.Context, c Class) (leave func(), err error) {
+	var deadline time.Time
+	if c == Build {
+		deadline = time.Now().Add(g.BuildWait)
+	}
+	for {
+		g.mu.Lock()
+		wait, ok := g.admit(c, deadline)
+		if ok {
+			g.running[c]++
+			g.entered[c]++
+			if c != Background {
+				g.lastBusy = time.Now()
+			}
+			g.signal()
+			g.mu.Unlock()
+			var once sync.Once
+			return func() { once.Do(func() { g.leave(c) }) }, nil
+		}
+		ch := g.changed
+		g.mu.Unlock()
+		var timer *time.Timer
+		var fire <-chan time.Time
+		if wait > 0 {
+			timer = time.NewTimer(wait)
+			fire = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-ch:
+		case <-fire:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// admit says whether c may start now, or how long to wait before asking
+// again (0: until something changes). Called with mu held.
+func (g *Gate) admit(c Class, deadline time.Time) (time.Duration, bool) {
+	switch c {
+	case Part:
+		return 0, true
+	case Build:
+		if g.running[Part] == 0 {
+			return 0, true
+		}
+		left := time.Until(deadline)
+		return left, left <= 0
+	default:
+		if g.running[Part]+g.running[Build] > 0 || g.running[Background] >= g.BackgroundSlots {
+			return 0, false
+		}
+		left := g.Quiet - time.Since(g.lastBusy)
+		return left, left <= 0
+	}
+}
+
+func (g *Gate) leave(c Class) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running[c]--
+	if c != Background {
+		g.lastBusy = time.Now()
+	}
+	g.signal()
+}
+
+// signal wakes every waiter to look again. Called with mu held.
+func (g *Gate) signal() {
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+// Mark counts work of class c as running without waiting, until leave:
+// for a request that waits on work already started for another (a build
+// two requests share), so that background work does not start while a
+// person waits.
+func (g *Gate) Mark(c Class) (leave func()) {
+	g.mu.Lock()
+	g.running[c]++
+	if c != Background {
+		g.lastBusy = time.Now()
+	}
+	g.signal()
+	g.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { g.leave(c) }) }
+}
+
+// Running is the work of class c running now.
+func (g *Gate) Running(c Class) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.running[c]
+}
+
+// Entered counts the work of class c that has entered since the gate was
+// made (the warm-up's tests read it).
+func (g *Gate) Entered(c Class) int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.entered[c]
+}

@@ -1,0 +1,104 @@
+package priority
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestOrder runs work of one class while work of another asks to enter,
+// and checks when the second is let in: never before the first leaves
+// when it must wait for it, at once when it need not.
+func TestOrder(t *testing.T) {
+	const hold = 150 * time.Millisecond
+	for _, tc := range []struct {
+		name          string
+		running, asks Class
+		// waits: the second enters only after the first has left (plus
+		// Quiet for background); else it enters while the first runs.
+		waits bool
+	}{
+		{"a part does not wait for a build", Build, Part, false},
+		{"a part does not wait for background work", Background, Part, false},
+		{"a build does not wait for a build", Build, Build, false},
+		{"a build waits for a part", Part, Build, true},
+		{"a build does not wait for background work", Background, Build, false},
+		{"background waits for a part", Part, Background, true},
+		{"background waits for a build", Build, Background, true},
+		{"background waits for a free background slot", Background, Background, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New()
+			g.Quiet, g.BuildWait, g.BackgroundSlots = 50*time.Millisecond, 10*time.Second, 1
+			leave, err := g.Enter(t.Context(), tc.running)
+			if err != nil {
+				t.Fatal(err)
+			}
+			left := time.Now().Add(hold)
+			time.AfterFunc(hold, leave)
+			t0 := time.Now()
+			leave2, err := g.Enter(t.Context(), tc.asks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer leave2()
+			entered := time.Now()
+			if !tc.waits && entered.Sub(t0) > hold/2 {
+				t.Errorf("entered after %v while a %s ran; want at once", entered.Sub(t0), tc.running)
+			}
+			if tc.waits && entered.Before(left) {
+				t.Errorf("entered %v before the %s left", left.Sub(entered), tc.running)
+			}
+			if tc.waits && tc.asks == Background && tc.running != Background && entered.Sub(left) < g.Quiet {
+				t.Errorf("background entered %v after the %s left, want at least Quiet (%v)", entered.Sub(left), tc.running, g.Quiet)
+			}
+		})
+	}
+}
+
+// TestBuildWaitIsBounded: a build waits for parts at most BuildWait.
+func TestBuildWaitIsBounded(t *testing.T) {
+	g := New()
+	g.BuildWait = 100 * time.Millisecond
+	leave, _ := g.Enter(t.Context(), Part)
+	defer leave()
+	t0 := time.Now()
+	leave2, err := g.Enter(t.Context(), Build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave2()
+	if d := time.Since(t0); d < g.BuildWait || d > 10*g.BuildWait {
+		t.Errorf("the build entered after %v beside a running part, want about %v", d, g.BuildWait)
+	}
+	if g.Running(Part) != 1 || g.Running(Build) != 1 {
+		t.Errorf("running: %d parts, %d builds; want 1 and 1", g.Running(Part), g.Running(Build))
+	}
+}
+
+// TestWaitEndsWithContext: background work waiting behind a person's
+// build gives up when its context ends, and leaves nothing counted.
+func TestWaitEndsWithContext(t *testing.T) {
+	g := New()
+	leave := g.Mark(Build)
+	defer leave()
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := g.Enter(ctx, Background); err == nil {
+		t.Fatal("background work entered while a build ran")
+	}
+	if n := g.Running(Background); n != 0 {
+		t.Errorf("%d background counted after a wait that ended", n)
+	}
+}
+
+// TestLeaveTwice: leaving twice counts once.
+func TestLeaveTwice(t *testing.T) {
+	g := New()
+	leave, _ := g.Enter(t.Context(), Part)
+	leave()
+	leave()
+	if n := g.Running(Part); n != 0 {
+		t.Errorf("running %d parts after leaving, want 0", n)
+	}
+}
