@@ -188,11 +188,3 @@ func (c *slotCache) put(key string, b []byte, budget int) {
 		delete(c.cache, old)
 	}
 }
-
-// has reports whether key's bytes are kept.
-func (c *slotCache) has(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.cache[key]
-	return ok
-}
