@@ -141,7 +141,9 @@ func thumbnailJob(body, cat, style string) (jobs.ConfigRender, error) {
 		camera = "portrait"
 	}
 	cfg := avatar.Default(body).WithStyle(cat, style)
-	return configPicture("thumbnails/"+body+"/"+cat+"/"+style, cfg, camera)
+	job, err := configPicture("thumbnails/"+body+"/"+cat+"/"+style, cfg, camera)
+	job.Part = cat
+	return job, err
 }
 
 // templatePreview serves GET /creator/templates/{id}.png, a template's

@@ -21,6 +21,11 @@ type ConfigRender struct {
 	Configuration json.RawMessage `json:"configuration"`
 	Camera        string          `json:"camera"`
 	Size          int             `json:"size"`
+	// Part, when set, says the configuration is a default body with
+	// that category's style changed (a catalogue thumbnail): the worker
+	// draws the kept default body with the style's part, not a whole
+	// build.
+	Part string `json:"part,omitempty"`
 	// Background queues the picture on the low queue: a serving
 	// process's warm-up renders the catalogue ahead of anyone asking,
 	// and must not hold back the downloads people wait on. A page's

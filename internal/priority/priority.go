@@ -93,6 +93,18 @@ func (g *Gate) Enter(ctx context.Context, c Class) (leave func(), err error) {
 	if c == Build {
 		deadline = time.Now().Add(g.BuildWait)
 	}
+	return g.enter(ctx, c, deadline)
+}
+
+// EnterWithin is Enter waiting at most max, then entering anyway: for
+// work that holds something others need while it waits (a worker's job
+// slot, which an avatar download may be queued for), so that it yields
+// to interactive work for a while but is never starved by it.
+func (g *Gate) EnterWithin(ctx context.Context, c Class, max time.Duration) (leave func(), err error) {
+	return g.enter(ctx, c, time.Now().Add(max))
+}
+
+func (g *Gate) enter(ctx context.Context, c Class, deadline time.Time) (leave func(), err error) {
 	for {
 		g.mu.Lock()
 		wait, ok := g.admit(c, deadline)
@@ -133,6 +145,12 @@ func (g *Gate) Enter(ctx context.Context, c Class) (leave func(), err error) {
 // admit says whether c may start now, or how long to wait before asking
 // again (0: until something changes). Called with mu held.
 func (g *Gate) admit(c Class, deadline time.Time) (time.Duration, bool) {
+	untilDeadline := time.Duration(0)
+	if !deadline.IsZero() {
+		if untilDeadline = time.Until(deadline); untilDeadline <= 0 {
+			return 0, true
+		}
+	}
 	switch c {
 	case Part:
 		return 0, true
@@ -140,14 +158,19 @@ func (g *Gate) admit(c Class, deadline time.Time) (time.Duration, bool) {
 		if g.running[Part] == 0 {
 			return 0, true
 		}
-		left := time.Until(deadline)
-		return left, left <= 0
+		return untilDeadline, false
 	default:
 		if g.running[Part]+g.running[Build] > 0 || g.running[Background] >= g.BackgroundSlots {
-			return 0, false
+			return untilDeadline, false
 		}
 		left := g.Quiet - time.Since(g.lastBusy)
-		return left, left <= 0
+		if left <= 0 {
+			return 0, true
+		}
+		if untilDeadline > 0 {
+			left = min(left, untilDeadline)
+		}
+		return left, false
 	}
 }
 

@@ -102,3 +102,20 @@ func TestLeaveTwice(t *testing.T) {
 		t.Errorf("running %d parts after leaving, want 0", n)
 	}
 }
+
+// TestEnterWithinIsBounded: background work that holds a worker's slot
+// waits for a person's build at most the time it is given.
+func TestEnterWithinIsBounded(t *testing.T) {
+	g := New()
+	leave := g.Mark(Build)
+	defer leave()
+	t0 := time.Now()
+	leave2, err := g.EnterWithin(t.Context(), Background, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave2()
+	if d := time.Since(t0); d < 100*time.Millisecond || d > time.Second {
+		t.Errorf("entered after %v beside a running build, want about 100ms", d)
+	}
+}
