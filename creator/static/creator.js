@@ -6,7 +6,7 @@ import { View } from './view.js';
 import { Frame } from './frame.js';
 import { api } from './api.js';
 import { pick, translator } from './i18n.js';
-import { boot, q, flag, app, BODY, FIRST_FEATURE, slidersFor, startConfiguration, first } from './start.js';
+import { boot, q, flag, app, BODY, FIRST_FEATURE, slidersFor, startConfiguration, first, schemaAsked } from './start.js';
 
 const lang = pick(boot.lang, navigator.languages);
 const base = (boot.base || location.origin).replace(/\/$/, '');
@@ -937,18 +937,29 @@ async function done() {
 }
 
 // ---- start ----
+// The view first, and the kinds of mesh of the first build drawn as soon
+// as the schema (asked by start.js) gives their morph target count: the
+// sliders of the first build, the body's and the first feature's dials.
+// The programs compiled meanwhile are what the first avatar's first draw
+// needs (View.warmKinds); the words of the UI can wait.
+const view = new View($('view'));
+kiln.view = view;
+kiln.phases.view = performance.now();
+if (first) {
+  schemaAsked.then((s) => view.warmKinds(BODY.length + Object.keys(s.properties.face.properties[FIRST_FEATURE].properties).length)).then((n) => {
+    kiln.phases.warmed = performance.now();
+    kiln.phases.warmPrograms = n;
+  }).catch(() => { /* compiled at the first draw instead */ });
+}
 const t = await translator(lang);
 document.documentElement.lang = lang;
 document.title = t('title');
 for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
 for (const e of document.querySelectorAll('[data-t-label]')) e.setAttribute('aria-label', t(e.dataset.tLabel));
-const view = new View($('view'));
-kiln.view = view;
-kiln.phases.view = performance.now();
 
 async function start() {
   const [schema, pal, catalog] = await Promise.all([
-    api.schema(), api.palettes().catch(() => palettes), api.catalog(app.slug).catch(() => null)]);
+    schemaAsked, api.palettes().catch(() => palettes), api.catalog(app.slug).catch(() => null)]);
   kiln.phases.data = performance.now();
   palettes = pal;
   styles = catalog?.styles || {};
@@ -958,16 +969,6 @@ async function start() {
     for (const [d, p] of Object.entries(faceProps[f].properties)) ranges[`face.${f}.${d}`] = [p.minimum, p.maximum];
   }
   const bp = schema.properties.body.properties;
-  // The first build's meshes are padded to as many morph targets as it
-  // has sliders (the body's and the first feature's dials): the kinds of
-  // mesh drawn at that count while it is on its way compile the programs
-  // its first draw needs (View.warmKinds).
-  if (!kiln.ready) {
-    view.warmKinds(BODY.length + dials[FIRST_FEATURE].length).then((n) => {
-      kiln.phases.warmed = performance.now();
-      kiln.phases.warmPrograms = n;
-    }).catch(() => { /* compiled at the first draw instead */ });
-  }
   ranges['body.height'] = [bp.height.minimum, bp.height.maximum];
   ranges['body.age'] = [bp.age?.minimum ?? 18, bp.age?.maximum ?? 90];
   for (const n of ['body.build', 'body.muscle', 'body.weight', 'body.proportions']) ranges[n] = [0, 1];

@@ -36,3 +36,9 @@ function ask(configuration, sliders) {
   glb.catch(() => {}); // the creator reports a failure if it uses this one
   return { key: JSON.stringify([configuration, sliders]), glb, asked: performance.now() };
 }
+
+// schemaAsked is the configuration's schema, asked now too: its first
+// face feature's dials give the first build's morph target count, which
+// the view's warm-up needs before the build comes (View.warmKinds).
+export const schemaAsked = api.schema();
+schemaAsked.catch(() => {});
