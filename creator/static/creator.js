@@ -544,7 +544,10 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
       // (answered or in flight) before the others in flight are dropped.
       const swapped = category ? swapPart(category) : null;
       stopPartsAhead();
-      if (swapped) swapped.finally(() => scheduleBuild(0));
+      // Once the pick's part is in, the tab's other parts are asked
+      // ahead again (for this avatar; the whole build, seconds on a busy
+      // server, need not come first: the person may pick again before).
+      if (swapped) swapped.finally(() => { scheduleBuild(0); partsRun = runPartsAhead(); });
       else scheduleBuild(0);
     });
     inputs.push(input);
