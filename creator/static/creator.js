@@ -251,6 +251,8 @@ async function warmParts() {
   }
   const glbs = [];
   for (const [cat, next] of wanted) {
+    partTokens();
+    partBudget.tokens--;
     try { glbs.push(await api.part(next, cat, view.configuration?.outfit?.footwear?.style)); } catch { /* not warmed: compiled when picked */ }
   }
   const t0 = performance.now();
