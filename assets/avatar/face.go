@@ -100,7 +100,9 @@ func (f *Face) feature(name string) *map[string]float64 {
 // mouth is wide (scale-horiz at its end) and shallow (scale-depth), its
 // lower lip thin and short: with a fuller lower lip and corners a
 // centimetre behind the lips' front, the lips bulged as a small muzzle
-// (TestMouthWideAtRest). The
+// (TestMouthWideAtRest). Its corners turn up a little (mouth-angles), as
+// the leader's soft corners do: level with the lips' middle, the wider
+// lower lip drooped at its ends into a sulk. The
 // face's dials (set or drawn from the seed) are applied on top of it,
 // each moving the face as far from it as it would from MakeHuman's
 // average (human.Params.Base).
@@ -119,7 +121,7 @@ var houseEvery = map[string]float64{
 	"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
 	"mouth/mouth-upperlip-volume": -0.1, "mouth/mouth-lowerlip-volume": -0.7, "mouth/mouth-lowerlip-height": -0.4,
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
-	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4,
+	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4, "mouth/mouth-angles": 0.3,
 }
 
 // merged is a new map with a's entries and then b's.
@@ -145,13 +147,20 @@ var heavy = map[string]bool{
 }
 
 // calm are the mouth dials that, drawn far, purse or pout the lips (lips
-// pushed out or bunched to the middle, a narrow or deep mouth): the panel
+// pushed out or bunched to the middle, a narrow or deep mouth, lips
+// narrower than the mouth): the panel
 // saw seeded faces as pursed, so a seed draws them at a third of the
 // spread. Set explicitly, they take any value.
 var calm = map[string]bool{
 	"mouth.lowerlip-ext": true, "mouth.upperlip-ext": true, "mouth.lowerlip-middle": true, "mouth.upperlip-middle": true,
 	"mouth.scale-depth": true, "mouth.scale-horiz": true, "mouth.lowerlip-height": true, "mouth.angles": true,
+	"mouth.upperlip-width": true, "mouth.lowerlip-width": true,
 }
+
+// upOnly are the dials a seed draws on their high side only: corners of
+// the mouth drawn down (mouth.angles below zero) read as a sulk on a
+// face at rest. Set explicitly, they take any value.
+var upOnly = map[string]bool{"mouth.angles": true}
 
 // Modifiers resolves the face into MakeHuman modifier values by name
 // ("nose/nose-scale-horiz"): the explicit dials, and when Seed is set
@@ -171,7 +180,7 @@ func (f Face) Modifiers() map[string]float64 {
 			drawn := 0.0
 			if r != nil {
 				drawn = math.Max(-1, math.Min(1, r.NormFloat64()*faceSpread))
-				if oneSided[reg.name+"."+d] {
+				if oneSided[reg.name+"."+d] || upOnly[reg.name+"."+d] {
 					drawn = math.Abs(drawn)
 				}
 				if heavy[reg.name+"."+d] && drawn > 0 {

@@ -2,6 +2,7 @@ package avatar
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -67,9 +68,10 @@ func TestLipsAtRestNotPouting(t *testing.T) {
 
 // mouthShape measures the lips at rest as a portrait shows them: the
 // width of their painted colour (lipColour at least 0.5) over the nose's
-// (noseMask at least 0.5), and how far the colour's outer ends (the
-// corners) sit behind the lips' front in the middle.
-func mouthShape(t *testing.T, cfg Config) (ratio, depth float64) {
+// (noseMask at least 0.5), how far the colour's outer ends (the
+// corners) sit behind the lips' front in the middle, and how far above
+// the lips' middle (halfway up lipMask's full part at x = 0) they are.
+func mouthShape(t *testing.T, cfg Config) (ratio, depth, lift float64) {
 	t.Helper()
 	body, err := standingBody(cfg.resolve())
 	if err != nil {
@@ -77,14 +79,17 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth float64) {
 	}
 	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
 	head.closeLips()
-	lips, nose := lipColour(), noseMask()
-	var corner, cornerZ, nw float64
-	front := math.Inf(-1)
+	lips, nose, full := lipColour(), noseMask(), lipMask()
+	var corner, cornerY, cornerZ, nw float64
+	front, lo, hi := math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for i, v := range head.base {
 		p := head.pos[i]
 		x := math.Abs(float64(p[0]))
 		if lips[v] >= 0.5 && x > corner {
-			corner, cornerZ = x, float64(p[2])
+			corner, cornerY, cornerZ = x, float64(p[1]), float64(p[2])
+		}
+		if full[v] >= 0.5 && x < 0.003 {
+			lo, hi = math.Min(lo, float64(p[1])), math.Max(hi, float64(p[1]))
 		}
 		if lips[v] >= 0.5 && x < 0.004 {
 			front = math.Max(front, float64(p[2]))
@@ -93,7 +98,7 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth float64) {
 			nw = math.Max(nw, 2*x)
 		}
 	}
-	return 2 * corner / nw, front - cornerZ
+	return 2 * corner / nw, front - cornerZ, cornerY - (lo+hi)/2
 }
 
 // TestMouthWideAtRest checks the mouth's width and depth at rest on both
@@ -102,13 +107,25 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth float64) {
 // Before, the lips' colour stopped short of the corners and was as wide
 // as the nose (1.00 on default-female, 1.02 on default-male): the small
 // bulging "muzzle" the panel called a pout. Now 1.28 and 1.32; the
-// leader's mouth is about 1.5 noses wide.
+// leader's mouth is about 1.5 noses wide. The defaults' corners sit at
+// least 1.5 mm above the lips' middle (random faces' at least 0.5): at
+// 0.8 mm (both defaults before the house face's mouth-angles) the wide
+// lower lip drooped at its ends, a sulk.
 func TestMouthWideAtRest(t *testing.T) {
 	cases := map[string]Config{"default-female": Default(Feminine), "default-male": Default(Masculine),
 		"random-1": Random(1), "random-2": Random(2), "random-3": Random(3)}
 	for _, name := range []string{"default-female", "default-male", "random-1", "random-2", "random-3"} {
-		r, d := mouthShape(t, cases[name])
-		t.Logf("%s: mouth %.2f noses wide, corners %.1f mm behind the front", name, r, 1000*d)
+		r, d, up := mouthShape(t, cases[name])
+		t.Logf("%s: mouth %.2f noses wide, corners %.1f mm behind the front and %.1f mm above the middle", name, r, 1000*d, 1000*up)
+		// Random faces draw their own mouth dials (a lower, shorter
+		// mouth lifts its corners less): only not drooping.
+		minUp := 0.0015
+		if !strings.HasPrefix(name, "default") {
+			minUp = 0.0005
+		}
+		if up < minUp {
+			t.Errorf("%s: corners %.1f mm above the lips' middle, want at least %.1f", name, 1000*up, 1000*minUp)
+		}
 		if r < 1.15 {
 			t.Errorf("%s: mouth %.2f noses wide, want at least 1.15", name, r)
 		}
