@@ -57,7 +57,18 @@ const batchSize = 64 << 10
 // Encode writes m to w as PNG, as image/png's Encoder with
 // CompressionLevel BestSpeed writes it: RGB when every pixel is opaque,
 // RGBA otherwise, 8 bits a channel.
-func Encode(w io.Writer, m *image.NRGBA) error {
+func Encode(w io.Writer, m *image.NRGBA) error { return encode(w, m, true) }
+
+// EncodeUp writes m to w as PNG as Encode does, but with every row under
+// the Up filter (each byte less the one above it) instead of the filter
+// image/png's heuristic picks: a file that decodes to the same pixels, in
+// about half of Encode's time. On an avatar's 18 textures (1.6 MB) it
+// wrote 1.3 % more bytes in 0.105 s of CPU against Encode's 0.195 s: the
+// heuristic tries five filters on every row, and the painters' smooth
+// maps gain little from any but Up.
+func EncodeUp(w io.Writer, m *image.NRGBA) error { return encode(w, m, false) }
+
+func encode(w io.Writer, m *image.NRGBA, adaptive bool) error {
 	b := m.Bounds()
 	dx, dy := int64(b.Dx()), int64(b.Dy())
 	if dx <= 0 || dy <= 0 || dx >= 1<<32 || dy >= 1<<32 {
@@ -78,7 +89,7 @@ func Encode(w io.Writer, m *image.NRGBA) error {
 	e.tmp[8], e.tmp[9], e.tmp[10], e.tmp[11], e.tmp[12] = 8, colorType, 0, 0, 0
 	e.chunk(e.tmp[:13], "IHDR")
 	if e.err == nil {
-		e.err = e.idat(m, bpp)
+		e.err = e.idat(m, bpp, adaptive)
 	}
 	e.chunk(nil, "IEND")
 	e.w = nil
@@ -115,7 +126,7 @@ func (e *encoder) chunk(p []byte, name string) {
 
 // idat writes the image data: rows filtered, deflated at BestSpeed, cut
 // into chunks as image/png cuts them.
-func (e *encoder) idat(m *image.NRGBA, bpp int) error {
+func (e *encoder) idat(m *image.NRGBA, bpp int, adaptive bool) error {
 	if e.bw == nil {
 		e.bw = bufio.NewWriterSize(e, 1<<15)
 	} else {
@@ -146,7 +157,16 @@ func (e *encoder) idat(m *image.NRGBA, bpp int) error {
 		} else {
 			rgb(e.cur, pix)
 		}
-		f := e.filter(bpp)
+		f := ftUp
+		if adaptive {
+			f = e.filter(bpp)
+		} else {
+			up := e.rows[ftUp][1:][:n]
+			prev := e.prev[:n]
+			for i, x := range e.cur {
+				up[i] = x - prev[i]
+			}
+		}
 		e.batch = append(e.batch, e.rows[f]...)
 		if len(e.batch) >= batchSize {
 			if _, err := e.zw.Write(e.batch); err != nil {

@@ -102,6 +102,57 @@ func TestSameBytesAsImagePNG(t *testing.T) {
 	t.Logf("rows per filter (none, sub, up, average, paeth): %v", used)
 }
 
+// TestEncodeUp checks that EncodeUp's files decode to the image's pixels
+// (the same as image/png's files of it decode to) with every row under
+// the Up filter, and that they differ from Encode's where the heuristic
+// chose other filters.
+func TestEncodeUp(t *testing.T) {
+	differ := 0
+	for name, m := range testImages() {
+		var up, adaptive bytes.Buffer
+		if err := EncodeUp(&up, m); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := Encode(&adaptive, m); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(up.Bytes(), adaptive.Bytes()) {
+			differ++
+		}
+		d, err := png.Decode(bytes.NewReader(up.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		std, err := png.Decode(bytes.NewReader(adaptive.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				p := d.At(x-b.Min.X, y-b.Min.Y)
+				if p != std.At(x-b.Min.X, y-b.Min.Y) || !sameColor(p, m.At(x, y)) {
+					t.Fatalf("%s: pixel (%d, %d) decodes to %v, was %v", name, x, y, p, m.At(x, y))
+				}
+			}
+		}
+		for _, f := range rowFilters(t, up.Bytes(), b.Dx(), b.Dy(), m.Opaque()) {
+			if f != ftUp {
+				t.Fatalf("%s: a row under filter %d", name, f)
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("EncodeUp wrote Encode's bytes for every image: the test images do not tell them apart")
+	}
+}
+
+func sameColor(a, b interface{ RGBA() (r, g, b, a uint32) }) bool {
+	r0, g0, b0, a0 := a.RGBA()
+	r1, g1, b1, a1 := b.RGBA()
+	return r0 == r1 && g0 == g1 && b0 == b1 && a0 == a1
+}
+
 // TestReuse encodes images of different sizes and kinds one after the
 // other with the pooled encoder: leftovers of one must not reach the next.
 func TestReuse(t *testing.T) {
@@ -184,6 +235,14 @@ func BenchmarkEncode(b *testing.B) {
 		for b.Loop() {
 			buf.Reset()
 			if err := Encode(&buf, m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pngenc-up", func(b *testing.B) {
+		for b.Loop() {
+			buf.Reset()
+			if err := EncodeUp(&buf, m); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,6 +1,10 @@
 package paint
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -70,5 +74,44 @@ func TestClampHelpers(t *testing.T) {
 	for range 1_000_000 {
 		check(r.Float64()*1.4 - 0.2)
 		check(r.Float64()*2 - 1)
+	}
+}
+
+// TestEncodePixels decodes the maps of a painted skin as Encode writes
+// them and as image/png writes them (at BestSpeed, what Encode wrote
+// before it filtered every row with Up): the pixels must be the maps'
+// own, so the change of encoder changed the files' bytes, not the
+// textures.
+func TestEncodePixels(t *testing.T) {
+	mp := Skin(sphere([3]float32{0, 1.6, 0}, 0.1, 32), RGB{0.6, 0.4, 0.3}, 3, 256)
+	std := png.Encoder{CompressionLevel: png.BestSpeed}
+	for name, img := range map[string]*image.NRGBA{"base": mp.Base, "normal": mp.Normal, "orm": mp.ORM} {
+		var ref bytes.Buffer
+		if err := std.Encode(&ref, img); err != nil {
+			t.Fatal(err)
+		}
+		enc := Encode(img)
+		if bytes.Equal(enc, ref.Bytes()) {
+			t.Logf("%s: the same bytes as image/png", name)
+		}
+		a, err := png.Decode(bytes.NewReader(enc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, err := png.Decode(bytes.NewReader(ref.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for y := 0; y < img.Rect.Dy(); y++ {
+			for x := 0; x < img.Rect.Dx(); x++ {
+				want := img.NRGBAAt(x, y)
+				for _, got := range []color.Color{a.At(x, y), b.At(x, y)} {
+					if c := color.NRGBAModel.Convert(got).(color.NRGBA); c != want {
+						t.Fatalf("%s: pixel (%d, %d) decodes to %v, the map has %v", name, x, y, c, want)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d bytes (image/png %d)", name, len(enc), ref.Len())
 	}
 }
