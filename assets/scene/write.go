@@ -223,10 +223,16 @@ func bounds(v []float32, comps int) (lo, hi []float64) {
 	for c := 0; c < comps; c++ {
 		lo[c], hi[c] = math.Inf(1), math.Inf(-1)
 	}
-	for i, x := range v {
-		c := i % comps
-		lo[c] = math.Min(lo[c], float64(x))
-		hi[c] = math.Max(hi[c], float64(x))
+	// The built-in min and max order -0 below +0 and keep NaN as
+	// math.Min and math.Max do (the Go specification), inline: a morph
+	// target's bounds went through two calls a component.
+	c := 0
+	for _, x := range v {
+		lo[c] = min(lo[c], float64(x))
+		hi[c] = max(hi[c], float64(x))
+		if c++; c == comps {
+			c = 0
+		}
 	}
 	return lo, hi
 }
