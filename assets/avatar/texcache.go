@@ -28,10 +28,11 @@ type encodedMaps struct {
 	rough             float64
 }
 
-// size is the memory an entry holds: the capacity of its slices, which
-// the PNG encoder's buffer grew by doubling (up to twice the bytes of the
-// image), so that TextureCacheBytes bounds memory, not file sizes (kiln
-// serve held 40 MB under the 32 MiB bound counted in lengths).
+// size is the memory an entry holds: the capacity of its slices, so that
+// TextureCacheBytes bounds memory, not file sizes (kiln serve held 40 MB
+// under the 32 MiB bound counted in lengths, when the encoder's buffer,
+// grown by doubling, was kept; paint.Encode now copies each file out at
+// its size).
 func (e *encodedMaps) size() int64 { return int64(cap(e.base) + cap(e.normal) + cap(e.orm) + 128) }
 
 // TextureCacheBytes bounds the encoded textures kept between builds (the

@@ -66,15 +66,22 @@ type texel struct {
 // the background.
 func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 	m := texelPool.get(n * n) // the caller releases it when done
+	// Which texels are covered is kept apart too, a byte a texel: the
+	// texels are 64 bytes (16 MB at 512²), and asking each one whether a
+	// triangle before covered it missed the cache at every texel of
+	// every triangle's box.
+	cov := boolPool.get(n * n)
+	defer boolPool.put(cov)
 	// Bands of rows are rasterized side by side, each going through
 	// every triangle in order, so "the first wins" holds as in one pass.
-	parallel(n, func(r0, r1 int) { rasterize(m, s, n, flow, r0, r1) })
-	grow(m, n, 2)
+	parallel(n, func(r0, r1 int) { rasterize(m, cov, s, n, flow, r0, r1) })
+	grow(m, cov, n, 2)
 	return m
 }
 
-// rasterize fills rows r0..r1 of the surface map m.
-func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
+// rasterize fills rows r0..r1 of the surface map m, marking in cov the
+// texels it covers.
+func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r1 int) {
 	for _, t := range s.Tris {
 		var px, py [3]float64
 		for k, v := range t {
@@ -90,10 +97,9 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 		y0 := max(r0, int(math.Floor(min(py[0], py[1], py[2]))))
 		y1 := min(r1-1, int(math.Ceil(max(py[0], py[1], py[2]))))
 		for y := y0; y <= y1; y++ {
-			row := m[y*n:][:n]
+			row, covered := m[y*n:][:n], cov[y*n:][:n]
 			for x := x0; x <= x1; x++ {
-				tx := &row[x]
-				if tx.ok {
+				if covered[x] {
 					// Overlapping UV pieces (hair cards share their
 					// strands) show one surface point: the first. Asked
 					// before the weights: a texel inside a neighbour's
@@ -108,6 +114,8 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 				if w0 < e || w1 < e || w2 < e {
 					continue
 				}
+				covered[x] = true
+				tx := &row[x]
 				tx.ok = true
 				w := [3]float64{w0, w1, w2}
 				tx.pos = [3]float64{}
@@ -138,19 +146,15 @@ func rasterize(m []texel, s Surface, n int, flow [][2]float64, r0, r1 int) {
 	}
 }
 
-// grow copies covered texels into their uncovered neighbours, r times.
-// Rows are done side by side: a step writes only texels that were
-// uncovered and reads only ones that were covered. Which texels are
-// covered is kept apart in a byte a texel (the texels are 64 bytes: one
-// pass over them to read it, not one a step), and each step marks the
-// texels it fills for the next.
-func grow(m []texel, n, r int) {
+// grow copies covered texels (cov) into their uncovered neighbours, r
+// times. Rows are done side by side: a step writes only texels that were
+// uncovered and reads only ones that were covered. Each step marks the
+// texels it fills for the next; cov is left as it was.
+func grow(m []texel, cov []bool, n, r int) {
 	prev, next := boolPool.get(len(m)), boolPool.get(len(m))
 	defer boolPool.put(prev)
 	defer boolPool.put(next)
-	for i := range m {
-		prev[i] = m[i].ok
-	}
+	copy(prev, cov)
 	for ; r > 0; r-- {
 		copy(next, prev)
 		parallel(n, func(y0, y1 int) { growRows(m, prev, next, n, y0, y1) })
@@ -342,9 +346,16 @@ func byte8(v float64) uint8 { return round8(clamp01(v) * 255) }
 // the ones image/png's heuristic filters would give (lossless either
 // way: TestEncodePixels) in about half the CPU, for 1.3 % more bytes.
 func Encode(m *image.NRGBA) []byte {
-	var b bytes.Buffer
-	if err := pngenc.EncodeUp(&b, m); err != nil {
+	// Written into a pooled buffer and copied out at its size: a fresh
+	// buffer grew by doubling (copying and zeroing as it went) and was
+	// kept with up to twice the file's bytes by the texture cache.
+	b := encodeBuffers.Get().(*bytes.Buffer)
+	defer encodeBuffers.Put(b)
+	b.Reset()
+	if err := pngenc.EncodeUp(b, m); err != nil {
 		panic(err) // writing to memory cannot fail; the maps are never empty
 	}
-	return b.Bytes()
+	return bytes.Clone(b.Bytes())
 }
+
+var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
