@@ -33,8 +33,9 @@ func cavity(s Surface) []float64 {
 	nrm := make([][3]float64, n)
 	// Each triangle lists every corner's two neighbours: an inner edge
 	// is listed twice from each end (once per triangle), an open one
-	// once.
-	nbr := make([][]int32, n)
+	// once. The lists share one array, counted first: grown one by one
+	// they were a third of a build's allocations.
+	start := make([]int32, n+1)
 	for _, t := range s.Tris {
 		a, b, c := weld[t[0]], weld[t[1]], weld[t[2]]
 		if a == b || b == c || a == c {
@@ -43,10 +44,27 @@ func cavity(s Surface) []float64 {
 		f := cross(sub(at[b], at[a]), sub(at[c], at[a]))
 		for _, v := range [3]int{a, b, c} {
 			nrm[v] = add(nrm[v], f)
+			start[v+1] += 2
 		}
-		nbr[a] = append(nbr[a], int32(b), int32(c))
-		nbr[b] = append(nbr[b], int32(c), int32(a))
-		nbr[c] = append(nbr[c], int32(a), int32(b))
+	}
+	for v := range n {
+		start[v+1] += start[v]
+	}
+	flat := make([]int32, start[n])
+	end := slices.Clone(start[:n])
+	for _, t := range s.Tris {
+		a, b, c := weld[t[0]], weld[t[1]], weld[t[2]]
+		if a == b || b == c || a == c {
+			continue
+		}
+		for _, e := range [3][3]int{{a, b, c}, {b, c, a}, {c, a, b}} {
+			flat[end[e[0]]], flat[end[e[0]]+1] = int32(e[1]), int32(e[2])
+			end[e[0]] += 2
+		}
+	}
+	nbr := make([][]int32, n)
+	for v := range n {
+		nbr[v] = flat[start[v]:start[v+1]:start[v+1]]
 	}
 	rim := make([]bool, n)
 	for v, list := range nbr {
