@@ -32,8 +32,9 @@ const (
 	Build
 	// Background is work nobody is looking at yet: it starts only after
 	// no interactive work has run for Gate.Quiet, and at most
-	// Gate.BackgroundSlots at once, so an interactive request arriving
-	// meanwhile finds cores free.
+	// Gate.BackgroundSlots at once. A started piece runs to its end (an
+	// avatar build spreads over every core), so the pieces are kept
+	// small: a build, a part, a picture.
 	Background
 	classes
 )
@@ -71,7 +72,8 @@ type Gate struct {
 }
 
 // New is a gate with the process's defaults: background work after
-// 400 ms without interactive work, on half the cores (at least one).
+// 400 ms without interactive work, one piece per two cores (at least
+// one).
 func New() *Gate {
 	return &Gate{
 		Quiet:           400 * time.Millisecond,
@@ -96,10 +98,11 @@ func (g *Gate) Enter(ctx context.Context, c Class) (leave func(), err error) {
 	return g.enter(ctx, c, deadline)
 }
 
-// EnterWithin is Enter waiting at most max, then entering anyway: for
-// work that holds something others need while it waits (a worker's job
-// slot, which an avatar download may be queued for), so that it yields
-// to interactive work for a while but is never starved by it.
+// EnterWithin is Enter waiting for interactive work at most max, then
+// entering as soon as a background slot is free: for work that holds
+// something others need while it waits (a worker's job slot, which an
+// avatar download may be queued for), so that it yields to interactive
+// work for a while but is never starved by it.
 func (g *Gate) EnterWithin(ctx context.Context, c Class, max time.Duration) (leave func(), err error) {
 	return g.enter(ctx, c, time.Now().Add(max))
 }
@@ -145,22 +148,30 @@ func (g *Gate) enter(ctx context.Context, c Class, deadline time.Time) (leave fu
 // admit says whether c may start now, or how long to wait before asking
 // again (0: until something changes). Called with mu held.
 func (g *Gate) admit(c Class, deadline time.Time) (time.Duration, bool) {
-	untilDeadline := time.Duration(0)
+	// Past the deadline, interactive work is no longer waited for; the
+	// background's slots still are, so that background work never takes
+	// more of the process than they allow.
+	untilDeadline, late := time.Duration(0), false
 	if !deadline.IsZero() {
-		if untilDeadline = time.Until(deadline); untilDeadline <= 0 {
-			return 0, true
-		}
+		untilDeadline = time.Until(deadline)
+		late = untilDeadline <= 0
 	}
 	switch c {
 	case Part:
 		return 0, true
 	case Build:
-		if g.running[Part] == 0 {
+		if g.running[Part] == 0 || late {
 			return 0, true
 		}
 		return untilDeadline, false
 	default:
-		if g.running[Part]+g.running[Build] > 0 || g.running[Background] >= g.BackgroundSlots {
+		if g.running[Background] >= g.BackgroundSlots {
+			return 0, false
+		}
+		if late {
+			return 0, true
+		}
+		if g.running[Part]+g.running[Build] > 0 {
 			return untilDeadline, false
 		}
 		left := g.Quiet - time.Since(g.lastBusy)

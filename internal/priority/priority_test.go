@@ -119,3 +119,24 @@ func TestEnterWithinIsBounded(t *testing.T) {
 		t.Errorf("entered after %v beside a running build, want about 100ms", d)
 	}
 }
+
+// TestEnterWithinKeepsBackgroundSlots: past its wait, background work
+// still waits for a free background slot.
+func TestEnterWithinKeepsBackgroundSlots(t *testing.T) {
+	g := New()
+	g.BackgroundSlots = 1
+	leave, err := g.Enter(t.Context(), Background)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(200*time.Millisecond, leave)
+	t0 := time.Now()
+	leave2, err := g.EnterWithin(t.Context(), Background, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave2()
+	if d := time.Since(t0); d < 200*time.Millisecond {
+		t.Errorf("entered after %v while the one background slot was taken", d)
+	}
+}
