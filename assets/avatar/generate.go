@@ -112,6 +112,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
 	}
 	budget(parts)
+	if hair := parts["hair"]; hair != nil {
+		thickenHair(hair, body.Joints(), cfg.Hair.Style)
+	}
 	if hw, hair := parts["headwear"], parts["hair"]; hw != nil && hair != nil {
 		pressHair(hair, hw, hatCentre)
 		if len(hair.tris) == 0 {
@@ -248,13 +251,14 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 }
 
 // hairMesh adds the scalp hair p, painted at size texels (curly hair by
-// its own painter).
+// its own painter): opaque, but for curly hair's cut-out cards
+// (solidHair).
 func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, size int) {
 	paintHair := paint.ScalpHair
 	if style == "curly" {
 		paintHair = paint.CurlyHair
 	}
-	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(paintHair, p.surface(), color, seed, size), matOpts{normal: true, mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(paintHair, p.surface(), color, seed, size), matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))
 }
 
 // headwearMesh adds the hat p in its style's fabric.

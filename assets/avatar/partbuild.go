@@ -108,6 +108,7 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 				return nil, err
 			}
 			trimHairline(hair, head(), joints)
+			thickenHair(hair, joints, cfg.Hair.Style)
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
 			}

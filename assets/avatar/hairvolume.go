@@ -1,0 +1,229 @@
+package avatar
+
+import "math"
+
+// Hair volume. MakeHuman's cuts are thin layers of cards that hug the
+// scalp; drawn with an alpha cut-out they read as a painted shell with a
+// jagged fringe, and the crown shows through them (issue 22's blind
+// panel: "patchy scalp", "see-through cap", "wire artifacts"). The
+// leader's hair is an opaque sculpted mass standing off the head with
+// clean, thick edges. thickenHair makes the cards that kind of hair:
+// it lifts them off the scalp (more on the crown and the sides of the
+// head, little where the hair hangs), and closes every open edge with a
+// rim that folds in toward the head, so an edge shows a lock's
+// thickness, never a paper-thin card or its inside. The hair is then
+// drawn opaque (hairMesh).
+
+// Hair lift off the scalp (metres): hairLiftLow where hair hangs below
+// the eyes, rising to hairLiftHigh from 7 cm above them; the rim reaches
+// in toward the head that lift plus hairRimExtra, so it meets the old
+// layer under it and closes the gap the lift opened. An open edge with
+// hair more than hairCover farther out over it gets no rim (rimEdges).
+const (
+	hairLiftLow  = 0.002
+	hairLiftHigh = 0.008
+	hairRimExtra = 0.004
+	hairCover    = 0.006
+)
+
+// solidHair is whether a hair style is lifted, rimmed and drawn as an
+// opaque mass. Curly hair stays cards under an alpha cut-out: its cards
+// lie every way, and drawn opaque they read as boxes.
+func solidHair(style string) bool { return style != "curly" }
+
+// hairFrame is where the hair is lifted from: a centre in the head at
+// eye height, and below it a vertical axis through the head (hanging
+// hair moves out sideways, not down).
+type hairFrame struct {
+	centre vec3
+}
+
+func newHairFrame(joints map[string][3]float32) hairFrame {
+	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
+	h := joints["Head"]
+	return hairFrame{centre: vec3{float64(h[0]), eye, float64(h[2]) - 0.01}}
+}
+
+// out is the unit direction in which the hair at p is lifted.
+func (f hairFrame) out(p vec3) vec3 {
+	d := p.sub(f.centre)
+	if d[1] < 0 {
+		d[1] = 0
+	}
+	if d.len() < 1e-9 {
+		return vec3{0, 1, 0}
+	}
+	return d.norm()
+}
+
+// lift is how far the hair at p moves off the head.
+func (f hairFrame) lift(p vec3) float64 {
+	return hairLiftLow + (hairLiftHigh-hairLiftLow)*smooth(f.centre[1]-0.04, f.centre[1]+0.07, p[1])
+}
+
+// rimEdges are the hair's open edges that show (an edge of one
+// triangle, vertices welded by position so UV seams are not edges), each
+// as its triangle's two render vertices in that triangle's turn, in the
+// order of the triangles (deterministic). An edge with more hair over it
+// (farther out from the centre, by more than hairCover) is inside the
+// mass, and an edge turned in to the head (a card's top, tucked under
+// the hair above it) is seen by no one: a braided bun has 3,000 open
+// edges, and rims on all of them would spend the body's triangles.
+func rimEdges(hair *part, f hairFrame) [][2]uint32 {
+	type key [3]int32
+	q := func(v [3]float32) key {
+		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
+	}
+	weld := map[key]int32{}
+	id := make([]int32, len(hair.pos))
+	for i, p := range hair.pos {
+		k := q(p)
+		w, ok := weld[k]
+		if !ok {
+			w = int32(len(weld))
+			weld[k] = w
+		}
+		id[i] = w
+	}
+	type edge [2]int32
+	count := map[edge]int{}
+	for _, t := range hair.tris {
+		for k := 0; k < 3; k++ {
+			a, b := id[t[k]], id[t[(k+1)%3]]
+			if a > b {
+				a, b = b, a
+			}
+			count[edge{a, b}]++
+		}
+	}
+	over := newRayBins(hair, f.centre)
+	var out [][2]uint32
+	for _, tri := range hair.tris {
+		c := v3(hair.pos[tri[0]]).add(v3(hair.pos[tri[1]])).add(v3(hair.pos[tri[2]])).scale(1.0 / 3)
+		for k := 0; k < 3; k++ {
+			i, j := tri[k], tri[(k+1)%3]
+			a, b := id[i], id[j]
+			if a > b {
+				a, b = b, a
+			}
+			if count[edge{a, b}] != 1 {
+				continue
+			}
+			pi, pj := v3(hair.pos[i]), v3(hair.pos[j])
+			mid := pi.add(pj).scale(0.5)
+			r := mid.sub(f.centre).len()
+			if r > 1e-6 && over.last(mid.sub(f.centre).scale(1/r)) > r+hairCover {
+				continue
+			}
+			if rimOut(pi, pj, c).dot(f.out(pi).add(f.out(pj)).norm()) < -0.5 {
+				continue
+			}
+			out = append(out, [2]uint32{i, j})
+		}
+	}
+	return out
+}
+
+// rimOut is the unit direction out of the edge ab of a triangle whose
+// centre is c, across the edge and away from the triangle.
+func rimOut(a, b, c vec3) vec3 {
+	e := b.sub(a)
+	m := a.add(e.scale(0.5)).sub(c)
+	if el := e.dot(e); el > 1e-12 {
+		m = m.sub(e.scale(m.dot(e) / el))
+	}
+	return m.norm()
+}
+
+// thickenHair lifts the hair part off the head and adds a rim under each
+// open edge that shows (rimEdges), reaching in toward the head. It runs
+// after the budget (simplified, a rim collapses into the edge it
+// closes), and its triangles come on top of the budget's 28,000 (up to
+// about 3,000, under lod 0's 32,000): counted in, they took the body's,
+// and the coarser body came out through the jeans under locomotion_run
+// (the cloth test of assets/animation). A rim
+// vertex copies its edge vertex's UV, skin and source, so it is painted,
+// skinned and shaped with it; its normal turns out of the edge, so a
+// lock's edge catches the light as an edge. Curly hair is left as it is
+// (solidHair).
+func thickenHair(hair *part, joints map[string][3]float32, style string) {
+	if !solidHair(style) || len(hair.tris) == 0 {
+		return
+	}
+	f := newHairFrame(joints)
+	edges := rimEdges(hair, f)
+	// The triangle each edge closes, for its outward direction: found
+	// before the lift moves the vertices (the lift keeps the turn).
+	third := map[[2]uint32]uint32{}
+	for _, t := range hair.tris {
+		for k := 0; k < 3; k++ {
+			third[[2]uint32{t[k], t[(k+1)%3]}] = t[(k+2)%3]
+		}
+	}
+	dir := make([]vec3, len(hair.pos))
+	depth := make([]float64, len(hair.pos))
+	for i, p := range hair.pos {
+		v := v3(p)
+		dir[i] = f.out(v)
+		l := f.lift(v)
+		depth[i] = l + hairRimExtra
+		hair.pos[i] = v.add(dir[i].scale(l)).f32()
+	}
+	rim := map[uint32]uint32{}
+	var rimN []vec3
+	n0 := uint32(len(hair.pos))
+	rimOf := func(i uint32) uint32 {
+		if r, ok := rim[i]; ok {
+			return r
+		}
+		r := uint32(len(hair.pos))
+		rim[i] = r
+		hair.pos = append(hair.pos, v3(hair.pos[i]).sub(dir[i].scale(depth[i])).f32())
+		hair.nrm = append(hair.nrm, hair.nrm[i])
+		hair.uv = append(hair.uv, hair.uv[i])
+		hair.inf = append(hair.inf, hair.inf[i])
+		if hair.src != nil {
+			hair.src = append(hair.src, hair.src[i])
+		}
+		if hair.base != nil {
+			hair.base = append(hair.base, hair.base[i])
+		}
+		if hair.mask != nil {
+			hair.mask = append(hair.mask, hair.mask[i])
+		}
+		rimN = append(rimN, vec3{})
+		return r
+	}
+	for _, e := range edges {
+		i, j := e[0], e[1]
+		k := third[e]
+		pi, pj := v3(hair.pos[i]), v3(hair.pos[j])
+		m := rimOut(pi, pj, pi.add(pj).add(v3(hair.pos[k])).scale(1.0/3))
+		ri, rj := rimOf(i), rimOf(j)
+		// The same turn as the triangle, so the rim faces the way the
+		// card's front does where it folds.
+		hair.tris = append(hair.tris, [3]uint32{j, i, ri}, [3]uint32{j, ri, rj})
+		rimN[ri-n0] = rimN[ri-n0].add(m)
+		rimN[rj-n0] = rimN[rj-n0].add(m)
+	}
+	for i, n := range rimN {
+		if n.len() > 1e-9 {
+			hair.nrm[n0+uint32(i)] = n.norm().f32()
+		}
+	}
+}
+
+// last is the distance along the unit direction u from rb's centre to
+// the farthest crossing of the mesh, 0 when the ray meets none.
+func (rb *rayBins) last(u vec3) float64 {
+	th, ph := angles(u)
+	key := [2]int{int(math.Floor(th/rayBin)) % 60, int(math.Floor(ph / rayBin))}
+	far := 0.0
+	for _, t := range rb.bins[key] {
+		tri := rb.tris[t]
+		if d, _, _, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d > far {
+			far = d
+		}
+	}
+	return far
+}
