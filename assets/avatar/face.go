@@ -136,14 +136,18 @@ func merged(a, b map[string]float64) map[string]float64 {
 const faceSpread = 0.3
 
 // heavy are the dials whose high side widens, fattens or swells the face
-// (a round or square head, full cheeks, a wide chin, thick lips): drawn
-// at full spread they made many random faces puffy and stocky, so a
-// seed draws their high side at a quarter of the spread. Set
+// (a round or square head, full cheeks, a wide chin, thick lips, a wide
+// nose): drawn at full spread they made many random faces puffy and
+// stocky, and a wide nose made the mouth beside it look small (feminine
+// random faces' mouths were 1.05 to 1.15 noses wide, TestMouthWideAtRest's
+// measure), so a seed draws their high side at a quarter of the spread.
+// The mouth's own width is drawn at a third (calm), either way. Set
 // explicitly, they take any value.
 var heavy = map[string]bool{
 	"head.fat": true, "head.round": true, "head.square": true, "head.rectangular": true, "head.scale-horiz": true,
 	"cheeks.volume": true, "cheeks.bones": true, "chin.width": true, "chin.prominent": true, "chin.bones": true,
-	"mouth.lowerlip-volume": true, "mouth.upperlip-volume": true, "mouth.scale-horiz": true, "nose.volume": true,
+	"mouth.lowerlip-volume": true, "mouth.upperlip-volume": true, "nose.volume": true,
+	"nose.scale-horiz": true, "nose.nostrils-width": true,
 }
 
 // calm are the mouth dials that, drawn far, purse or pout the lips (lips

@@ -102,8 +102,9 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth, lift float64) {
 }
 
 // TestMouthWideAtRest checks the mouth's width and depth at rest on both
-// defaults and three random faces: the painted lips at least 1.15 times
-// as wide as the nose, and their corners at most 9 mm behind the front.
+// defaults and three random faces: the painted lips at least 1.2 times
+// as wide as the nose (random 1 to 3 were 1.20, 1.16 and 1.18 while a
+// seed drew the nose's width at full spread; now 1.27, 1.21 and 1.28), and their corners at most 9 mm behind the front.
 // Before, the lips' colour stopped short of the corners and was as wide
 // as the nose (1.00 on default-female, 1.02 on default-male): the small
 // bulging "muzzle" the panel called a pout. Now 1.28 and 1.32; the
@@ -126,8 +127,8 @@ func TestMouthWideAtRest(t *testing.T) {
 		if up < minUp {
 			t.Errorf("%s: corners %.1f mm above the lips' middle, want at least %.1f", name, 1000*up, 1000*minUp)
 		}
-		if r < 1.15 {
-			t.Errorf("%s: mouth %.2f noses wide, want at least 1.15", name, r)
+		if r < 1.2 {
+			t.Errorf("%s: mouth %.2f noses wide, want at least 1.2", name, r)
 		}
 		if d > 0.009 {
 			t.Errorf("%s: corners %.1f mm behind the lips' front, want at most 9", name, 1000*d)
