@@ -41,6 +41,10 @@ async function open() {
       return route.fulfill({ body: readFileSync(f), contentType: type });
     });
   }
+  // Failed answers and page errors are printed: a page that never shows
+  // its avatar says why.
+  page.on('response', (r) => { if (r.status() >= 400) console.log(`  answer ${r.status()} to ${r.request().method()} ${new URL(r.url()).pathname}`); });
+  page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });

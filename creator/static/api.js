@@ -22,7 +22,12 @@ export const api = {
   part: (configuration, part, standOn, signal) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true, signal }),
   palettes: () => call('GET', '/creator/palettes'),
   random: () => call('GET', '/creator/random'),
-  schema: () => fetch('/avatar/schema.json').then((r) => r.json()),
+  schema: () => fetch('/avatar/schema.json').then((r) => {
+    if (r.ok) return r.json();
+    const err = new Error(`${r.status}`);
+    err.status = r.status;
+    throw err;
+  }),
   catalog: (app) => call('GET', `/creator/catalog?app=${encodeURIComponent(app)}`),
   animations: () => call('GET', '/animations'),
   createUser: (app) => call('POST', '/creator/users', { body: { app } }),
@@ -31,3 +36,20 @@ export const api = {
   createAvatar: (configuration, token) => call('POST', '/creator/avatars', { body: configuration, token }),
   updateAvatar: (id, configuration, token) => call('PUT', `/creator/avatars/${encodeURIComponent(id)}`, { body: configuration, token }),
 };
+
+// retrying is fn's answer, asked again after 1, 2 and 4 s while Kiln
+// answers that it is busy (502, 503, 504) or the connection fails: the
+// page's start reads the schema, palettes and catalogue once, and a 503
+// from a server starting under load (its Redis slow to answer) left a
+// page that never built its avatar.
+export async function retrying(fn) {
+  for (let wait = 1; ; wait *= 2) {
+    try {
+      return await fn();
+    } catch (e) {
+      const transient = e instanceof TypeError || [502, 503, 504].includes(e.status);
+      if (!transient || wait > 4) throw e;
+      await new Promise((r) => setTimeout(r, wait * 1000));
+    }
+  }
+}

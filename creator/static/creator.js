@@ -4,7 +4,7 @@
 // view when it arrives.
 import { View } from './view.js';
 import { Frame } from './frame.js';
-import { api } from './api.js';
+import { api, retrying } from './api.js';
 import { pick, translator } from './i18n.js';
 import { boot, q, flag, app, BODY, FIRST_FEATURE, slidersFor, startConfiguration, first, schemaAsked } from './start.js';
 
@@ -964,7 +964,7 @@ for (const e of document.querySelectorAll('[data-t-label]')) e.setAttribute('ari
 
 async function start() {
   const [schema, pal, catalog] = await Promise.all([
-    schemaAsked, api.palettes().catch(() => palettes), api.catalog(app.slug).catch(() => null)]);
+    schemaAsked, retrying(api.palettes).catch(() => palettes), retrying(() => api.catalog(app.slug)).catch(() => null)]);
   kiln.phases.data = performance.now();
   palettes = pal;
   styles = catalog?.styles || {};

@@ -1,6 +1,8 @@
 // The creator's words: one JSON file a language under i18n/ (a Go test
 // checks that every language has every key). Style and colour names come
 // from the configuration, or the catalogue's labels where it has them.
+import { retrying } from './api.js';
+
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja'];
 
 // pick is the UI language: the boot's (from /{lang}/avatar), else the
@@ -20,8 +22,15 @@ export function pick(bootLang, navigatorLangs) {
 
 // translator loads a language's words and gives t(key); a key it lacks
 // shows as itself.
+// A busy answer (a 503 from a server starting under load) is asked again
+// (retrying); with none, the keys show.
 export async function translator(lang) {
-  const res = await fetch(new URL(`i18n/${lang}.json`, import.meta.url));
-  const words = res.ok ? await res.json() : {};
+  const words = await retrying(async () => {
+    const res = await fetch(new URL(`i18n/${lang}.json`, import.meta.url));
+    if (res.ok) return res.json();
+    const err = new Error(`${res.status}`);
+    err.status = res.status;
+    throw err;
+  }).catch(() => ({}));
   return (key) => words[key] ?? key;
 }

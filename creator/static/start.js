@@ -4,7 +4,7 @@
 // loaded machine), so the first build is asked as soon as the page is
 // parsed rather than once three.js has loaded (4.1 s after navigation at
 // load 20, with a build the server had at hand).
-import { api } from './api.js';
+import { api, retrying } from './api.js';
 
 export const boot = JSON.parse(document.getElementById('kiln-boot').textContent || '{}');
 export const q = new URLSearchParams(location.search);
@@ -40,5 +40,5 @@ function ask(configuration, sliders) {
 // schemaAsked is the configuration's schema, asked now too: its first
 // face feature's dials give the first build's morph target count, which
 // the view's warm-up needs before the build comes (View.warmKinds).
-export const schemaAsked = api.schema();
+export const schemaAsked = retrying(api.schema);
 schemaAsked.catch(() => {});
