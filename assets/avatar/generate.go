@@ -135,6 +135,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		worn = append(worn, parts[k])
 	}
 	smoothing.Wait()
+	if top.Style == "hoodie" {
+		addHood(parts["top"], body.Joints()["Neck"]).liftHair(parts["hair"], parts["top"], body.Joints()["Neck"])
+	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
 	bodyPart.hide(covered[0])
 

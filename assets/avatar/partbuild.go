@@ -112,6 +112,15 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
 			}
+			if cfg.Outfit.Top.Style == "hoodie" {
+				// Long hair lies over the hood, as in the whole build (after the hat).
+				top, err := fit("top/hoodie")
+				if err != nil {
+					return nil, err
+				}
+				endSleeves(top, joints)
+				addHood(top, joints["Neck"]).liftHair(hair, top, joints["Neck"])
+			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
 				hairMesh(b, hair, cfg.Hair.Style, hairC, seed, partTexture)
@@ -136,6 +145,9 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		if category == "top" {
 			endSleeves(p, joints)
 			shadeLayers(p, joints["Neck"])
+			if g.Style == "hoodie" {
+				addHood(p, joints["Neck"])
+			}
 		}
 		// The skin weights stay the bindings' own: smoothing them over
 		// the garment (smoothWeights) takes a whole build's time for
