@@ -111,7 +111,21 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if cfg.Headwear.on() {
 		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
 	}
-	budget(parts)
+	// What the build adds after the budget, counted in it: the hair's
+	// rims, the glasses (placed on the head, not fitted) and the hood.
+	later := 0
+	if hair := parts["hair"]; hair != nil {
+		later += rimTriangles(hair, body.Joints(), cfg.Hair.Style)
+	}
+	var specs *part
+	if cfg.Glasses.Style != "none" {
+		specs = glasses(b, body, cfg.Glasses.Style)
+		later += len(specs.tris)
+	}
+	if top.Style == "hoodie" {
+		later += hoodTriangles
+	}
+	budget(parts, later)
 	if hair := parts["hair"]; hair != nil {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}
@@ -212,10 +226,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		maps := garmentMaps(b, p, c.g, order[i] == "footwear", order[i] == "top", seed, 512)
 		b.mesh(c.mesh, p.prim(b.painted(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
-	if cfg.Glasses.Style != "none" {
-		p := glasses(b, body, cfg.Glasses.Style)
+	if specs != nil {
 		metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
-		b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
+		b.mesh("Wolf3D_Glasses", specs.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 	}
 	if p := parts["headwear"]; p != nil {
 		headwearMesh(b, p, cfg.Headwear, seed)

@@ -135,13 +135,22 @@ func rimOut(a, b, c vec3) vec3 {
 	return m.norm()
 }
 
+// rimTriangles is how many triangles thickenHair will add to hair: two
+// for each edge that gets a rim. Asked before the budget, which counts
+// them; the edges are about the same after it, since the budget's
+// simplification keeps open borders in place.
+func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
+	if !solidHair(style) || len(hair.tris) == 0 {
+		return 0
+	}
+	return 2 * len(rimEdges(hair, newHairFrame(joints)))
+}
+
 // thickenHair lifts the hair part off the head and adds a rim under each
 // open edge that shows (rimEdges), reaching in toward the head. It runs
 // after the budget (simplified, a rim collapses into the edge it
-// closes), and its triangles come on top of the budget's 28,000 (up to
-// about 3,000, under lod 0's 32,000): counted in, they took the body's,
-// and the coarser body came out through the jeans under locomotion_run
-// (the cloth test of assets/animation). A rim
+// closes); the budget has counted its triangles beforehand
+// (rimTriangles). A rim
 // vertex copies its edge vertex's UV, skin and source, so it is painted,
 // skinned and shaped with it; its normal turns out of the edge, so a
 // lock's edge catches the light as an edge. Curly hair is left as it is

@@ -17,6 +17,9 @@ import "math"
 const (
 	hoodCols = 24
 	hoodRows = 8
+	// hoodTriangles is what addHood adds to the top: its rows and its
+	// skirt, then its two ends turned down (the budget counts them).
+	hoodTriangles = 2*(hoodRows+1)*hoodCols + 2*2*hoodRows
 	// hoodSpan is how far round the neck the hood reaches either side of
 	// straight back.
 	hoodSpan = 60 * math.Pi / 180

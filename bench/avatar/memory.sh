@@ -16,7 +16,7 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 if [ -n "${KILN_BIN:-}" ]; then cp "$KILN_BIN" "$WORK/kiln"; else go build -o "$WORK/kiln" ./cmd/kiln; fi
 PP=$(port); AP=$(port); ADMIN=bench-admin-key-0123456789
 KILN_ADMIN_KEY=$ADMIN KILN_AVATAR_CREATE_RATE=0 KILN_DATA_DIR=$WORK/data KILN_PLATFORM_ADDR=127.0.0.1:$PP \
-  KILN_AVATAR_ADDR=127.0.0.1:$AP KILN_LOG_LEVEL=warn "$WORK/kiln" serve >"$WORK/serve.log" 2>&1 &
+  KILN_AVATAR_ADDR=127.0.0.1:$AP KILN_LOG_LEVEL=warn KILN_CREATOR_WARM=false "$WORK/kiln" serve >"$WORK/serve.log" 2>&1 &
 PID=$!
 for _ in $(seq 300); do curl -fs "http://127.0.0.1:$PP/readyz" >/dev/null && break; sleep 0.2; done
 sleep 2

@@ -32,7 +32,7 @@ start_kiln() {
   KILN_REDIS_URL=redis://127.0.0.1:$RP KILN_S3_ENDPOINT=127.0.0.1:$MP KILN_S3_ACCESS_KEY=bench \
   KILN_S3_SECRET_KEY=bench-secret-key KILN_ADMIN_KEY=$ADMIN KILN_DATA_DIR=$WORK/data-$1 KILN_BLOB_CACHE_MB=$2 \
   KILN_PLATFORM_ADDR=127.0.0.1:$pp KILN_AVATAR_ADDR=127.0.0.1:$ap KILN_PUBLIC_AVATAR_URL=http://127.0.0.1:$ap \
-  KILN_LOG_LEVEL=warn "$WORK/kiln" serve >>"$WORK/kiln-$1.log" 2>&1 &
+  KILN_LOG_LEVEL=warn KILN_CREATOR_WARM=false "$WORK/kiln" serve >>"$WORK/kiln-$1.log" 2>&1 &
   echo "$! $pp $ap"
 }
 read -r CPID CPP CAP < <(start_kiln cached 1024)
