@@ -46,11 +46,25 @@ func (s *Server) pageRoutes(r *gin.Engine) {
 // model-viewer bundle meets the 429 of every other limit.
 var staticRate = kiln.RateLimit{Rate: 20, Burst: 100}
 
-// limitStatic takes a token of the client address's static bucket.
+// limitStatic takes a token of the client address's static bucket, kept
+// in the process (localLimiter), not in Redis: a static file must load
+// while Redis is slow or away (the creator's page stayed blank when its
+// modules were answered 503 by a starved Redis), and costs too little to
+// need a cluster-wide count. Without a Limiter nothing is limited, as
+// for the other limits.
 func (s *Server) limitStatic(c *gin.Context) {
-	if s.limit(c, "static:ip:"+c.ClientIP(), staticRate) {
+	if s.Limiter == nil {
 		c.Next()
+		return
 	}
+	wait := s.staticLimits.allow("static:ip:"+c.ClientIP(), staticRate)
+	if wait <= 0 {
+		c.Next()
+		return
+	}
+	s.metrics.rateLimited.WithLabelValues("static").Inc()
+	tooMany(c, wait, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
+		"more than %g requests a second (%d at once); retry after %d s", staticRate.Rate, staticRate.Burst, retryAfter(wait)))
 }
 
 // hotspot is an annotation as model-viewer places it: data-position and

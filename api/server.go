@@ -151,6 +151,8 @@ type Server struct {
 	proxies       []netip.Prefix
 	// creatorETags caches the ETags of the creator's static files.
 	creatorETags sync.Map
+	// staticLimits keeps the static files' buckets in memory (limitStatic).
+	staticLimits localLimiter
 }
 
 // New builds a Server.
