@@ -50,7 +50,7 @@ type beardCut struct {
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
 	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, shadow: 0.85},
-	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.011, shadow: 0.9},
+	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008, shadow: 0.9},
 	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006, shadow: 0.85},
 	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, shadow: 0.85},
 }
@@ -173,7 +173,7 @@ func beardWeights(head *part, f faceFrame, region string) []float32 {
 			top := math.Min(0.25+0.45*dr*dr, 0.85)
 			// How far under the chin it reaches: a beard stops under the
 			// jaw, not down the throat.
-			low := 0.2
+			low := 0.12
 			if region == "short" {
 				top = math.Min(0.22+0.38*dr*dr, 0.75)
 				low = 0.1
@@ -253,7 +253,7 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 			// The texture's strands are 0.5 + 0.5·(their length) in alpha;
 			// shell s shows those longer than s/shells (alpha·a ≥ 0.5).
 			a := 0.5 / (0.5 + 0.5*float64(s)/float64(c.shells))
-			shade := 0.8 + 0.2*h
+			shade := 0.9 + 0.1*h
 			p.color = append(p.color, [4]float32{float32(shade), float32(shade), float32(shade), float32(a)})
 		}
 		for _, t := range region.tris {

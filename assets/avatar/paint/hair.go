@@ -361,6 +361,10 @@ func flow(s Surface) [][2]float64 {
 // the style's length: the shells of the beard mesh, whose vertex alpha
 // falls from 1 inside to 0.5 outside, each keep the strands long enough
 // to reach them (alpha mask at 0.5), so strands thin toward their tips.
+// beardEdge is the region weight where a beard's edge lies: the region's
+// soft margin below it is left to the stubble painted on the skin.
+const beardEdge = 0.3
+
 func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	defer release(m)
@@ -382,17 +386,23 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				q := [3]float64{p[0]*1800 + p[1]*300, p[1] * 160, p[2]*1800 - p[1]*200}
 				strand := noise3(q, seed+50)
 				clump := fbm3(p, 220, 2, seed+51)
-				length := smooth(0.05, 0.9, t.mask) * (0.7 + 0.3*clump) * (0.7 + 0.3*noise3(scale3(q, 0.5), seed+52))
-				// Coverage: most texels of the region's middle are hair,
-				// fewer toward its edge.
-				// The region's thin edge is left to the stubble painted
-				// on the skin under it: strands there drew ragged dark
-				// flecks, not a beard thinning out.
-				if strand > 0.85-0.72*smooth(0.15, 0.55, t.mask) && length > 0.02 {
+				// Coverage: every texel inside the beard's edge is hair,
+				// so the shell on the skin is one even patch; its edge is
+				// an iso-line of the region's weight, wobbling a few
+				// millimetres over a few centimetres, not cut by strand
+				// noise (that drew a torn edge of flecks and notches, and
+				// skin through pinholes: issue 22's panel, "smeared",
+				// "ragged"). The strands' length rises from the edge
+				// inward, so the outer shells step back from it and the
+				// beard thins toward its edge as a lock does.
+				edge := beardEdge + 0.08*(fbm3(p, 40, 2, seed+53)-0.5)
+				if t.mask > edge {
+					in := smooth(edge, edge+0.3, t.mask)
+					length := in * (0.72 + 0.28*strand) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
 				}
 				v := 0.5*strand + 0.5*clump
-				l.base[i] = base.scale(0.7 + 0.6*v)
+				l.base[i] = base.scale(0.8 + 0.5*v)
 				l.height[i] = 1.2 * strand
 				l.rough[i] = 0.72 - 0.08*v
 			}
