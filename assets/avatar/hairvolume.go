@@ -215,11 +215,75 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		rimN[ri-n0] = rimN[ri-n0].add(m)
 		rimN[rj-n0] = rimN[rj-n0].add(m)
 	}
+	// A rim's normal lies halfway between the card's and the way out of
+	// its edge, so the fold reads as a rounded lock edge, not a crease.
+	edgeOf := make([]uint32, len(rimN))
+	for i, r := range rim {
+		edgeOf[r-n0] = i
+	}
 	for i, n := range rimN {
 		if n.len() > 1e-9 {
-			hair.nrm[n0+uint32(i)] = n.norm().f32()
+			hair.nrm[n0+uint32(i)] = n.norm().add(v3(hair.nrm[edgeOf[i]])).norm().f32()
 		}
 	}
+	smoothHairNormals(hair)
+}
+
+// hairSmoothRadius is how far (metres) smoothHairNormals reaches.
+const hairSmoothRadius = 0.012
+
+// smoothHairNormals shades the hair as one soft mass: each vertex's
+// normal becomes the mean of the normals within hairSmoothRadius that
+// face its way, weighted by nearness and agreement. MakeHuman's cuts are
+// strips of separate cards, each with its own flat normals, and the rims
+// fold at right angles: shaded as they were, the lifted hair stepped
+// from card to card and creased at every edge (issue 22's panel:
+// "faceted", "blocky"). Normals facing away (a card's other side, hair
+// behind hair) are left out, so double-sided cards keep their sides.
+// The strands and locks are drawn by the normal map over this.
+func smoothHairNormals(hair *part) {
+	r := hairSmoothRadius
+	type cell [3]int32
+	at := func(p [3]float32) cell {
+		return cell{int32(math.Floor(float64(p[0]) / r)), int32(math.Floor(float64(p[1]) / r)), int32(math.Floor(float64(p[2]) / r))}
+	}
+	cells := map[cell][]int32{}
+	for i, p := range hair.pos {
+		c := at(p)
+		cells[c] = append(cells[c], int32(i))
+	}
+	out := make([][3]float32, len(hair.nrm))
+	for i, p := range hair.pos {
+		ni := v3(hair.nrm[i])
+		pi := v3(p)
+		sum := vec3{}
+		c := at(p)
+		for dx := int32(-1); dx <= 1; dx++ {
+			for dy := int32(-1); dy <= 1; dy++ {
+				for dz := int32(-1); dz <= 1; dz++ {
+					for _, j := range cells[cell{c[0] + dx, c[1] + dy, c[2] + dz}] {
+						nj := v3(hair.nrm[j])
+						a := ni.dot(nj)
+						if a < 0.2 {
+							continue
+						}
+						d := v3(hair.pos[j]).sub(pi)
+						q := 1 - d.dot(d)/(r*r)
+						if q <= 0 {
+							continue
+						}
+						sum = sum.add(nj.scale(q * q * a))
+					}
+				}
+			}
+		}
+		if sum.len() > 1e-9 {
+			out[i] = sum.norm().f32()
+		} else {
+			out[i] = hair.nrm[i]
+		}
+	}
+	hair.nrm = out
 }
 
 // last is the distance along the unit direction u from rb's centre to
