@@ -43,7 +43,7 @@ var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 // buildPart is the GLB of a configuration's part, from the parts' cache
 // or built in one of their slots when the gate admits class.
 func (b *creatorBuilds) buildPart(ctx context.Context, key string, class priority.Class, cfg avatar.Config, category, standOn string) ([]byte, error) {
-	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func() ([]byte, error) {
+	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func(context.Context) ([]byte, error) {
 		sc, err := avatar.BuildPart(cfg, category, standOn)
 		if err != nil {
 			return nil, err
@@ -77,7 +77,7 @@ type creatorPartRequest struct {
 // public), limited per client address, bounded in size and time, as a
 // build is.
 func (s *Server) createCreatorPart(c *gin.Context) {
-	if !s.limit(c, "creator-part:ip:"+c.ClientIP(), creatorPartRate) {
+	if !s.limitPreview(c, "creator-part:ip:"+c.ClientIP(), creatorPartRate) {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))

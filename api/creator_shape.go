@@ -7,11 +7,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	mrand "math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -48,15 +50,84 @@ var creatorBuildRate = kiln.RateLimit{Rate: 0.5, Burst: 30}
 // from them, the style parts (creator_part.go).
 type creatorBuilds struct {
 	whole, parts slotCache
+
+	mu sync.Mutex
+	// sessions holds each person's latest whole build request
+	// (supersede).
+	sessions map[string]*sessionBuild
+}
+
+// sessionBuild is a whole build request a person waits on.
+type sessionBuild struct {
+	key    string
+	cancel context.CancelCauseFunc
+}
+
+// errSuperseded ends a build request that the same person's newer one
+// replaced.
+var errSuperseded = errors.New("superseded by a newer build of the same session")
+
+// supersede registers a whole build request of session for key and ends
+// the session's earlier request for another key, if it still waits: the
+// page shows only the latest configuration, so the older build, never
+// started or stopped at its next stage once no one else waits for it
+// (slotCache), no longer holds a slot or the cores a style's part needs.
+// The returned context ends with the cause errSuperseded when a newer
+// request replaces this one; done unregisters it.
+func (b *creatorBuilds) supersede(ctx context.Context, session, key string) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	me := &sessionBuild{key: key, cancel: cancel}
+	b.mu.Lock()
+	if b.sessions == nil {
+		b.sessions = map[string]*sessionBuild{}
+	}
+	if prev := b.sessions[session]; prev != nil && prev.key != key {
+		prev.cancel(errSuperseded)
+	}
+	b.sessions[session] = me
+	b.mu.Unlock()
+	return ctx, func() {
+		b.mu.Lock()
+		if b.sessions[session] == me {
+			delete(b.sessions, session)
+		}
+		b.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// creatorSessionHeader names the page that asks (any opaque string of
+// at most 128 bytes, e.g. a random id per page load): a new whole build
+// of a session supersedes its earlier one. Without it, the client
+// address and the User-Agent stand for the session.
+const creatorSessionHeader = "Kiln-Creator-Session"
+
+// creatorSession is who a build request belongs to, for supersede.
+func creatorSession(c *gin.Context) string {
+	if s := c.GetHeader(creatorSessionHeader); s != "" && len(s) <= 128 {
+		return "s:" + s
+	}
+	ua := sha256.Sum256([]byte(c.GetHeader("User-Agent")))
+	return "ip:" + c.ClientIP() + ":" + hex.EncodeToString(ua[:8])
 }
 
 // build is the gzipped GLB of a basis, from the cache or built in a free
 // slot when the gate admits class (priority.Build for the avatar a person
 // waits on, priority.Background for the warm-up's).
 func (b *creatorBuilds) build(ctx context.Context, key string, class priority.Class, cfg avatar.Config, sliders []string) ([]byte, error) {
-	return b.whole.do(ctx, key, class, creatorBuildCacheBytes, func() ([]byte, error) {
+	return b.whole.do(ctx, key, class, creatorBuildCacheBytes, func(ctx context.Context) ([]byte, error) {
+		// A build nobody waits for any more (superseded by the same
+		// person's next, or its client gone) stops between stages: the
+		// generator itself runs to its end once started, so the checks
+		// are before it and before the GLB's writing and compression.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sc, err := avatar.Basis(cfg, sliders)
 		if err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		glb, err := scene.Write(sc)
@@ -96,7 +167,7 @@ type creatorBuildRequest struct {
 // createCreatorBuild serves POST /creator/builds: no key (the page is
 // public), limited per client address, bounded in size and time.
 func (s *Server) createCreatorBuild(c *gin.Context) {
-	if !s.limit(c, "creator-build:ip:"+c.ClientIP(), creatorBuildRate) {
+	if !s.limitPreview(c, "creator-build:ip:"+c.ClientIP(), creatorBuildRate) {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
@@ -130,7 +201,18 @@ func (s *Server) createCreatorBuild(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorBuildTimeout)
 	defer cancel()
+	ctx, done := s.creatorBuilds.supersede(ctx, creatorSession(c), key)
+	defer done()
 	gz, err := s.creatorBuilds.build(ctx, key, priority.Build, cfg, sliders)
+	if err != nil && errors.Is(context.Cause(ctx), errSuperseded) {
+		// A 503, which the page asks again after a second while the
+		// configuration is still the one shown (two pages behind one
+		// address and browser, without the session header), and drops
+		// when the person has moved on.
+		c.Header("Retry-After", "1")
+		fail(c, kiln.Errorf(kiln.KindUnavailable, "build_superseded", "a newer build of the same session replaced this one; ask again if it is still the one wanted"))
+		return
+	}
 	if err != nil {
 		fail(c, err)
 		return

@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -20,19 +22,29 @@ import (
 //
 // Identical requests arriving together share one build: the page's start
 // avatar asked while the warm-up builds it, or a part asked twice by two
-// tabs, is built once and answered to both.
+// tabs, is built once and answered to both. A production belongs to the
+// requests waiting on it: when the last of them has gone (its client
+// left, or a newer build of the same person superseded it), a production
+// that has not started is dropped, and one that runs stops at its next
+// stage (produce checks its context), so the cores go to what someone
+// still waits for.
 type slotCache struct {
-	once   sync.Once
-	slots  chan struct{}
-	mu     sync.Mutex
-	cache  map[string][]byte
-	order  []string
-	size   int
-	flight map[string]*flight
+	once  sync.Once
+	slots chan struct{}
+	// buildSlots bounds the productions entered as priority.Build
+	// (interactiveBuildSlots).
+	buildSlots chan struct{}
+	mu         sync.Mutex
+	cache      map[string][]byte
+	order      []string
+	size       int
+	flight     map[string]*flight
 	// gate orders the work by class; nil is priority.Default.
 	gate *priority.Gate
-	// built counts the productions run (the tests' dedupe check).
-	built atomic.Int64
+	// built counts the productions run (the tests' dedupe check);
+	// started those that began producing, dropped those given up before
+	// they began, cancelled those stopped at a stage after it.
+	built, started, dropped, cancelled atomic.Int64
 }
 
 // flight is one production in progress, which later identical requests
@@ -41,6 +53,10 @@ type flight struct {
 	done chan struct{}
 	b    []byte
 	err  error
+	// ctx ends when no request waits for the production any more.
+	ctx     context.Context
+	cancel  context.CancelFunc
+	waiters int // guarded by slotCache.mu
 	// urgent is closed when an interactive request joins a background
 	// production that has not started: it then starts as that request's
 	// class, without waiting for the background's turn.
@@ -49,48 +65,102 @@ type flight struct {
 	class      priority.Class // the joiner's class, set before urgent closes
 }
 
+// errAbandoned is what a production stopped for want of waiters ends
+// with; no one reads it.
+var errAbandoned = errors.New("creator: production abandoned: nobody waits for it")
+
 // do answers key's bytes from the cache, or from the production of them
 // already under way, or makes them in a free slot, once the gate admits
-// class, and keeps them within budget bytes. Waiting ends with ctx.
-func (c *slotCache) do(ctx context.Context, key string, class priority.Class, budget int, produce func() ([]byte, error)) ([]byte, error) {
+// class, and keeps them within budget bytes. Waiting ends with ctx; the
+// production ends early when every request waiting for it has ended
+// (produce's context).
+func (c *slotCache) do(ctx context.Context, key string, class priority.Class, budget int, produce func(context.Context) ([]byte, error)) ([]byte, error) {
 	c.init()
 	c.mu.Lock()
 	if b, ok := c.cache[key]; ok {
 		c.mu.Unlock()
 		return b, nil
 	}
-	if f, ok := c.flight[key]; ok {
-		c.mu.Unlock()
-		return c.join(ctx, f, class)
+	f, joined := c.flight[key]
+	if !joined {
+		f = &flight{done: make(chan struct{}), urgent: make(chan struct{})}
+		f.ctx, f.cancel = context.WithCancel(context.WithoutCancel(ctx))
+		c.flight[key] = f
+		go c.run(key, f, class, budget, produce)
 	}
-	f := &flight{done: make(chan struct{}), urgent: make(chan struct{})}
-	c.flight[key] = f
+	f.waiters++
 	c.mu.Unlock()
+	if joined && class != priority.Background {
+		// A joiner counts as running work of its class meanwhile, so
+		// that background work does not start while a person waits,
+		// and hurries a background production that has not started.
+		defer c.gate.Mark(class)()
+		f.urgentOnce.Do(func() {
+			f.class = class
+			close(f.urgent)
+		})
+	}
+	select {
+	case <-f.done:
+		return f.b, f.err
+	case <-ctx.Done():
+		c.mu.Lock()
+		f.waiters--
+		if f.waiters == 0 {
+			f.cancel()
+		}
+		c.mu.Unlock()
+		return nil, busy()
+	}
+}
 
+// run makes a flight's bytes: it waits for the gate and a slot, then
+// produces, unless every waiter has gone first.
+func (c *slotCache) run(key string, f *flight, class priority.Class, budget int, produce func(context.Context) ([]byte, error)) {
+	defer f.cancel()
 	defer func() {
 		if p := recover(); p != nil {
-			f.err = fmt.Errorf("creator build panicked: %v", p)
-			c.finish(key, f, budget)
-			panic(p)
+			f.b, f.err = nil, fmt.Errorf("creator build panicked: %v", p)
 		}
 		c.finish(key, f, budget)
 	}()
-	leave, err := c.enter(ctx, f, class)
+	leave, entered, err := c.enter(f.ctx, f, class)
 	if err != nil {
+		c.dropped.Add(1)
 		f.err = err
-		return nil, err
+		return
 	}
 	defer leave()
 	select {
 	case c.slots <- struct{}{}:
 		defer func() { <-c.slots }()
-	case <-ctx.Done():
-		f.err = busy()
-		return nil, f.err
+	case <-f.ctx.Done():
+		c.dropped.Add(1)
+		f.err = errAbandoned
+		return
 	}
-	f.b, f.err = produce()
+	if entered == priority.Build {
+		select {
+		case c.buildSlots <- struct{}{}:
+			defer func() { <-c.buildSlots }()
+		case <-f.ctx.Done():
+			c.dropped.Add(1)
+			f.err = errAbandoned
+			return
+		}
+	}
+	if f.ctx.Err() != nil {
+		c.dropped.Add(1)
+		f.err = errAbandoned
+		return
+	}
+	c.started.Add(1)
+	f.b, f.err = produce(f.ctx)
 	c.built.Add(1)
-	return f.b, f.err
+	if f.err != nil && f.ctx.Err() != nil {
+		c.cancelled.Add(1)
+		f.b, f.err = nil, errAbandoned
+	}
 }
 
 func (c *slotCache) init() {
@@ -98,6 +168,7 @@ func (c *slotCache) init() {
 		c.slots = make(chan struct{}, 2)
 		c.cache = map[string][]byte{}
 		c.flight = map[string]*flight{}
+		c.buildSlots = make(chan struct{}, interactiveBuildSlots())
 		if c.gate == nil {
 			c.gate = priority.Default
 		}
@@ -106,14 +177,14 @@ func (c *slotCache) init() {
 
 // enter waits for the gate to admit the production: as class, or, for
 // background work that an interactive request joined meanwhile, as that
-// request's class.
-func (c *slotCache) enter(ctx context.Context, f *flight, class priority.Class) (func(), error) {
+// request's class, which it returns.
+func (c *slotCache) enter(ctx context.Context, f *flight, class priority.Class) (func(), priority.Class, error) {
 	if class != priority.Background {
 		leave, err := c.gate.Enter(ctx, class)
 		if err != nil {
-			return nil, busy()
+			return nil, class, busy()
 		}
-		return leave, nil
+		return leave, class, nil
 	}
 	bg, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -126,35 +197,15 @@ func (c *slotCache) enter(ctx context.Context, f *flight, class priority.Class) 
 	}()
 	leave, err := c.gate.Enter(bg, priority.Background)
 	if err == nil {
-		return leave, nil
+		return leave, class, nil
 	}
 	if ctx.Err() != nil {
-		return nil, busy()
+		return nil, class, busy()
 	}
 	if leave, err = c.gate.Enter(ctx, f.class); err != nil {
-		return nil, busy()
+		return nil, class, busy()
 	}
-	return leave, nil
-}
-
-// join waits for another request's production of the same bytes; an
-// interactive joiner counts as running work of its class meanwhile, so
-// that background work does not start while a person waits, and hurries
-// a background production that has not started yet.
-func (c *slotCache) join(ctx context.Context, f *flight, class priority.Class) ([]byte, error) {
-	if class != priority.Background {
-		defer c.gate.Mark(class)()
-		f.urgentOnce.Do(func() {
-			f.class = class
-			close(f.urgent)
-		})
-	}
-	select {
-	case <-f.done:
-		return f.b, f.err
-	case <-ctx.Done():
-		return nil, busy()
-	}
+	return leave, f.class, nil
 }
 
 // finish keeps a production's bytes and answers the requests waiting on
@@ -172,6 +223,14 @@ func (c *slotCache) finish(key string, f *flight, budget int) {
 func busy() error {
 	return kiln.Errorf(kiln.KindUnavailable, "creator_busy", "the creator's builds are busy; try again")
 }
+
+// interactiveBuildSlots is how many whole builds a person waits on run at
+// once: one per two cores (at least one). A whole build spreads over two
+// cores by itself (its textures paint in parallel), so on the 2-core
+// machine of issue 20 a second one made both run at half speed and left
+// a style's part, asked meanwhile, a third of the cores: the beanie's
+// part waited 2.5-3.9 s behind the whole builds of the picks before it.
+func interactiveBuildSlots() int { return max(1, runtime.NumCPU()/2) }
 
 func (c *slotCache) put(key string, b []byte, budget int) {
 	c.mu.Lock()

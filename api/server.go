@@ -153,6 +153,8 @@ type Server struct {
 	creatorETags sync.Map
 	// staticLimits keeps the static files' buckets in memory (limitStatic).
 	staticLimits localLimiter
+	// previewLimits is the creator previews' fallback (limitPreview).
+	previewLimits localLimiter
 }
 
 // New builds a Server.
