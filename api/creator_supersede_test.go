@@ -144,3 +144,50 @@ func trimBody(w *httptest.ResponseRecorder) string {
 	}
 	return b
 }
+
+// TestCreatorPartFreesSlot asks a part and leaves before it is built, as
+// the page does with a part asked ahead when the person moves on: the
+// part's slot is free for the next part at once, while the abandoned
+// part still runs to its end (its generator cannot stop) and is kept for
+// the next time the style is asked.
+func TestCreatorPartFreesSlot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds avatar parts")
+	}
+	s := New(Config{Registry: prometheus.NewRegistry()})
+	h := s.Avatar()
+	c := &s.creatorBuilds.parts
+	c.gate = priority.New()
+	c.init()
+	// A hat over a bun and a hoodie: the dearest part (1-3 s).
+	body := `{"configuration":{"hair":{"style":"bun"},"outfit":{"top":{"style":"hoodie"}},"headwear":{"style":"beanie"}},"part":"headwear"}`
+	ctx, cancel := context.WithCancel(t.Context())
+	answered := make(chan int)
+	go func() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("POST", "/creator/parts", strings.NewReader(body)).WithContext(ctx))
+		answered <- w.Code
+	}()
+	waitLong(t, func() bool { return c.started.Load() == 1 })
+	if n := len(c.slots); n != 1 {
+		t.Fatalf("%d part slots taken while the part builds, want 1", n)
+	}
+	cancel()
+	if code := <-answered; code != http.StatusServiceUnavailable {
+		t.Errorf("the request that left: %d, want 503", code)
+	}
+	waitLong(t, func() bool { return len(c.slots) == 0 })
+	if c.built.Load() != 0 {
+		t.Fatalf("the part ended before its slot was freed: the test needs a dearer part")
+	}
+	waitLong(t, func() bool { return c.built.Load() == 1 })
+	c.mu.Lock()
+	kept := len(c.cache)
+	c.mu.Unlock()
+	if kept != 1 {
+		t.Errorf("%d parts kept, want the abandoned one", kept)
+	}
+	if w := post(h, "/creator/parts", body); w.Code != http.StatusOK || c.started.Load() != 1 {
+		t.Errorf("the part asked again: %d, %d parts started; want 200 from the kept one", w.Code, c.started.Load())
+	}
+}
