@@ -102,7 +102,12 @@ func (f *Face) feature(name string) *map[string]float64 {
 // centimetre behind the lips' front, the lips bulged as a small muzzle
 // (TestMouthWideAtRest). Its corners turn up a little (mouth-angles), as
 // the leader's soft corners do: level with the lips' middle, the wider
-// lower lip drooped at its ends into a sulk. The
+// lower lip drooped at its ends into a sulk. The lips are thin and a
+// little wider than the mouth's slit (lip volume down, mouth scale-vert
+// down, each lip's width up): with the lower lip at -0.7 of its volume
+// and the upper at -0.1, feminine faces still showed a rounded, bunched
+// pair of lips (the panel's "pout"; default-female's lips were 0.28 of
+// their width high, now 0.24; the leader's about 0.27). The
 // face's dials (set or drawn from the seed) are applied on top of it,
 // each moving the face as far from it as it would from MakeHuman's
 // average (human.Params.Base).
@@ -119,7 +124,8 @@ var houseEvery = map[string]float64{
 	"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 	"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
 	"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
-	"mouth/mouth-upperlip-volume": -0.1, "mouth/mouth-lowerlip-volume": -0.7, "mouth/mouth-lowerlip-height": -0.4,
+	"mouth/mouth-upperlip-volume": -0.35, "mouth/mouth-lowerlip-volume": -1, "mouth/mouth-lowerlip-height": -0.4,
+	"mouth/mouth-scale-vert": -0.3, "mouth/mouth-upperlip-width": 0.3, "mouth/mouth-lowerlip-width": 0.3,
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4, "mouth/mouth-angles": 0.3,
 }
@@ -141,24 +147,27 @@ const faceSpread = 0.3
 // stocky, and a wide nose made the mouth beside it look small (feminine
 // random faces' mouths were 1.05 to 1.15 noses wide, TestMouthWideAtRest's
 // measure), so a seed draws their high side at a quarter of the spread.
-// The mouth's own width is drawn at a third (calm), either way. Set
-// explicitly, they take any value.
+// The mouth's own width is drawn at a third (calm), either way. The
+// lips' height (the mouth's scale-vert, each lip's height) is heavy too:
+// drawn high at full spread, feminine faces' lips were up to 0.39 of
+// their width, tall bunched lips the panel read as pursed
+// (TestLipsNaturalSizeAtRest). Set explicitly, they take any value.
 var heavy = map[string]bool{
 	"head.fat": true, "head.round": true, "head.square": true, "head.rectangular": true, "head.scale-horiz": true,
 	"cheeks.volume": true, "cheeks.bones": true, "chin.width": true, "chin.prominent": true, "chin.bones": true,
 	"mouth.lowerlip-volume": true, "mouth.upperlip-volume": true, "nose.volume": true,
 	"nose.scale-horiz": true, "nose.nostrils-width": true,
+	"mouth.scale-vert": true, "mouth.upperlip-height": true, "mouth.lowerlip-height": true,
 }
 
 // calm are the mouth dials that, drawn far, purse or pout the lips (lips
 // pushed out or bunched to the middle, a narrow or deep mouth, lips
-// narrower than the mouth): the panel
-// saw seeded faces as pursed, so a seed draws them at a third of the
-// spread. Set explicitly, they take any value.
+// narrower than the mouth, tall lips): the panel saw seeded faces as
+// pursed, so a seed draws them at a third of the spread. Set explicitly, they take any value.
 var calm = map[string]bool{
 	"mouth.lowerlip-ext": true, "mouth.upperlip-ext": true, "mouth.lowerlip-middle": true, "mouth.upperlip-middle": true,
 	"mouth.scale-depth": true, "mouth.scale-horiz": true, "mouth.lowerlip-height": true, "mouth.angles": true,
-	"mouth.upperlip-width": true, "mouth.lowerlip-width": true,
+	"mouth.upperlip-width": true, "mouth.lowerlip-width": true, "mouth.scale-vert": true, "mouth.upperlip-height": true,
 }
 
 // upOnly are the dials a seed draws on their high side only: corners of

@@ -107,8 +107,9 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth, lift float64) {
 // seed drew the nose's width at full spread; now 1.27, 1.21 and 1.28), and their corners at most 9 mm behind the front.
 // Before, the lips' colour stopped short of the corners and was as wide
 // as the nose (1.00 on default-female, 1.02 on default-male): the small
-// bulging "muzzle" the panel called a pout. Now 1.28 and 1.32; the
-// leader's mouth is about 1.5 noses wide. The defaults' corners sit at
+// bulging "muzzle" the panel called a pout. Then 1.28 and 1.32 (the
+// house face's widest MakeHuman mouth); with widenMouth 1.43 and 1.49,
+// the leader's mouth is about 1.5 noses wide. The defaults' corners sit at
 // least 1.5 mm above the lips' middle (random faces' at least 0.5): at
 // 0.8 mm (both defaults before the house face's mouth-angles) the wide
 // lower lip drooped at its ends, a sulk.

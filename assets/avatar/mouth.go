@@ -161,7 +161,7 @@ func (p *part) mouthDepth() []float32 {
 var restLips = []struct {
 	shape  string
 	weight float32
-}{{"mouthClose", 0.45}, {"mouthPressLeft", 0.6}, {"mouthPressRight", 0.6}, {"mouthRollLower", 0.25}}
+}{{"mouthClose", 0.45}, {"mouthPressLeft", 0.6}, {"mouthPressRight", 0.6}, {"mouthRollLower", 0.5}}
 
 // lipSetBack is how far the lips (by lipMask) move back at rest.
 const lipSetBack = 0.0015
@@ -191,5 +191,55 @@ func (p *part) closeLips() {
 	lips := lipMask()
 	for i, v := range p.base {
 		p.pos[i][2] -= lipSetBack * lips[v]
+	}
+	p.widenMouth()
+}
+
+// mouthWiden is how much wider the mouth is made at rest, as a share of
+// its half-width: MakeHuman's widest mouth (mouth-scale-horiz at 1, the
+// house face's) is 1.28 to 1.32 noses wide, and beside the leader's (about
+// 1.5 noses, nearly as wide as the pupils are apart) the narrow mouth with
+// its rounded ends read as pursed lips, the panel's "pout".
+const mouthWiden = 0.14
+
+// widenMouth stretches the mouth sideways about its middle: each vertex
+// within an ellipse around the lips (twice the lips' half-width across,
+// 2.2 cm up and down) moves out by mouthWiden of its distance from the
+// middle, fully inside the lips' width and fading to nothing at the
+// ellipse's edge, so the cheeks beside the corners take the squeeze.
+// Every face shape moves the lips by its offsets from here.
+func (p *part) widenMouth() {
+	lips := lipMask()
+	var c [3]float64
+	var n, half float64
+	for i, v := range p.base {
+		if lips[v] >= 0.5 {
+			for k := range 3 {
+				c[k] += float64(p.pos[i][k])
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for k := range 3 {
+		c[k] /= n
+	}
+	for i, v := range p.base {
+		if lips[v] >= 0.5 {
+			half = math.Max(half, math.Abs(float64(p.pos[i][0])-c[0]))
+		}
+	}
+	rx, ry := 2*half, 0.022
+	for i := range p.pos {
+		q := p.pos[i]
+		dx, dy, dz := float64(q[0])-c[0], float64(q[1])-c[1], float64(q[2])-c[2]
+		if dz < -0.04 {
+			continue // the back of the head
+		}
+		e := math.Sqrt(dx*dx/(rx*rx) + dy*dy/(ry*ry))
+		w := 1 - smooth(0.55, 1, e)
+		p.pos[i][0] += float32(mouthWiden * dx * w)
 	}
 }

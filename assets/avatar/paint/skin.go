@@ -16,7 +16,11 @@ type RGB [3]float64
 // hollows' shade are faint (TestSkinEven): at twice the strength, and
 // with the hollows darkened twice (in the colour and in the occlusion,
 // which a room light's environment multiplies), the panel saw blotchy,
-// muddy skin.
+// muddy skin. In a three-point rig the hollows' shade at 0.26 to 0.38
+// still read as mud (default-female's cheek luma 0.573 against the
+// leader's 0.617 in the same render): it is now 0.16 to 0.24, the tone
+// 22 % toward its grey, and the roughness 0.7 as the leader's skin
+// material's, so the skin does not shine like wax.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	cav := cavity(s)
 	attr := make([][2]float64, len(cav))
@@ -33,7 +37,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// orange beside the leader's (cheek saturation 0.36 to 0.50 against
 	// its 0.21 to 0.27 in the same render): the tone is drawn a little
 	// toward the grey of its own luminance, which keeps its lightness.
-	base := desaturate(rgb(tone), skinGrey)
+	base := desaturate(rgb(tone), skinGrey).scale(skinLift)
 	// Lips are the tone with less green and blue (more blood showing):
 	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
 	// Natural lips are only a little deeper and redder than the skin
@@ -54,7 +58,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 // skinTexel paints texel i of the skin.
 func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64) {
 	if !t.ok {
-		l.base[i], l.rough[i] = base, 0.64
+		l.base[i], l.rough[i] = base, 0.7
 		return
 	}
 	p := t.pos
@@ -70,8 +74,8 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	c = c.mix(red, 0.25*ridge)
 	// The flush breaks up with the mottling, as blood shows in life.
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
-	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
-	a := smooth(0.15, 0.7, t.mask)
+	c = rgb{c[0] * (1 - 0.16*hollow), c[1] * (1 - 0.24*hollow), c[2] * (1 - 0.23*hollow)}
+	a := smooth(0.3, 0.75, t.mask)
 	c = c.mix(lip, a)
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
 	// mouth's walls, which no light reaches in life; a renderer without
@@ -80,18 +84,23 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	c = c.mix(lip.scale(0.55), smooth(0, 0.35, in))
 	c = c.mix(rgb{base[0] * 0.09, base[1] * 0.025, base[2] * 0.03}, smooth(0.3, 1, in))
 	l.base[i] = c
-	l.ao[i] = (1 - 0.3*hollow) * (1 - 0.85*smooth(0.2, 1, in))
+	l.ao[i] = (1 - 0.2*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
-	l.rough[i] = 0.64 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a + 0.1*in
+	l.rough[i] = 0.7 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
 
 // skinGrey is the share of grey in the painted skin's base (desaturate).
-const skinGrey = 0.18
+const skinGrey = 0.22
+
+// skinLift brightens the painted base a little: lit by a three-point rig
+// our cheeks were 7 % darker than the leader's of the same lightness in
+// a room light (luma 0.573 against 0.617; room 0.757 against 0.785).
+const skinLift = 1.08
 
 // desaturate mixes a linear colour toward the grey of its luminance by t.
 func desaturate(c rgb, t float64) rgb {

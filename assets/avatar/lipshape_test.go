@@ -1,0 +1,84 @@
+package avatar
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/kilnhq/kiln/assets/avatar/human"
+)
+
+// lowerLipMask is, per base vertex, how much of the lower lip it is: the
+// displacement of MakeHuman's lower-lip volume target, normalised.
+var lowerLipMask = sync.OnceValue(func() []float32 {
+	return moveMask(map[string]float64{"mouth/mouth-lowerlip-volume": 1})
+})
+
+// lipShape measures the lips at rest as a profile and a portrait show
+// them: the painted lips' height in the middle (lipColour at least 0.5,
+// within 3 mm of x = 0) over their width (corner to corner), and how far
+// the lower lip's front stands ahead of the upper lip's (the most
+// forward lip vertex within 4 mm of the middle, lower by lowerLipMask).
+func lipShape(t *testing.T, cfg Config) (hw, lowerAhead float64) {
+	t.Helper()
+	body, err := standingBody(cfg.resolve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
+	head.closeLips()
+	lips, lower, full := lipColour(), lowerLipMask(), lipMask()
+	var corner float64
+	lo, hi := math.Inf(1), math.Inf(-1)
+	upFront, lowFront := math.Inf(-1), math.Inf(-1)
+	for i, v := range head.base {
+		p := head.pos[i]
+		x := math.Abs(float64(p[0]))
+		if lips[v] >= 0.5 {
+			corner = math.Max(corner, x)
+			if x < 0.003 {
+				lo, hi = math.Min(lo, float64(p[1])), math.Max(hi, float64(p[1]))
+			}
+		}
+		if full[v] >= 0.5 && x < 0.004 {
+			if lower[v] >= 0.5 {
+				lowFront = math.Max(lowFront, float64(p[2]))
+			} else {
+				upFront = math.Max(upFront, float64(p[2]))
+			}
+		}
+	}
+	return (hi - lo) / (2 * corner), lowFront - upFront
+}
+
+// TestLipsNaturalSizeAtRest checks the lips at rest over the panel's
+// faces (both defaults and Random(101) to Random(118), the blind panel's
+// 18): their height in the middle at most 0.28 of their width and at
+// least 0.10 (lips no fuller than the leader's, about 0.27 in its
+// portrait, and not a slit), and at most 2 mm ahead of the E-line. Before
+// the seed drew the lips' height (mouth scale-vert, upper- and lower-lip
+// height) at full spread, and before the house face's thinner lips and
+// widenMouth, feminine faces' lips were up to 0.39 of their width
+// (random-03 0.35, -04 0.38, -13 0.39: the panel's "pursed", "puffy",
+// "big lips"; now 0.24, 0.25, 0.24) and random-03's lips 2.6 mm ahead of
+// the E-line (now 0.1 mm behind it).
+func TestLipsNaturalSizeAtRest(t *testing.T) {
+	names := []string{"default-female", "default-male"}
+	cfgs := []Config{Default(Feminine), Default(Masculine)}
+	for i := range 18 {
+		names = append(names, fmt.Sprintf("random-%02d", i+1))
+		cfgs = append(cfgs, Random(101+int64(i)))
+	}
+	for i, c := range cfgs {
+		hw, la := lipShape(t, c)
+		a := lipsAhead(t, c)
+		t.Logf("%-15s %-9s lips %.3f as high as wide, lower lip %+.1f mm ahead of the upper, %+.1f mm ahead of the E-line", names[i], c.Body.Type, hw, 1000*la, 1000*a)
+		if hw > 0.28 || hw < 0.10 {
+			t.Errorf("%s: lips %.3f as high as wide, want 0.10 to 0.28", names[i], hw)
+		}
+		if a > 0.002 {
+			t.Errorf("%s: lips %.1f mm ahead of the E-line, want at most 2", names[i], 1000*a)
+		}
+	}
+}
