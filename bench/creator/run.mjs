@@ -114,10 +114,53 @@ console.log(`slider (${lat.l.length} input events): geometry drawn median ${ms(p
 // avatar that Done saves is on screen).
 await page.waitForFunction(() => !document.getElementById('spinner') || document.getElementById('spinner').hidden, null, { timeout: 300000 });
 const loadNow = () => os.loadavg()[0].toFixed(1);
+// watchFrames starts recording, in the page, how long its main thread
+// was away: the gap between one animation frame and the next (what a
+// person sees as a stall: the view and every control frozen) and the
+// long tasks (over 50 ms) the browser reports. The page draws on
+// demand, so the frames are asked by this loop, not by the page.
+const watchFrames = () => page.evaluate(() => {
+  const j = window.__frames = { gaps: [], long: [], loaf: [], t0: performance.now(), on: true };
+  j.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) j.long.push({ at: e.startTime - j.t0, d: e.duration }); });
+  j.obs.observe({ type: 'longtask' });
+  // The long animation frames name the scripts that held them.
+  j.loafObs = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      j.loaf.push({ at: e.startTime - j.t0, d: e.duration, scripts: e.scripts.map((x) => ({ d: x.duration, what: `${x.invoker} ${x.sourceFunctionName || ''}@${(x.sourceURL || '').split('/').pop()}:${x.sourceCharPosition}` })) });
+    }
+  });
+  try { j.loafObs.observe({ type: 'long-animation-frame' }); } catch { /* not in this browser */ }
+  let last = performance.now();
+  const tick = (t) => {
+    if (!j.on) return;
+    j.gaps.push({ at: last - j.t0, d: t - last });
+    last = t;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+});
+// stopFrames ends it and answers the longest frame and long task, with
+// when they started (ms after the watch began), and the long tasks' count.
+const stopFrames = () => page.evaluate(() => {
+  const j = window.__frames;
+  j.on = false;
+  j.obs.disconnect();
+  j.loafObs.disconnect();
+  const top = (xs) => xs.reduce((a, b) => (b.d > a.d ? b : a), { at: 0, d: 0 });
+  const loaf = top(j.loaf);
+  const held = (loaf.scripts || []).sort((a, b) => b.d - a.d).slice(0, 2).map((x) => `${x.what} ${x.d.toFixed(0)} ms`).join(', ');
+  return { frame: top(j.gaps), task: top(j.long), tasks: j.long.length, frames: j.gaps.length, held };
+});
+// FREEZE_WINDOW is how long after a pick its frames are watched: at
+// least 3 s, and at least a second after its whole build is on screen
+// (the swap to the whole build is where the page froze).
+const FREEZE_WINDOW = 3000;
 async function pickStyle(tab, path, style) {
   await page.getByRole('tab', { name: tab, exact: true }).click();
   const n = await page.evaluate(() => window.__kiln.changes.length);
   const load = loadNow();
+  await watchFrames();
+  const clicked = Date.now();
   await page.locator(`input[data-path="${path}"][value="${style}"]`).check({ force: true });
   try {
     await page.waitForFunction((k) => window.__kiln.changes.length > k && window.__kiln.changes.at(-1).shown !== undefined, n, { timeout: 120000, polling: 10 });
@@ -126,10 +169,16 @@ async function pickStyle(tab, path, style) {
     console.log(`${path} ${style}: not shown within 2 minutes; the page says "${await page.locator('#status').textContent()}", load ${loadNow()}`);
     throw e;
   }
+  await page.waitForTimeout(Math.max(1000, FREEZE_WINDOW - (Date.now() - clicked)));
+  const frames = await stopFrames();
   const c = await page.evaluate(() => window.__kiln.changes.at(-1));
   const fetch = await page.evaluate(() => window.__kiln.fetchMs.at(-1));
-  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, ahead: c.ahead, part: c.partAnswer, partError: c.partError, swap: c.swap, built: c.built, buildAnswer: fetch, load };
+  return { what: `${path.replace(/\.style$/, '')} ${style}`, shown: c.shown, by: c.by, ahead: c.ahead, part: c.partAnswer, partError: c.partError, swap: c.swap, built: c.built, buildAnswer: fetch, load, frames, show: c.show };
 }
+// freeze says a pick's longest frame and longest task, and when.
+const freeze = (r) => `longest frame ${ms(r.frames.frame.d)} at +${(r.frames.frame.at / 1000).toFixed(2)} s, longest task ${ms(r.frames.task.d)} at +${(r.frames.task.at / 1000).toFixed(2)} s (${r.frames.tasks} long tasks)` +
+  (r.frames.held ? ` (held by ${r.frames.held})` : '') +
+  (r.show ? `; whole build swapped in ${r.show.slices} slices, longest ${ms(r.show.longest)}` : '');
 const picks = [
   ['Hair', 'hair.style', 'curly'], ['Hair', 'hair.style', 'bun'],
   ['Facial hair', 'facialHair.style', 'full-beard'], ['Facial hair', 'facialHair.style', 'goatee'],
@@ -145,17 +194,23 @@ for (const [tab, p, style] of picks) {
   const r = await pickStyle(tab, p, style);
   changes.push(r);
   console.log(`style change, never built: ${r.what}: shown ${ms(r.shown)} by its ${r.by}, ${AHEAD[r.ahead]} (part answered ${r.part === undefined ? `- ${r.partError || 'skipped'}` : ms(r.part)}${r.swap ? `, parsed in ${ms(r.swap.parse)}, drawn in ${ms(r.swap.draw)}, ${r.swap.newPrograms} new programs` : ''}), whole build shown ${ms(r.built)} (answered ${ms(r.buildAnswer)}), load ${r.load}`);
+  console.log(`  after the pick: ${freeze(r)}`);
 }
 const summary = (label, list) => {
   if (!list.length) { console.log(`${label}: none`); return; }
   const shown = list.map((c) => c.shown);
   console.log(`${label} (${list.length} picks): shown median ${ms(pct(shown, 0.5))}, worst ${ms(Math.max(...shown))}, ${shown.filter((x) => x <= 800).length} within 800 ms; whole build shown median ${ms(pct(list.map((c) => c.built), 0.5))}`);
 };
+const frozen = (label, list) => {
+  const f = list.map((c) => c.frames.frame.d);
+  console.log(`${label} (${list.length} picks): longest frame median ${ms(pct(f, 0.5))}, worst ${ms(Math.max(...f))}, ${f.filter((x) => x <= 100).length} picks with none over 100 ms; longest task worst ${ms(Math.max(...list.map((c) => c.frames.task.d)))}`);
+};
 summary('style change, never built, all', changes);
 summary('  of which the part was not answered before the click', changes.filter((c) => c.ahead !== 'answered'));
 summary('  of which the part was answered ahead (from memory)', changes.filter((c) => c.ahead === 'answered'));
+frozen('after a pick, until a second after its whole build (at least 3 s)', changes);
 const back = await pickStyle('Hair', 'hair.style', 'curly');
-console.log(`style change, back to a style built before: shown ${ms(back.shown)} by its ${back.by}, load ${back.load}`);
+console.log(`style change, back to a style built before: shown ${ms(back.shown)} by its ${back.by}, load ${back.load}; ${freeze(back)}`);
 // A person looks at the styles before picking: the page asks the tab's
 // parts ahead meanwhile (and then whole builds). Dwell until the parts
 // are in (or 60 s).
@@ -166,6 +221,7 @@ const dwell = ((Date.now() - dwellStart) / 1000).toFixed(1);
 const ahead1 = await pickStyle('Hair', 'hair.style', 'long');
 const ahead2 = await pickStyle('Hair', 'hair.style', 'ponytail');
 console.log(`style change (hair) after ${dwell} s on the tab (its parts asked ahead): long ${ms(ahead1.shown)} by its ${ahead1.by}, ${AHEAD[ahead1.ahead]}; ponytail ${ms(ahead2.shown)} by its ${ahead2.by}, ${AHEAD[ahead2.ahead]}`);
+console.log(`  after those picks: long: ${freeze(ahead1)}; ponytail: ${freeze(ahead2)}`);
 console.log(`transferred in all: ${(net.bytes / 1e6).toFixed(2)} MB in ${net.requests} requests (${(firstAvatarBytes / 1e6).toFixed(2)} MB before the first avatar)`);
 console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (at the start: ${load0})`);
 await browser.close();

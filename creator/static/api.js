@@ -18,7 +18,7 @@ async function call(method, path, { body, token, raw, signal } = {}) {
 }
 
 export const api = {
-  build: (configuration, sliders) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true }),
+  build: (configuration, sliders, signal) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true, signal }),
   part: (configuration, part, standOn, signal) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true, signal }),
   palettes: () => call('GET', '/creator/palettes'),
   random: () => call('GET', '/creator/random'),

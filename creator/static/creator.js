@@ -159,7 +159,8 @@ async function runBuild() {
     prefetched = null;
     const asked = early?.asked ?? t0;
     kiln.phases.sent ??= asked;
-    const glb = await retried(early ? early.glb : api.build(cfg, sliders), () => api.build(cfg, sliders), sent);
+    const asking = () => { spend(buildBudget); return api.build(cfg, sliders); };
+    const glb = await retried(early ? early.glb : asking(), asking, sent);
     kiln.fetchMs.push(performance.now() - asked);
     kiln.phases.answered ??= performance.now();
     await view.show(glb);
@@ -251,8 +252,9 @@ async function warmParts() {
   }
   const glbs = [];
   for (const [cat, next] of wanted) {
-    partTokens();
-    partBudget.tokens--;
+    if (picking > 0) break;
+    if (tokens(partBudget) <= RESERVE) break;
+    spend(partBudget);
     try { glbs.push(await api.part(next, cat, view.configuration?.outfit?.footwear?.style)); } catch { /* not warmed: compiled when picked */ }
   }
   const t0 = performance.now();
@@ -274,6 +276,10 @@ const categoryOf = (path) => {
   return path.endsWith('.style') && CATEGORIES.includes(c) ? c : null;
 };
 let lastPart = null;
+// picking counts the picks whose part is in flight: nothing is asked
+// ahead meanwhile (a part asked ahead shared the server's cores and the
+// address's budget with the part the person is waiting for).
+let picking = 0;
 // swapPart shows the style of category in cfg by its part: from the
 // parts asked ahead (partsAhead) when the page has it, asked now
 // otherwise. It resolves once the part has answered (or failed), so that
@@ -287,6 +293,7 @@ async function swapPart(category) {
   // or two of parsing and drawing on a software renderer, a part a tenth.
   if (key === lastShown) return;
   const change = kiln.changes.findLast((c) => c.key === key);
+  picking++;
   try {
     // Standing on the shoes of the avatar on screen: new soles lift the
     // whole avatar only once its whole build comes.
@@ -305,6 +312,8 @@ async function swapPart(category) {
   } catch (e) {
     // The whole build follows.
     if (change) change.partError = e.message;
+  } finally {
+    picking--;
   }
 }
 
@@ -342,17 +351,25 @@ async function retriedPart(first, key, category) {
 const partsAhead = new Map();
 const PARTS_AHEAD = 10;
 const PARTS_KEPT = 40;
-// partBudget mirrors the server's limit on parts (a burst of 30, then 2
-// a second per address): parts are asked ahead only while more than
-// PARTS_RESERVE would be left, so that the person's own picks are never
-// refused for what the page asked on its own.
-const PARTS_RESERVE = 12;
-const partBudget = { tokens: 30, at: performance.now() };
-function partTokens() {
+// partBudget and buildBudget mirror the server's limits per address
+// (parts: a burst of 30, then 2 a second; builds: a burst of 30, then
+// one every 2 s): parts and builds are asked ahead only while more than
+// RESERVE would be left, so that the person's own picks are never
+// refused for what the page asked on its own. spend takes one.
+const RESERVE = 12;
+const bucket = (burst, rate) => ({ burst, rate, tokens: burst, at: performance.now() });
+const partBudget = bucket(30, 2);
+const buildBudget = bucket(30, 0.5);
+if (first) spend(buildBudget);
+function tokens(b) {
   const now = performance.now();
-  partBudget.tokens = Math.min(30, partBudget.tokens + ((now - partBudget.at) / 1000) * 2);
-  partBudget.at = now;
-  return partBudget.tokens;
+  b.tokens = Math.min(b.burst, b.tokens + ((now - b.at) / 1000) * b.rate);
+  b.at = now;
+  return b.tokens;
+}
+function spend(b) {
+  tokens(b);
+  b.tokens--;
 }
 function askPart(conf, category, prefetched = false) {
   const standOn = view.configuration?.outfit?.footwear?.style;
@@ -364,8 +381,7 @@ function askPart(conf, category, prefetched = false) {
     return e;
   }
   const ctl = new AbortController();
-  partTokens();
-  partBudget.tokens--;
+  spend(partBudget);
   e = { ctl, prefetched, glb: api.part(conf, category, standOn, ctl.signal) };
   e.glb.then(() => { e.done = true; }, () => { if (partsAhead.get(key) === e) partsAhead.delete(key); });
   partsAhead.set(key, e);
@@ -382,8 +398,8 @@ async function runPartsAhead(pane = openPane) {
   const turn = ++partsTurn;
   partsPane = pane;
   const base = JSON.stringify(cfg);
-  const moved = () => turn !== partsTurn || JSON.stringify(cfg) !== base;
-  if (!pane || !view.model) return;
+  const moved = () => turn !== partsTurn || JSON.stringify(cfg) !== base || picking > 0;
+  if (!pane || !view.model || picking > 0) return;
   kiln.partsAheadDone = false;
   let asked = 0;
   for (const i of pane.querySelectorAll('input[type=radio][data-path$=".style"]')) {
@@ -392,7 +408,7 @@ async function runPartsAhead(pane = openPane) {
     if (asked >= PARTS_AHEAD || moved()) return;
     const next = clone(cfg);
     set(next, i.dataset.path, i.value);
-    if (partTokens() <= PARTS_RESERVE) return;
+    if (tokens(partBudget) <= RESERVE) return;
     const e = askPart(next, category, true);
     if (e.warmed) continue;
     asked++;
@@ -411,14 +427,21 @@ async function runPartsAhead(pane = openPane) {
   if (!moved()) kiln.partsAheadDone = true;
 }
 
-// stopPartsAhead cancels the part asked ahead that is in flight, unless
-// the person picked it.
+// stopPartsAhead cancels what was asked ahead and is in flight (parts,
+// unless the person picked it, and whole builds), so that a pick's part
+// is the one request the server works on.
 function stopPartsAhead() {
   partsTurn++;
   for (const [key, e] of partsAhead) {
     if (e.done || e.picked || !e.prefetched) continue;
     e.ctl.abort();
     partsAhead.delete(key);
+  }
+  const now = JSON.stringify([cfg, sliderSet()]);
+  for (const [key, e] of ahead) {
+    if (e.done || key === now) continue;
+    e.ctl.abort();
+    ahead.delete(key);
   }
 }
 
@@ -429,7 +452,7 @@ function shownNow(key, by) {
   for (const c of kiln.changes) {
     if (c.key !== key) continue;
     if (c.shown === undefined) { c.shown = now - c.at; c.by = by; }
-    if (by === 'build' && c.built === undefined) c.built = now - c.at;
+    if (by === 'build' && c.built === undefined) { c.built = now - c.at; c.show = view.showPhases; }
   }
 }
 
@@ -455,7 +478,7 @@ function buildAhead() {
   aheadTimer = setTimeout(() => partsRun.then(runAhead), 800);
 }
 async function runAhead() {
-  if (building || !openPane || !lastShown) return;
+  if (building || picking > 0 || !openPane || !lastShown) return;
   const sliders = sliderSet();
   const base = JSON.stringify(cfg);
   if (aheadFor !== base) { aheadFor = base; kiln.aheadDone = 0; }
@@ -466,7 +489,7 @@ async function runAhead() {
   }
   for (const [path, ids] of groups) {
     for (const id of ids) {
-      if (building || JSON.stringify(cfg) !== base) return;
+      if (building || picking > 0 || JSON.stringify(cfg) !== base) return;
       const next = clone(cfg);
       set(next, path, id);
       const key = JSON.stringify([next, sliders]);
@@ -479,7 +502,10 @@ async function runAhead() {
         kiln.aheadDone = (kiln.aheadDone || 0) + 1;
         continue;
       }
-      const entry = { glb: api.build(next, sliders), asked: performance.now() };
+      if (tokens(buildBudget) <= RESERVE) return;
+      spend(buildBudget);
+      const ctl = new AbortController();
+      const entry = { ctl, glb: api.build(next, sliders, ctl.signal), asked: performance.now() };
       ahead.set(key, entry);
       // The oldest go: each is a few MB.
       while (ahead.size > AHEAD_MAX) ahead.delete(ahead.keys().next().value);
@@ -488,8 +514,8 @@ async function runAhead() {
         entry.done = true;
         kiln.aheadDone = (kiln.aheadDone || 0) + 1;
       } catch (e) {
-        ahead.delete(key);
-        if (e.status === 429) return;
+        if (ahead.get(key) === entry) ahead.delete(key);
+        if (e.status === 429 || e.name === 'AbortError') return;
       }
     }
   }
@@ -652,7 +678,7 @@ function tabs(defs) {
     let hover = 0;
     const soon = () => {
       clearTimeout(hover);
-      hover = setTimeout(() => { if (pane.hidden) { stopPartsAhead(); partsRun = runPartsAhead(pane); } }, 150);
+      hover = setTimeout(() => { if (pane.hidden && !picking) { stopPartsAhead(); partsRun = runPartsAhead(pane); } }, 150);
     };
     tab.addEventListener('pointerenter', soon);
     tab.addEventListener('focus', soon);

@@ -94,7 +94,12 @@ export class View {
     // second on a GPU, 10 on a software rasteriser, where a frame takes
     // tens of milliseconds of the CPU.
     const frameGap = this.software ? 100 : 33;
-    if (playing && !this.dirty && now - this.lastFrame < frameGap) {
+    // A clip's next frame also waits for the GPU to finish the last one
+    // (paced), and for a build being readied (stage) to be in: a
+    // software rasteriser took 0.7-1.8 s a frame at load 14, so frames
+    // asked every 100 ms piled up in the GPU process, and every upload
+    // the page made waited behind the pile (the page froze for seconds).
+    if (playing && !this.dirty && (now - this.lastFrame < frameGap || this.staging || !this.paced())) {
       this.scheduled = requestAnimationFrame((t) => this.frame(t));
       return;
     }
@@ -146,6 +151,22 @@ export class View {
     this.renderer.render(this.scene, this.camera);
     this.dirty = false;
     this.frames++;
+    const gl = this.renderer.getContext();
+    if (gl.fenceSync && !this.drawn) {
+      this.drawn = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      gl.flush();
+    }
+  }
+
+  // paced says whether the GPU has finished the last frame drawn (its
+  // fence signalled; asking does not wait).
+  paced() {
+    if (!this.drawn) return true;
+    const gl = this.renderer.getContext();
+    if (gl.getSyncParameter(this.drawn, gl.SYNC_STATUS) !== gl.SIGNALED) return false;
+    gl.deleteSync(this.drawn);
+    this.drawn = null;
+    return true;
   }
 
   // setCamera frames the face (portrait) or the whole avatar.
@@ -177,6 +198,12 @@ export class View {
   // materials are freed only once the new ones hold their shader
   // programs (after the first render): freeing first dropped the
   // programs both share, and every build compiled them again.
+  //
+  // With an avatar on screen (a whole build after a style's part, a
+  // slider's build) the new one is readied in slices first (stage): the
+  // page's thread comes back between them, so the view and the controls
+  // never stall for the whole of it (the swap was one task of 1-2 s on
+  // a software rasteriser, right after the part had shown the pick).
   async show(glb) {
     const t0 = performance.now();
     const gltf = await this.loader.parseAsync(glb, '');
@@ -195,6 +222,7 @@ export class View {
     this.morphCount = Math.max(0, ...all.map((m) => m.geometry.morphAttributes.position?.length || 0));
     for (const m of all) { padMorphs(m, this.morphCount); alike(m.material); }
     const { textures } = gltf.parser.plugins[KeepTextures.NAME];
+    if (this.model) Object.assign(this.showPhases, await this.stage(root, all, textures));
     const time = this.action ? this.action.time : 0;
     const old = this.model;
     this.model = root;
@@ -212,7 +240,8 @@ export class View {
     this.mixer = new THREE.AnimationMixer(root);
     if (this.clip) this.play(this.clip, time);
     // The textures are uploaded first, apart from the draw, so the
-    // benchmark tells the two apart (the same work either way).
+    // benchmark tells the two apart (the same work either way; staged,
+    // already done).
     const programs = this.renderer.info.programs?.length || 0;
     const t1 = performance.now();
     for (const t of textures.values()) this.renderer.initTexture(t);
@@ -222,6 +251,7 @@ export class View {
     this.showPhases.draw = performance.now() - t2;
     this.showPhases.programs = this.renderer.info.programs?.length;
     this.showPhases.newPrograms = this.showPhases.programs - programs;
+    this.showPhases.longest = Math.max(this.showPhases.longest || 0, this.showPhases.draw + this.showPhases.upload);
     if (old) {
       const kept = new Set(textures.values());
       old.traverse((o) => {
@@ -233,6 +263,55 @@ export class View {
         }
       });
     }
+  }
+
+  // stage readies a parsed build (root, its meshes all and its textures)
+  // while the shown avatar stays on screen, one slice a task: each
+  // texture's upload (initTexture; those the shown avatar has are kept,
+  // KeepTextures), then each mesh drawn alone into one scissored pixel,
+  // which uploads its geometry, morph targets and bones and links its
+  // program (the programs are the shown avatar's: same kinds, same
+  // morph target count). The last draw, the swap itself, then finds
+  // everything on the GPU. It answers the slices and the longest one in
+  // ms.
+  async stage(root, all, textures) {
+    const r = this.renderer;
+    // A texture the shown avatar has (KeepTextures) is on the GPU already.
+    const fresh = [...textures.values()].filter((t) => !r.properties.get(t).__webglTexture);
+    const steps = fresh.map((t) => [`texture ${t.image?.width}`, () => r.initTexture(t)]);
+    for (const m of all) {
+      steps.push([`mesh ${m.name}`, () => {
+        const shown = this.model;
+        shown.visible = false;
+        for (const o of all) o.visible = o === m;
+        try {
+          this.scissored(root);
+        } finally {
+          shown.visible = true;
+        }
+      }]);
+    }
+    let longest = 0, waited = 0;
+    const each = [];
+    const start = performance.now();
+    this.staging = true;
+    try {
+      for (const [what, step] of steps) {
+        const w = performance.now();
+        await this.caughtUp();
+        waited += performance.now() - w;
+        const t0 = performance.now();
+        step();
+        const d = performance.now() - t0;
+        each.push([what, Math.round(d)]);
+        longest = Math.max(longest, d);
+        await nextTask();
+      }
+    } finally {
+      this.staging = false;
+    }
+    for (const o of all) o.visible = true;
+    return { slices: steps.length, longest, each, staged: performance.now() - start, waited };
   }
 
   // swapPart puts a part (POST /creator/parts: the meshes of one style
@@ -354,6 +433,26 @@ export class View {
     return this.renderer.info.programs?.length;
   }
 
+  // caughtUp resolves once the GPU has done every command given so far
+  // (a WebGL fence, polled between tasks: asking it does not wait). The
+  // page's thread sends textures and buffers to the GPU process through
+  // a bounded buffer and waits when that is full: a slice of stage given
+  // while the GPU was still drawing earlier frames waited there for up
+  // to 3.4 s (a 1,335-vertex mesh, on SwiftShader at load 22), where
+  // given after it, it only copies its bytes.
+  async caughtUp() {
+    const gl = this.renderer.getContext();
+    if (!gl.fenceSync) return;
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!sync) return;
+    gl.flush();
+    try {
+      while (gl.clientWaitSync(sync, 0, 0) === gl.TIMEOUT_EXPIRED) await new Promise((r) => setTimeout(r, 8));
+    } finally {
+      gl.deleteSync(sync);
+    }
+  }
+
   // scissored draws the scene with extra (a group not in it) into one
   // pixel of the canvas, which the next frame draws over: what compiles a
   // mesh's program and pipeline on a software rasteriser.
@@ -470,6 +569,18 @@ export class View {
     clip.tracks = clip.tracks.filter((t) => t.name.endsWith('.quaternion'));
     return clip;
   }
+}
+
+// nextTask resolves in a later task, after the browser has had its turn
+// to draw a frame and take input (a MessageChannel message: unlike
+// setTimeout, not clamped to 4 ms once nested, nor held in a hidden tab
+// as requestAnimationFrame is).
+function nextTask() {
+  return new Promise((resolve) => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => { c.port1.close(); resolve(); };
+    c.port2.postMessage(null);
+  });
 }
 
 // free releases the meshes under root: their geometry, materials and
