@@ -37,7 +37,7 @@ func shadeLayers(g *part, neck [3]float32) {
 		// and read as a grey lining. (Round the sides, where the band
 		// still shows a little from three quarters, the shade stays: it
 		// draws the collar's points over the front.)
-		if p[2] < neck[2] {
+		if p[2] < neck[2] || p[2] < neck[2]+bandFront && math.Abs(float64(p[0]-neck[0])) < bandHalf {
 			continue
 		}
 		n := [3]float64{float64(g.nrm[v][0]), float64(g.nrm[v][1]), float64(g.nrm[v][2])}
@@ -72,6 +72,17 @@ func shadeLayers(g *part, neck [3]float32) {
 		g.color[v] = [4]float32{l, l, l, 1}
 	}
 }
+
+// bandFront is how far in front of the neck joint, and bandHalf to
+// either side of it, the collar's band is still not shaded: with the
+// skin in the V kept (keepSeenSkin) the opening shows less of the band's
+// inside, and the part of it just in front of the joint, shaded, was a
+// tenth of what showed (farther to the sides the shade draws the
+// collar's points over the front).
+const (
+	bandFront = 0.015
+	bandHalf  = 0.07
+)
 
 // chestTop is how far below the neck joint shadeLayers looks, and
 // chestHalf how far to either side (the collar, not the armpits, where
@@ -111,4 +122,54 @@ func (c *triCells) layerOver(p, d [3]float32, g *part, v uint32, reach float64) 
 		}
 	})
 	return hit
+}
+
+// neckSkinBelow is how far under the neck joint (metres) keepSeenSkin
+// looks at the skin.
+const neckSkinBelow = 0.25
+
+// seenSlopes are the directions, up per unit toward the viewer, from
+// which keepSeenSkin looks at the skin: straight ahead and from a
+// portrait camera at eye height.
+var seenSlopes = []float64{0, 0.2}
+
+// keepSeenSkin marks as not covered the body's vertices round the front
+// of the neck that a viewer in front sees: rays from them toward the
+// viewer cross no cloth of the top. followGarments counts skin in a V
+// opening as under the collar when its nearest cloth is the collar's
+// band beside it, and hide dropped those triangles: the opening showed
+// the inside of the collar's back through the holes, as white tabs and
+// a stair along the V (the blind panel's "torn collar").
+func keepSeenSkin(body, top *part, covered []bool, neck [3]float32) {
+	var near [][3]uint32
+	for _, t := range top.tris {
+		p := top.pos[t[0]]
+		if p[1] > neck[1]-neckSkinBelow-0.05 && math.Abs(float64(p[0]-neck[0])) < chestHalf+0.05 && p[2] > neck[2]-0.02 {
+			near = append(near, t)
+		}
+	}
+	for v, p := range body.pos {
+		if !covered[v] || p[1] < neck[1]-neckSkinBelow || math.Abs(float64(p[0]-neck[0])) > chestHalf || p[2] < neck[2] {
+			continue
+		}
+		o := v3(p)
+		seen := false
+		for _, s := range seenSlopes {
+			d := vec3{0, s, 1}.norm()
+			hit := false
+			for _, t := range near {
+				if _, _, _, ok := rayTriangle(o, d, v3(top.pos[t[0]]), v3(top.pos[t[1]]), v3(top.pos[t[2]])); ok {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				seen = true
+				break
+			}
+		}
+		if seen {
+			covered[v] = false
+		}
+	}
 }

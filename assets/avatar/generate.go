@@ -153,6 +153,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		addHood(parts["top"], body.Joints()["Neck"]).liftHair(parts["hair"], parts["top"], body.Joints()["Neck"])
 	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
+	keepSeenSkin(bodyPart, parts["top"], covered[0], body.Joints()["Neck"])
 	bodyPart.hide(covered[0])
 
 	tone := paint.RGB(colorOf(skinTones, cfg.Skin.Tone))
