@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/face"
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // lidCover is how far the upper lid should come down over the top of the
@@ -29,7 +30,7 @@ func isBlink(name string) bool {
 
 // irisEdge is, for an eye part, the mean of its vertices (the centre
 // paint.Eye paints the iris around) and the height of the iris's top
-// edge: where the ray from that centre 0.5 radians up from the front
+// edge: where the ray from that centre paint.IrisAngle up from the front
 // (paint.Eye's limbus) meets the eye's surface. ok is false when it
 // meets none of it.
 func irisEdge(eye *part) (c vec3, top float64, ok bool) {
@@ -38,7 +39,7 @@ func irisEdge(eye *part) (c vec3, top float64, ok bool) {
 			c[k] += float64(p[k]) / float64(len(eye.pos))
 		}
 	}
-	edge := vec3{0, math.Sin(0.5), math.Cos(0.5)}
+	edge := vec3{0, math.Sin(paint.IrisAngle), math.Cos(paint.IrisAngle)}
 	r := 0.0
 	for _, t := range eye.tris {
 		if d, _, _, hit := rayTriangle(c, edge, v3(eye.pos[t[0]]), v3(eye.pos[t[1]]), v3(eye.pos[t[2]])); hit {
@@ -73,7 +74,7 @@ func restLid(head, eye *part) float32 {
 	}
 	// The eyeball's radius, for "outside the eyeball": the iris's edge
 	// lies on its surface.
-	r := (top - c[1]) / math.Sin(0.5)
+	r := (top - c[1]) / math.Sin(paint.IrisAngle)
 	i := upperLid(head, c, r)
 	if i < 0 {
 		return 0

@@ -39,6 +39,12 @@ func glint(theta, phi, t0, p0 float64) float64 {
 	return math.Hypot(x, y)
 }
 
+// IrisAngle is the iris's edge (the limbus), as the angle from the
+// eye's front, radians. At 0.50 the panel still saw white round the
+// iris on some random faces (random-11, -12); the leader's irises are
+// larger in the eye's opening. The rest lids are set from it (lids.go).
+const IrisAngle = 0.54
+
 // white is the eye's sclera: a warm light grey, not paper white (a white
 // as bright as the skin's highlights made the gaze look fixed and hard).
 var white = rgb{0.50, 0.46, 0.42}
@@ -46,7 +52,7 @@ var white = rgb{0.50, 0.46, 0.42}
 // eyeTexel is the colour and relief of the eye at texel t, around the
 // eyeball's centre c.
 func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
-	const pupil, limbus = 0.20, 0.50 // angles from the front, radians
+	const pupil, limbus = 0.20, IrisAngle // angles from the front, radians
 	if !t.ok {
 		return white, 0
 	}

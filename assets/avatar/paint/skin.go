@@ -16,10 +16,11 @@ type RGB [3]float64
 // hollows' shade are faint (TestSkinEven): at twice the strength, and
 // with the hollows darkened twice (in the colour and in the occlusion,
 // which a room light's environment multiplies), the panel saw blotchy,
-// muddy skin. In a three-point rig the hollows' shade at 0.26 to 0.38
-// still read as mud (default-female's cheek luma 0.573 against the
-// leader's 0.617 in the same render): it is now 0.16 to 0.24, the tone
-// 22 % toward its grey, and the roughness 0.7 as the leader's skin
+// muddy skin. In a three-point rig the skin still read dark and muddy
+// (default-female's cheek luma 0.573 against the leader's 0.617 in the
+// same render): the hollows' occlusion is now 0.2 (their colour stays
+// shaded as TestSkinHollows asks), the tone 22 % toward its grey and
+// lifted a little (skinLift), and the roughness 0.7 as the leader's skin
 // material's, so the skin does not shine like wax.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	cav := cavity(s)
@@ -74,7 +75,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	c = c.mix(red, 0.25*ridge)
 	// The flush breaks up with the mottling, as blood shows in life.
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
-	c = rgb{c[0] * (1 - 0.16*hollow), c[1] * (1 - 0.24*hollow), c[2] * (1 - 0.23*hollow)}
+	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
 	a := smooth(0.3, 0.75, t.mask)
 	c = c.mix(lip, a)
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
