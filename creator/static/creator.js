@@ -567,6 +567,9 @@ function choice(path, legend, options, { kind = 'text', onpick } = {}) {
       set(cfg, path, o.id);
       onpick?.(o);
       commit();
+      // The new style's own colour (a hat's) shows picked at once, not
+      // once the whole build has come.
+      syncControls();
       const category = categoryOf(path);
       // swapPart first: it claims the part asked ahead for this pick
       // (answered or in flight) before the others in flight are dropped.

@@ -495,6 +495,10 @@ export class View {
       if (!this.model) break;
       const t0 = performance.now();
       const gltf = await this.loader.parseAsync(glb, '');
+      // Drawn once the GPU has caught up, as stage's slices are: drawn
+      // behind frames not done yet, its uploads held the page's thread.
+      await this.caughtUp();
+      if (!this.model) break;
       const { host, added } = this.fitPart(gltf, []);
       if (!host || !added.length) continue;
       const holder = new THREE.Group();
