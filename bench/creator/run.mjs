@@ -178,7 +178,7 @@ async function pickStyle(tab, path, style) {
 // freeze says a pick's longest frame and longest task, and when.
 const freeze = (r) => `longest frame ${ms(r.frames.frame.d)} at +${(r.frames.frame.at / 1000).toFixed(2)} s, longest task ${ms(r.frames.task.d)} at +${(r.frames.task.at / 1000).toFixed(2)} s (${r.frames.tasks} long tasks)` +
   (r.frames.held ? ` (held by ${r.frames.held})` : '') +
-  (r.show ? `; whole build swapped in ${r.show.slices} slices, longest ${ms(r.show.longest)}` : '');
+  (r.show ? `; whole build swapped in ${r.show.slices} slices, longest ${ms(r.show.longest)}, readied in ${ms(r.show.staged)} (${ms(r.show.waited)} of it waiting for the GPU)` : '');
 const picks = [
   ['Hair', 'hair.style', 'curly'], ['Hair', 'hair.style', 'bun'],
   ['Facial hair', 'facialHair.style', 'full-beard'], ['Facial hair', 'facialHair.style', 'goatee'],

@@ -272,15 +272,15 @@ export class View {
   // which uploads its geometry, morph targets and bones and links its
   // program (the programs are the shown avatar's: same kinds, same
   // morph target count). The last draw, the swap itself, then finds
-  // everything on the GPU. It answers the slices and the longest one in
-  // ms.
+  // everything on the GPU. It answers the slices, the longest one, the
+  // whole and the time spent waiting for the GPU, in ms.
   async stage(root, all, textures) {
     const r = this.renderer;
     // A texture the shown avatar has (KeepTextures) is on the GPU already.
     const fresh = [...textures.values()].filter((t) => !r.properties.get(t).__webglTexture);
-    const steps = fresh.map((t) => [`texture ${t.image?.width}`, () => r.initTexture(t)]);
+    const steps = fresh.map((t) => () => r.initTexture(t));
     for (const m of all) {
-      steps.push([`mesh ${m.name}`, () => {
+      steps.push(() => {
         const shown = this.model;
         shown.visible = false;
         for (const o of all) o.visible = o === m;
@@ -289,29 +289,26 @@ export class View {
         } finally {
           shown.visible = true;
         }
-      }]);
+      });
     }
     let longest = 0, waited = 0;
-    const each = [];
     const start = performance.now();
     this.staging = true;
     try {
-      for (const [what, step] of steps) {
+      for (const step of steps) {
         const w = performance.now();
         await this.caughtUp();
         waited += performance.now() - w;
         const t0 = performance.now();
         step();
-        const d = performance.now() - t0;
-        each.push([what, Math.round(d)]);
-        longest = Math.max(longest, d);
+        longest = Math.max(longest, performance.now() - t0);
         await nextTask();
       }
     } finally {
       this.staging = false;
     }
     for (const o of all) o.visible = true;
-    return { slices: steps.length, longest, each, staged: performance.now() - start, waited };
+    return { slices: steps.length, longest, staged: performance.now() - start, waited };
   }
 
   // swapPart puts a part (POST /creator/parts: the meshes of one style
