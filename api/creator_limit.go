@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -37,9 +36,6 @@ func (s *Server) limitPreview(c *gin.Context, key string, limit kiln.RateLimit) 
 	if wait <= 0 {
 		return true
 	}
-	name, _, _ := strings.Cut(key, ":")
-	s.metrics.rateLimited.WithLabelValues(name).Inc()
-	tooMany(c, wait, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
-		"more than %g requests a second (%d at once); retry after %d s", limit.Rate, max(limit.Burst, 1), retryAfter(wait)))
+	s.refuse(c, key, limit, wait)
 	return false
 }

@@ -57,14 +57,12 @@ func (s *Server) limitStatic(c *gin.Context) {
 		c.Next()
 		return
 	}
-	wait := s.staticLimits.allow("static:ip:"+c.ClientIP(), staticRate)
-	if wait <= 0 {
-		c.Next()
+	key := "static:ip:" + c.ClientIP()
+	if wait := s.staticLimits.allow(key, staticRate); wait > 0 {
+		s.refuse(c, key, staticRate, wait)
 		return
 	}
-	s.metrics.rateLimited.WithLabelValues("static").Inc()
-	tooMany(c, wait, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
-		"more than %g requests a second (%d at once); retry after %d s", staticRate.Rate, staticRate.Burst, retryAfter(wait)))
+	c.Next()
 }
 
 // hotspot is an annotation as model-viewer places it: data-position and

@@ -40,11 +40,18 @@ func (s *Server) limit(c *gin.Context, key string, limit kiln.RateLimit) bool {
 	if wait <= 0 {
 		return true
 	}
+	s.refuse(c, key, limit, wait)
+	return false
+}
+
+// refuse answers a request over limit, named by key (the part before the
+// first colon names the limit in kiln_rate_limited_total): 429
+// rate_limited with Retry-After, whichever bucket counted it.
+func (s *Server) refuse(c *gin.Context, key string, limit kiln.RateLimit, wait time.Duration) {
 	name, _, _ := strings.Cut(key, ":")
 	s.metrics.rateLimited.WithLabelValues(name).Inc()
 	tooMany(c, wait, kiln.Errorf(kiln.KindRateLimited, "rate_limited",
 		"more than %g requests a second (%d at once); retry after %d s", limit.Rate, max(limit.Burst, 1), retryAfter(wait)))
-	return false
 }
 
 // retryAfter is the Retry-After of a wait: whole seconds, rounded up, at
