@@ -166,19 +166,34 @@ func TestFairUnderFlood(t *testing.T) {
 		}
 	}
 
-	r.Stop()
-	logMu.Lock()
-	tasks := testenv.TaskRuns(logs.String())
-	logMu.Unlock()
 	quietIDs := []string{<-quietAvatar, obj}
-	var floodRuns, quietRuns []testenv.TaskRun
-	for _, q := range tasks {
-		if q.Of(quietIDs) {
-			quietRuns = append(quietRuns, q)
-		} else {
-			floodRuns = append(floodRuns, q)
+	runs := func() (tasks, floodRuns, quietRuns []testenv.TaskRun) {
+		logMu.Lock()
+		tasks = testenv.TaskRuns(logs.String())
+		logMu.Unlock()
+		for _, q := range tasks {
+			if q.Of(quietIDs) {
+				quietRuns = append(quietRuns, q)
+			} else {
+				floodRuns = append(floodRuns, q)
+			}
+		}
+		return tasks, floodRuns, quietRuns
+	}
+	// The log holds only the jobs that ended, so the worker stops once a
+	// flood job that started after the quiet account's jobs has ended
+	// too: otherwise, when the flood's one running build outlasts both,
+	// the log shows no flood job the quiet ones could have overtaken.
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		_, floodRuns, quietRuns := runs()
+		if len(quietRuns) == 2 && slices.ContainsFunc(floodRuns, func(f testenv.TaskRun) bool {
+			return f.Started.After(quietRuns[0].Started) && f.Started.After(quietRuns[1].Started)
+		}) {
+			break
 		}
 	}
+	r.Stop()
+	tasks, floodRuns, quietRuns := runs()
 	if len(quietRuns) != 2 || len(floodRuns) == 0 {
 		t.Fatalf("the worker's log has %d of the quiet account's 2 jobs and %d of the flood's", len(quietRuns), len(floodRuns))
 	}
