@@ -37,6 +37,7 @@ for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, t
   const t0 = Date.now();
   await page.goto(url, { timeout: 300000 });
   await page.waitForFunction(() => window.__kiln?.ready, null, { timeout: 300000 });
+  const firstAvatar = (Date.now() - t0) / 1000;
   await page.waitForTimeout(1500);
   await page.screenshot({ path: path.join(out, `creator-${name}.png`) });
   await page.getByRole('tab', { name: 'Hair', exact: true }).click();
@@ -64,7 +65,7 @@ for (const [name, viewport, mobile] of [['phone', { width: 390, height: 844 }, t
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(out, `creator-${name}-hat.png`) });
   console.log(`${name}: hat colour picked: ${await page.locator('input[data-path="headwear.color"]:checked').getAttribute('value').catch(() => 'none')}`);
-  console.log(`${name}: first avatar after ${((Date.now() - t0) / 1000).toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);
+  console.log(`${name}: first avatar after ${firstAvatar.toFixed(1)} s; ${path.join(out, `creator-${name}.png`)}, creator-${name}-hair.png`);
   await ctx.close();
 }
 await browser.close();

@@ -1,7 +1,7 @@
 // The creator's calls to Kiln: same origin, no API key; a guest user's
 // token where the call needs one.
-async function call(method, path, { body, token, raw, signal } = {}) {
-  const headers = {};
+async function call(method, path, { body, token, raw, signal, headers: extra } = {}) {
+  const headers = { ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
@@ -17,8 +17,15 @@ async function call(method, path, { body, token, raw, signal } = {}) {
   return j.data;
 }
 
+// session names this page load to Kiln (Kiln-Creator-Session): a newer
+// whole build of the page replaces its older one on the server, and two
+// tabs behind one address and browser do not replace each other's.
+// getRandomValues, since randomUUID needs a secure context and a creator
+// on a LAN host is served over plain HTTP.
+const session = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 export const api = {
-  build: (configuration, sliders, signal) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true, signal }),
+  build: (configuration, sliders, signal) => call('POST', '/creator/builds', { body: { configuration, sliders }, raw: true, signal, headers: { 'Kiln-Creator-Session': session } }),
   part: (configuration, part, standOn, signal) => call('POST', '/creator/parts', { body: { configuration, part, standOn }, raw: true, signal }),
   palettes: () => call('GET', '/creator/palettes'),
   random: () => call('GET', '/creator/random'),
