@@ -112,15 +112,10 @@ func (g *Gate) enter(ctx context.Context, c Class, deadline time.Time) (leave fu
 		g.mu.Lock()
 		wait, ok := g.admit(c, deadline)
 		if ok {
-			g.running[c]++
 			g.entered[c]++
-			if c != Background {
-				g.lastBusy = time.Now()
-			}
-			g.signal()
+			leave := g.start(c)
 			g.mu.Unlock()
-			var once sync.Once
-			return func() { once.Do(func() { g.leave(c) }) }, nil
+			return leave, nil
 		}
 		ch := g.changed
 		g.mu.Unlock()
@@ -207,12 +202,19 @@ func (g *Gate) signal() {
 // person waits.
 func (g *Gate) Mark(c Class) (leave func()) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.start(c)
+}
+
+// start counts c as running, wakes the waiters (background work counts
+// its quiet time from the last interactive start) and answers the leave
+// that undoes it once. Called with mu held.
+func (g *Gate) start(c Class) (leave func()) {
 	g.running[c]++
 	if c != Background {
 		g.lastBusy = time.Now()
 	}
 	g.signal()
-	g.mu.Unlock()
 	var once sync.Once
 	return func() { once.Do(func() { g.leave(c) }) }
 }
