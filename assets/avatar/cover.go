@@ -178,7 +178,7 @@ var handJoint = func() [256]bool {
 // whose corners are all farther included).
 type triCells struct {
 	key   func([3]float32) [3]int
-	cells map[[3]int][]int
+	cells buckets[[3]int]
 	// seen[t] == visit marks the triangles a call of around has passed
 	// (a triangle lies in several cells), without a set per call: around
 	// runs for every skin vertex against every garment.
@@ -187,7 +187,8 @@ type triCells struct {
 }
 
 func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
-	c := &triCells{key: key, cells: map[[3]int][]int{}, seen: make([]int, len(g.tris))}
+	c := &triCells{key: key, seen: make([]int, len(g.tris))}
+	var pairs bucketPairs[[3]int]
 	for t, tri := range g.tris {
 		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
 		for _, v := range tri[1:] {
@@ -199,11 +200,12 @@ func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
 		for x := lo[0]; x <= hi[0]; x++ {
 			for y := lo[1]; y <= hi[1]; y++ {
 				for z := lo[2]; z <= hi[2]; z++ {
-					c.cells[[3]int{x, y, z}] = append(c.cells[[3]int{x, y, z}], t)
+					pairs.add([3]int{x, y, z}, t)
 				}
 			}
 		}
 	}
+	c.cells = pairs.build()
 	return c
 }
 
@@ -264,8 +266,8 @@ func (c *triCells) around(p [3]float32, f func(t int)) {
 	for dx := -1; dx <= 1; dx++ {
 		for dy := -1; dy <= 1; dy++ {
 			for dz := -1; dz <= 1; dz++ {
-				for _, t := range c.cells[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
-					if c.seen[t] != c.visit {
+				for _, t32 := range c.cells.get([3]int{k[0] + dx, k[1] + dy, k[2] + dz}) {
+					if t := int(t32); c.seen[t] != c.visit {
 						c.seen[t] = c.visit
 						f(t)
 					}

@@ -45,14 +45,29 @@ func (p *part) smoothWeights(fade float64) {
 	}
 	weld, n := weldByPosition(p.pos)
 	// Neighbours as sorted lists: sums in a fixed order give the same
-	// weights, to the bit, on every build.
-	nb := make([][]int, n)
+	// weights, to the bit, on every build. They are kept flat (the
+	// edge's ends counted, then placed), not a slice per vertex: the
+	// lists were a fifth of a build's allocations.
+	edgeStart := make([]int32, n+1)
 	for _, t := range p.tris {
 		for k := 0; k < 3; k++ {
-			a, b := weld[t[k]], weld[t[(k+1)%3]]
-			if a != b {
-				nb[a] = append(nb[a], b)
-				nb[b] = append(nb[b], a)
+			if a, b := weld[t[k]], weld[t[(k+1)%3]]; a != b {
+				edgeStart[a+1]++
+				edgeStart[b+1]++
+			}
+		}
+	}
+	for v := range n {
+		edgeStart[v+1] += edgeStart[v]
+	}
+	edgeTo := make([]int32, edgeStart[n])
+	fill := slices.Clone(edgeStart[:n])
+	for _, t := range p.tris {
+		for k := 0; k < 3; k++ {
+			if a, b := weld[t[k]], weld[t[(k+1)%3]]; a != b {
+				edgeTo[fill[a]], edgeTo[fill[b]] = int32(b), int32(a)
+				fill[a]++
+				fill[b]++
 			}
 		}
 	}
@@ -68,41 +83,45 @@ func (p *part) smoothWeights(fade float64) {
 	cell := func(q [3]float32) [3]int {
 		return [3]int{int(math.Floor(float64(q[0]) / seam)), int(math.Floor(float64(q[1]) / seam)), int(math.Floor(float64(q[2]) / seam))}
 	}
-	grid := map[[3]int][]int{}
+	var pairs bucketPairs[[3]int]
 	for v, q := range rep {
-		grid[cell(q)] = append(grid[cell(q)], v)
+		pairs.add(cell(q), v)
 	}
+	grid := pairs.build()
 	sewn := make([]bool, n)
+	g := &edgeGraph{start: make([]int32, n+1), to: make([]int32, 0, len(edgeTo))}
 	for v, q := range rep {
+		edges := edgeTo[edgeStart[v]:edgeStart[v+1]]
+		g.to = append(g.to, edges...)
 		c := cell(q)
 		for dx := -1; dx <= 1; dx++ {
 			for dy := -1; dy <= 1; dy++ {
 				for dz := -1; dz <= 1; dz++ {
-					for _, u := range grid[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
-						if d := sub3(rep[u], q); u != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
-							if !slices.Contains(nb[v], u) {
+					for _, u := range grid.get([3]int{c[0] + dx, c[1] + dy, c[2] + dz}) {
+						if d := sub3(rep[u], q); int(u) != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
+							if !slices.Contains(edges, u) {
 								sewn[v] = true
 							}
-							nb[v] = append(nb[v], u)
+							g.to = append(g.to, u)
 						}
 					}
 				}
 			}
 		}
-	}
-	for i := range nb {
-		slices.Sort(nb[i])
-		nb[i] = slices.Compact(nb[i])
+		row := g.to[g.start[v]:]
+		slices.Sort(row)
+		g.to = g.to[:int(g.start[v])+len(slices.Compact(row))]
+		g.start[v+1] = int32(len(g.to))
 	}
 	orig := make([]human.Influence, n)
 	for i, inf := range p.inf {
 		orig[weld[i]] = inf
 	}
-	g := newEdgeGraph(nb, rep)
+	g.measure(rep)
 	out := smoothed(orig, g, radius)
 	if fade > 0 {
 		near := smoothed(orig, g, hemSmooth)
-		hem := hemDistance(p.pos, p.tris, weld, n, sewn, nb, rep, fade)
+		hem := hemDistance(p.pos, p.tris, weld, n, sewn, g, rep, fade)
 		for v := range out {
 			if t := hem[v] / fade; t < 1 {
 				out[v] = blend(near[v], out[v], t*t*(3-2*t))
@@ -126,7 +145,7 @@ const hemFade = 0.06
 // nearest open border (paint.Border) that is not sewn to another piece of
 // the garment (sewn vertices have a partner a few millimetres away that
 // is no neighbour along an edge).
-func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []bool, nb [][]int, rep [][3]float32, fade float64) []float64 {
+func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []bool, g *edgeGraph, rep [][3]float32, fade float64) []float64 {
 	dist := make([]float64, n)
 	for i := range dist {
 		dist[i] = math.Inf(1)
@@ -143,7 +162,8 @@ func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []b
 		if it.d > dist[it.v] || it.d >= fade {
 			continue
 		}
-		for _, u := range nb[it.v] {
+		for _, u32 := range g.to[g.start[it.v]:g.start[it.v+1]] {
+			u := int(u32)
 			d := sub3(rep[u], rep[it.v])
 			if nd := it.d + math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2]); nd < dist[u] {
 				dist[u] = nd
@@ -157,12 +177,19 @@ func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []b
 // blend mixes two sets of influences, t of b and 1-t of a, keeping the
 // four largest.
 func blend(a, b human.Influence, t float64) human.Influence {
-	m := map[uint8]float64{}
+	// Summed in the order the map of joints it replaced summed them, so
+	// the weights are the same to the bit; the lists live on the stack
+	// (followGarments blends at every skin vertex near an opening).
+	var s jointSums
+	var joints [8]uint8
+	var ws [8]float64
+	var list [8]human.JointWeight
+	s.joints, s.ws, s.list = joints[:0], ws[:0], list[:0]
 	for k := 0; k < 4; k++ {
-		m[a.Joint[k]] += (1 - t) * float64(a.Weight[k])
-		m[b.Joint[k]] += t * float64(b.Weight[k])
+		s.add(a.Joint[k], (1-t)*float64(a.Weight[k]))
+		s.add(b.Joint[k], t*float64(b.Weight[k]))
 	}
-	return continuousTopFour(m)
+	return s.continuousTopFour()
 }
 
 // smoothed gives each vertex the kernel-weighted mean of the influences
@@ -226,15 +253,6 @@ const hemSmooth = 0.03
 // neighbouring vertices both weigh nothing there: cutting the fifth
 // alone and renormalising made a step of its weight across a single
 // edge, which a short edge at a collar took as a tear.
-func continuousTopFour(acc map[uint8]float64) human.Influence {
-	var a jointSums
-	for j, w := range acc {
-		a.add(j, w)
-	}
-	return a.continuousTopFour()
-}
-
-// continuousTopFour is continuousTopFour of the sums.
 func (a *jointSums) continuousTopFour() human.Influence {
 	a.ws = a.ws[:0]
 	for _, j := range a.joints {
@@ -271,7 +289,7 @@ func newGeodesicBall(n int) *geodesicBall {
 	return b
 }
 
-// edgeGraph is the neighbour lists nb flattened, each edge with its
+// edgeGraph is the welded neighbour lists, flat, each edge with its
 // length computed once: the walks from every vertex of a garment cross
 // each edge hundreds of times, and took the difference and its square
 // root each time. The lengths are the ones the walk computed (the same
@@ -283,22 +301,15 @@ type edgeGraph struct {
 	len   []float64 // the edge's length
 }
 
-func newEdgeGraph(nb [][]int, pos [][3]float32) *edgeGraph {
-	g := &edgeGraph{start: make([]int32, len(nb)+1)}
-	m := 0
-	for _, l := range nb {
-		m += len(l)
-	}
-	g.to, g.len = make([]int32, 0, m), make([]float64, 0, m)
-	for v, l := range nb {
-		for _, u := range l {
-			e := sub3(pos[u], pos[v])
-			g.to = append(g.to, int32(u))
-			g.len = append(g.len, math.Sqrt(e[0]*e[0]+e[1]*e[1]+e[2]*e[2]))
+// measure computes the length of every edge of g between the positions.
+func (g *edgeGraph) measure(pos [][3]float32) {
+	g.len = make([]float64, len(g.to))
+	for v := range len(g.start) - 1 {
+		for e := g.start[v]; e < g.start[v+1]; e++ {
+			d := sub3(pos[g.to[e]], pos[v])
+			g.len[e] = math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 		}
-		g.start[v+1] = int32(len(g.to))
 	}
-	return g
 }
 
 // visit calls f for every vertex within r of v along the graph g, with
