@@ -16,6 +16,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/kilnhq/kiln/internal/bufpool"
 )
 
 // Releaser counts the jobs running and releases memory when the count
@@ -61,10 +63,12 @@ func (r *Releaser) Done() {
 		}
 		r.timer = nil
 		r.mu.Unlock()
-		// Two collections: the first moves what sync.Pools hold
+		// The buffers kept for the next job go (bufpool), then two
+		// collections: the first moves what sync.Pools hold
 		// (encoding/json keeps the tens of MB of buffer it grew for a
 		// large glTF JSON) to their victim caches, the second frees
 		// them; FreeOSMemory's then hands every free page back.
+		bufpool.Drop()
 		runtime.GC()
 		debug.FreeOSMemory()
 		r.mu.Lock()

@@ -3,41 +3,27 @@ package paint
 import (
 	"image"
 	"slices"
-	"sync"
+
+	"github.com/kilnhq/kiln/internal/bufpool"
 )
 
 // A build paints a dozen textures one after the other, each with a
 // surface map (56 bytes a texel) and a layer (48 bytes a texel): some
 // 150 MB a build allocated fresh, zeroed by the runtime and then
-// collected. They are kept in pools by size instead and cleared on
-// reuse, so a build mostly paints into the buffers of the one before.
-// sync.Pool lets the collector drop them when the process goes idle.
+// collected. They are kept in pools by size instead (bufpool: held until
+// the process goes idle, which sync.Pool's were not past a collection or
+// two) and cleared on reuse, so a build mostly paints into the buffers of
+// the one before.
 
-// pools holds one sync.Pool of *[]T per slice length.
-type pools[T any] struct {
-	m sync.Map // int → *sync.Pool
-}
+// pools holds slices of T by length.
+type pools[T any] struct{ p bufpool.Sized[T] }
 
 // get returns a zeroed slice of n elements.
-func (p *pools[T]) get(n int) []T {
-	if v, ok := p.m.Load(n); ok {
-		if s, ok := v.(*sync.Pool).Get().(*[]T); ok {
-			clear(*s)
-			return *s
-		}
-	}
-	return make([]T, n)
-}
+func (p *pools[T]) get(n int) []T { return p.p.Get(n) }
 
 // put gives s back for a later get of its length; s must not be used
 // after.
-func (p *pools[T]) put(s []T) {
-	if s == nil {
-		return
-	}
-	v, _ := p.m.LoadOrStore(len(s), &sync.Pool{})
-	v.(*sync.Pool).Put(&s)
-}
+func (p *pools[T]) put(s []T) { p.p.Put(s) }
 
 var (
 	pixelPool pools[uint8]
