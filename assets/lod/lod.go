@@ -269,11 +269,8 @@ func planLevel(ctx context.Context, works []*work, have, target float64) ([]plan
 	rest, left := have-kept, target-kept
 	ratio := left / rest
 	plans := make([]plan, len(works))
-	for i, w := range works {
-		var err error
-		if plans[i], err = simplifyPrimitive(ctx, w, ratio); err != nil {
-			return nil, err
-		}
+	if err := simplifyAll(ctx, works, plans, func(int) bool { return true }, ratio); err != nil {
+		return nil, err
 	}
 	if err := spareRuined(ctx, works, plans, rest, left, ratio); err != nil {
 		return nil, err
@@ -357,11 +354,33 @@ func spareRuined(ctx context.Context, works []*work, plans []plan, have, target,
 	if spared < ratio/2 {
 		return nil
 	}
-	for i, w := range works {
-		var err error
-		if plans[i].error > ruinError {
+	ruined := make([]bool, len(works))
+	for i := range works {
+		if ruined[i] = plans[i].error > ruinError; ruined[i] {
 			plans[i] = plan{}
-		} else if plans[i], err = simplifyPrimitive(ctx, w, spared); err != nil {
+		}
+	}
+	return simplifyAll(ctx, works, plans, func(i int) bool { return !ruined[i] }, spared)
+}
+
+// simplifyAll plans, at ratio, the primitives for which which(i) holds
+// in parallel (simplify.Each): they are
+// independent, and a user waits for the whole model. The first error in
+// order of the works wins, as in a loop.
+func simplifyAll(ctx context.Context, works []*work, plans []plan, which func(int) bool, ratio float64) error {
+	errs := make([]error, len(works))
+	simplify.Each(len(works), func(i int) int { return works[i].p.Triangles() }, func(i int) {
+		if which(i) {
+			plans[i], errs[i] = simplifyPrimitive(ctx, works[i], ratio)
+		}
+	})
+	return firstError(errs)
+}
+
+// firstError is the first non-nil error of errs, or nil.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}

@@ -380,22 +380,27 @@ func addRec(q, r []float32) {
 
 // chunkSize is the unit of work (triangles or edges) handed to a
 // goroutine in the parallel phases, and maxWorkers bounds how many share
-// them.
+// them. Ranking an edge with attributes costs several times what it costs
+// on positions alone (two attribute quadrics and a gradient per
+// attribute), so its chunks are smaller: a mesh of 15 K triangles with
+// normals and texture coordinates (DamagedHelmet) then ranks on every
+// core, where chunks of chunkSize kept it on one.
 const (
-	chunkSize  = 16384
-	maxWorkers = 8
+	chunkSize     = 16384
+	attrChunkSize = 2048
+	maxWorkers    = 8
 )
 
-// split runs fn over [0, n) in chunks of chunkSize and returns the number of
+// split runs fn over [0, n) in chunks of size and returns the number of
 // chunks. Ranking and picking edges are independent per edge and are most
 // of the time of a pass, so when there are at least four chunks, up to
 // GOMAXPROCS goroutines take chunks from a shared counter. The calling
 // goroutine works too and takes chunks as long as any is left, so a helper
 // that the operating system does not schedule (the machines are shared with
 // builds) delays the phase by one chunk at most, not by half the work.
-func split(n int, fn func(chunk, lo, hi int)) int {
-	chunks := max(1, (n+chunkSize-1)/chunkSize)
-	run := func(c int) { fn(c, c*chunkSize, min(n, (c+1)*chunkSize)) }
+func split(n, size int, fn func(chunk, lo, hi int)) int {
+	chunks := max(1, (n+size-1)/size)
+	run := func(c int) { fn(c, c*size, min(n, (c+1)*size)) }
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
 	if workers <= 1 || chunks < 4 {
 		for c := range chunks {
@@ -456,7 +461,7 @@ func (s *simplifier) pick() int {
 		counts = append(counts, 0)
 	}
 	s.chunkCounts = counts
-	chunks := split(ntri, func(c, lo, hi int) {
+	chunks := split(ntri, chunkSize, func(c, lo, hi int) {
 		counts[c] = s.pickRange(s.indices[3*lo:3*hi], s.collapses[3*lo:3*hi])
 	})
 	n := counts[0]
@@ -554,7 +559,11 @@ func (s *simplifier) seamPair(i0, i1 uint32) (uint32, uint32) {
 }
 
 func (s *simplifier) rank(cs []collapse) {
-	split(len(cs), func(_, lo, hi int) { s.rankRange(cs[lo:hi]) })
+	size := chunkSize
+	if s.nattr > 0 {
+		size = attrChunkSize
+	}
+	split(len(cs), size, func(_, lo, hi int) { s.rankRange(cs[lo:hi]) })
 }
 
 func (s *simplifier) rankRange(cs []collapse) {

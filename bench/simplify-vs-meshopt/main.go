@@ -59,8 +59,14 @@ func main() {
 	meshoptSrc := flag.String("meshopt-src", os.Getenv("MESHOPT_SRC"), "with -native: a checkout of zeux/meshoptimizer (default $MESHOPT_SRC)")
 	runs := flag.Int("runs", 11, "with -native: timed runs of each contender per model and target")
 	only := flag.String("only", "", "with -native: only the models whose name contains this")
+	profile := flag.String("profile", "", "run Kiln alone on the models of -native (-runs times, -only) with a CPU profile written to this file, for go tool pprof")
+	flag.BoolVar(&serial, "serial", false, "with -native or -profile: Kiln simplifies one primitive after the other (Simplify per primitive, on one core but for its own bands) instead of SimplifyAll")
 	flag.Parse()
 	log.SetFlags(0)
+	if *profile != "" {
+		profileKiln(*profile, *runs, *only)
+		return
+	}
 	if *native {
 		compareNative(*meshoptSrc, *runs, *only)
 		return

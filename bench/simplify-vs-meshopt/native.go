@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -139,23 +140,41 @@ func compareNative(src string, runs int, only string) {
 }
 
 // runKilnModel simplifies every primitive of m as the driver does and
-// returns the time of the calls alone (wall and the process's CPU time,
-// the Go runtime's collector included) and the results.
+// returns the time of the calls alone (SimplifyAll, or Simplify per
+// primitive with -serial): wall and the process's CPU time, the Go
+// runtime's collector included; and the results.
 func runKilnModel(m nativeModel, ratio float32) (float64, float64, [][]uint32) {
 	out := make([][]uint32, len(m.prims))
-	opt := simplify.Options{TargetRatio: ratio}
+	opts := make([]simplify.Options, len(m.prims))
+	for k := range opts {
+		opts[k] = simplify.Options{TargetRatio: ratio}
+	}
 	c0 := cpuSeconds()
 	start := time.Now()
-	for k, p := range m.prims {
-		res, err := simplify.Simplify(p, opt)
+	if serial {
+		for k, p := range m.prims {
+			res, err := simplify.Simplify(p, opts[k])
+			if err != nil {
+				log.Fatalf("%s: %v", m.name, err)
+			}
+			out[k] = res.Indices
+		}
+	} else {
+		res, err := simplify.SimplifyAll(m.prims, opts)
 		if err != nil {
 			log.Fatalf("%s: %v", m.name, err)
 		}
-		out[k] = res.Indices
+		for k, r := range res {
+			out[k] = r.Indices
+		}
 	}
 	wall := time.Since(start).Seconds()
 	return wall, cpuSeconds() - c0, out
 }
+
+// serial makes runKilnModel call Simplify once per primitive in turn
+// (-serial) instead of SimplifyAll, which runs them in parallel.
+var serial bool
 
 // cpuSeconds is the CPU time this process has used, in seconds.
 func cpuSeconds() float64 {
@@ -300,4 +319,33 @@ func (d *driver) run(first, count int, ratio float32, out string) (float64, floa
 		log.Fatalf("native driver printed %q: %v", line, err)
 	}
 	return sec, cpu, idx
+}
+
+// profileKiln simplifies the models of -native with Kiln alone, runs times
+// each at both targets, under a CPU profile written to path: the native
+// comparison says how far Kiln is, this says where its time goes.
+func profileKiln(path string, runs int, only string) {
+	models := nativeModels()
+	if only != "" {
+		models = slices.DeleteFunc(models, func(m nativeModel) bool { return !strings.Contains(m.name, only) })
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	defer pprof.StopCPUProfile()
+	for _, m := range models {
+		for _, ratio := range nativeRatios {
+			var cpu, wall float64
+			for range runs {
+				w, c, _ := runKilnModel(m, ratio)
+				cpu, wall = cpu+c, wall+w
+			}
+			log.Printf("%s %.0f%%: %.2f ms CPU, %.2f ms wall per run", m.name, 100*ratio, 1e3*cpu/float64(runs), 1e3*wall/float64(runs))
+		}
+	}
 }
