@@ -184,10 +184,13 @@ type triCells struct {
 	// runs for every skin vertex against every garment.
 	seen  []int
 	visit int
+	// box is each triangle's bounding box, for nearest to pass over
+	// the triangles farther than the nearest so far (triBoxFar).
+	box [][2][3]float32
 }
 
 func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
-	c := &triCells{key: key, seen: make([]int, len(g.tris))}
+	c := &triCells{key: key, seen: make([]int, len(g.tris)), box: triBoxes(g)}
 	var pairs bucketPairs[[3]int]
 	for t, tri := range g.tris {
 		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
@@ -239,6 +242,9 @@ func (c *triCells) nearest(p [3]float32, g *part) (int, [3]float64, [3]float64) 
 	var bq, bb [3]float64
 	pp := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
 	c.around(p, func(t int) {
+		if triBoxFar(&c.box[t], pp, bd) {
+			return
+		}
 		tri := g.tris[t]
 		var v [3][3]float64
 		for k := range v {
@@ -255,7 +261,7 @@ func (c *triCells) nearest(p [3]float32, g *part) (int, [3]float64, [3]float64) 
 // copy is c with visit marks of its own, for another goroutine: the
 // cells are shared, read only.
 func (c *triCells) copy() *triCells {
-	return &triCells{key: c.key, cells: c.cells, seen: make([]int, len(c.seen))}
+	return &triCells{key: c.key, cells: c.cells, seen: make([]int, len(c.seen)), box: c.box}
 }
 
 // around calls f once for every triangle with a corner in p's cell or a

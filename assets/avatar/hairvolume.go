@@ -112,7 +112,7 @@ func rimEdges(hair *part, f hairFrame) [][2]uint32 {
 			pi, pj := v3(hair.pos[i]), v3(hair.pos[j])
 			mid := pi.add(pj).scale(0.5)
 			r := mid.sub(f.centre).len()
-			if r > 1e-6 && over.last(mid.sub(f.centre).scale(1/r)) > r+hairCover {
+			if r > 1e-6 && over.beyond(mid.sub(f.centre).scale(1/r), r+hairCover) {
 				continue
 			}
 			if rimOut(pi, pj, c).dot(f.out(pi).add(f.out(pj)).norm()) < -0.5 {
@@ -243,33 +243,54 @@ const hairSmoothRadius = 0.012
 // The strands and locks are drawn by the normal map over this.
 func smoothHairNormals(hair *part) {
 	r := hairSmoothRadius
-	type cell [3]int32
+	type cell = [3]int32
 	at := func(p [3]float32) cell {
 		return cell{int32(math.Floor(float64(p[0]) / r)), int32(math.Floor(float64(p[1]) / r)), int32(math.Floor(float64(p[2]) / r))}
 	}
-	cells := map[cell][]int32{}
+	keys := make([]cell, len(hair.pos))
 	for i, p := range hair.pos {
-		c := at(p)
-		cells[c] = append(cells[c], int32(i))
+		keys[i] = at(p)
+	}
+	// The vertices in cell order (pointGrid), each cell's in index
+	// order as a map of lists had them, so the sums add up the same.
+	cells := newPointGrid(keys)
+	gp, gn := make([]vec3, len(cells.order)), make([]vec3, len(cells.order))
+	for k, j := range cells.order {
+		gp[k], gn[k] = v3(hair.pos[j]), v3(hair.nrm[j])
 	}
 	out := make([][3]float32, len(hair.nrm))
 	for i, p := range hair.pos {
 		ni := v3(hair.nrm[i])
 		pi := v3(p)
 		sum := vec3{}
-		c := at(p)
+		c := keys[i]
+		below, above := cellGaps(p, c, r)
+		gap := func(a int, d int32) float64 {
+			switch d {
+			case -1:
+				return below[a] * below[a]
+			case 1:
+				return above[a] * above[a]
+			}
+			return 0
+		}
 		for dx := int32(-1); dx <= 1; dx++ {
 			for dy := int32(-1); dy <= 1; dy++ {
 				for dz := int32(-1); dz <= 1; dz++ {
-					for _, j := range cells[cell{c[0] + dx, c[1] + dy, c[2] + dz}] {
-						nj := v3(hair.nrm[j])
-						a := ni.dot(nj)
-						if a < 0.2 {
-							continue
-						}
-						d := v3(hair.pos[j]).sub(pi)
+					if gap(0, dx)+gap(1, dy)+gap(2, dz) > r*r {
+						continue // no vertex of that cell within r
+					}
+					lo, hi := cells.span(cell{c[0] + dx, c[1] + dy, c[2] + dz})
+					for k := lo; k < hi; k++ {
+						// Nearness first: it turns away most.
+						d := gp[k].sub(pi)
 						q := 1 - d.dot(d)/(r*r)
 						if q <= 0 {
+							continue
+						}
+						nj := gn[k]
+						a := ni.dot(nj)
+						if a < 0.2 {
 							continue
 						}
 						sum = sum.add(nj.scale(q * q * a))
@@ -284,19 +305,4 @@ func smoothHairNormals(hair *part) {
 		}
 	}
 	hair.nrm = out
-}
-
-// last is the distance along the unit direction u from rb's centre to
-// the farthest crossing of the mesh, 0 when the ray meets none.
-func (rb *rayBins) last(u vec3) float64 {
-	th, ph := angles(u)
-	key := [2]int{int(math.Floor(th/rayBin)) % 60, int(math.Floor(ph / rayBin))}
-	far := 0.0
-	for _, t := range rb.bins[key] {
-		tri := rb.tris[t]
-		if d, _, _, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d > far {
-			far = d
-		}
-	}
-	return far
 }

@@ -73,14 +73,17 @@ func addHood(g *part, neck [3]float32) *hood {
 	// outermost is where the ray from o along d last leaves the cloth
 	// within 0.3 m: the outer layer (a collar's leaf over the back, then
 	// the back) under the hood.
+	// Its rays are level (d has no height): only the triangles at the
+	// ray's height are asked (levelRays).
+	level := newLevelRays(g)
 	outermost := func(o, d vec3) (sample, bool) {
 		var best sample
 		far := -1.0
-		for t, tri := range g.tris {
-			if dist, wb, wd, ok := g.rayCross(o, d, tri); ok && dist > far && dist < 0.3 {
+		level.at(o[1], func(t int) {
+			if dist, wb, wd, ok := g.rayCross(o, d, g.tris[t]); ok && dist > far && dist < 0.3 {
 				far, best = dist, sample{t, [3]float64{1 - wb - wd, wb, wd}, o.add(d.scale(dist))}
 			}
-		}
+		})
 		return best, far > 0
 	}
 	// Each column is a fan of rays out from the neck's vertical axis at
@@ -214,28 +217,14 @@ func (h *hood) liftHair(hair *part, top *part, neck [3]float32) {
 	if h == nil || hair == nil {
 		return
 	}
-	const hoodClear = 0.012
 	back := &part{pos: top.pos, nrm: top.nrm, tris: top.tris[:h.tris]}
 	c := newTriCells(back, func(p [3]float32) [3]int {
 		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
 	})
-	ramp := func(x float64) float64 {
-		x = math.Max(0, math.Min(1, x))
-		return x * x * (3 - 2*x)
-	}
 	nc := v3(neck)
 	for v, p := range hair.pos {
 		pv := v3(p)
-		d := pv.sub(nc)
-		if d[2] > 0 {
-			continue // in front of the neck
-		}
-		down := -d[1]
-		a := math.Atan2(d[0], -d[2])
-		need := (hoodThick + hoodClear) *
-			ramp((down-hoodTop+0.01)/0.025) *
-			ramp((hoodTop+hoodLength+0.15-down)/0.1) *
-			ramp((hoodSpan+20*math.Pi/180-math.Abs(a))/(20*math.Pi/180))
+		need := hoodLiftNeed(pv, nc)
 		if need == 0 {
 			continue
 		}
@@ -258,4 +247,40 @@ func (h *hood) liftHair(hair *part, top *part, neck [3]float32) {
 			hair.pos[v] = pv.add(n.scale(need - above)).f32()
 		}
 	}
+}
+
+// hoodClear is how far liftHair sets hair off the hood, over hoodThick.
+const hoodClear = 0.012
+
+// hoodLiftNeed is how far off the back's cloth liftHair sets the hair
+// vertex p (0: it stays), for the neck joint nc.
+func hoodLiftNeed(p, nc vec3) float64 {
+	d := p.sub(nc)
+	if d[2] > 0 {
+		return 0 // in front of the neck
+	}
+	ramp := func(x float64) float64 {
+		x = math.Max(0, math.Min(1, x))
+		return x * x * (3 - 2*x)
+	}
+	down := -d[1]
+	a := math.Atan2(d[0], -d[2])
+	return (hoodThick + hoodClear) *
+		ramp((down-hoodTop+0.01)/0.025) *
+		ramp((hoodTop+hoodLength+0.15-down)/0.1) *
+		ramp((hoodSpan+20*math.Pi/180-math.Abs(a))/(20*math.Pi/180))
+}
+
+// hoodLifts is whether liftHair would move any of the hair: a part that
+// builds the hair alone (BuildPart) fits the hoodie and its hood only for
+// that lift, a fifth of a hat part's time, and short hair, a bun or a
+// buzz cut never reach the hood.
+func hoodLifts(hair *part, neck [3]float32) bool {
+	nc := v3(neck)
+	for _, p := range hair.pos {
+		if hoodLiftNeed(v3(p), nc) != 0 {
+			return true
+		}
+	}
+	return false
 }

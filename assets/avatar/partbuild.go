@@ -112,7 +112,7 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
 			}
-			if cfg.Outfit.Top.Style == "hoodie" {
+			if cfg.Outfit.Top.Style == "hoodie" && hoodLifts(hair, joints["Neck"]) {
 				// Long hair lies over the hood, as in the whole build (after the hat).
 				top, err := fit("top/hoodie")
 				if err != nil {
