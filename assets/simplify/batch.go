@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"runtime"
 	"slices"
-	"sync"
 )
 
 // SimplifyAll simplifies every mesh of a model, ms[i] with opts[i], and
@@ -41,10 +40,10 @@ func SimplifyAll(ms []Mesh, opts []Options) ([]Result, error) {
 // write only what belongs to i.
 //
 // The calling goroutine takes the items from the largest size(i) down,
-// the helpers from the smallest up, until they meet. On a machine shared
-// with builds a helper thread may not run for milliseconds once it has
-// taken an item; the caller then waits for that item at the end, so the
-// helpers only ever hold the small ones.
+// the helpers from the smallest up, until they meet (see share). On a
+// machine shared with builds a helper thread may not run for milliseconds
+// once it has taken an item; the caller then waits for that item at the
+// end, so the helpers only ever hold the small ones.
 func Each(n int, size func(i int) int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -58,30 +57,5 @@ func Each(n int, size func(i int) int, fn func(i int)) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
-	var mu sync.Mutex
-	lo, hi := 0, n // order[lo:hi] is left
-	take := func(large bool) (int, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if lo == hi {
-			return 0, false
-		}
-		if large {
-			lo++
-			return order[lo-1], true
-		}
-		hi--
-		return order[hi], true
-	}
-	work := func(large bool) {
-		for i, ok := take(large); ok; i, ok = take(large) {
-			fn(i)
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(func() { work(false) })
-	}
-	work(true)
-	wg.Wait()
+	share(n, workers-1, func(k int) { fn(order[k]) })
 }

@@ -2,6 +2,7 @@ package simplify_test
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -58,6 +59,42 @@ func TestSimplifyAll(t *testing.T) {
 				if len(want.Indices) >= len(m.Indices) {
 					t.Errorf("mesh %d: %d of %d indices, nothing simplified", i, len(want.Indices), len(m.Indices))
 				}
+			}
+		})
+	}
+}
+
+// TestParallelSameResult simplifies meshes large enough for the parallel
+// phases (attribute records beside position quadrics, ranking in chunks)
+// on one core and on four: the indices and the error must be the same to
+// the bit, since the parallel parts write disjoint arrays in the same order.
+func TestParallelSameResult(t *testing.T) {
+	tests := []struct {
+		name string
+		mesh simplify.Mesh
+		opt  simplify.Options
+	}{
+		{"sphere with normals and UVs", generated(simplifytest.UVSphere(160, 80), normalUVWeights), simplify.Options{TargetRatio: 0.25}},
+		{"hard cube with normals", generated(simplifytest.HardCube(40), normalWeights), simplify.Options{TargetRatio: 0.3, Permissive: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if n := len(tt.mesh.Indices) / 3; n < 8192 {
+				t.Fatalf("%d triangles: too few for the parallel phases", n)
+			}
+			prev := runtime.GOMAXPROCS(1)
+			one, err := simplify.Simplify(tt.mesh, tt.opt)
+			runtime.GOMAXPROCS(4)
+			four, err4 := simplify.Simplify(tt.mesh, tt.opt)
+			runtime.GOMAXPROCS(prev)
+			if err != nil || err4 != nil {
+				t.Fatal(err, err4)
+			}
+			if !slices.Equal(one.Indices, four.Indices) || one.Error != four.Error {
+				t.Errorf("one core: %d indices, error %g; four: %d, %g", len(one.Indices), one.Error, len(four.Indices), four.Error)
+			}
+			if len(one.Indices) >= len(tt.mesh.Indices)/2 {
+				t.Errorf("%d of %d indices left", len(one.Indices), len(tt.mesh.Indices))
 			}
 		})
 	}

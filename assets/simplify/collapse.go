@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // collapse is a candidate edge collapse v0 -> v1. Before ranking, bits is
@@ -35,6 +34,7 @@ type simplifier struct {
 	pinned         []bool   // locked by the caller or by LockBorder, nil if none
 
 	ps []position // quadric and position per distinct position (indexed by remap)
+	pv []vec3     // with attributes: the position of every vertex, as in ps
 	// va holds one record of vstride floats per vertex when there are
 	// attributes: the attribute quadric (recQ floats, as quadric), the
 	// gradient of each attribute (4 floats each, as grad), then the
@@ -269,6 +269,10 @@ func (s *simplifier) rescale(p []float32, box bbox, m *Mesh) {
 	if s.nattr == 0 {
 		return
 	}
+	s.pv = resize(s.pv, nv)
+	for i, r := range s.remap {
+		s.pv[i] = s.ps[r].p
+	}
 	s.vstride = recQ + 5*s.nattr
 	s.va = resize(s.va, nv*s.vstride)
 	clear(s.va)
@@ -293,7 +297,38 @@ const (
 	edgeWeightSeam   = 1
 )
 
+// fillQuadrics fills the position quadrics (s.ps) and, with attributes,
+// the attribute records (s.va). The two write different arrays and are
+// summed in triangle order either way, so on a mesh large enough to pay
+// for a goroutine they run side by side (share: the caller takes the
+// attributes, the larger part) with the same results to the bit.
 func (s *simplifier) fillQuadrics() {
+	if s.nattr == 0 {
+		s.fillPositionQuadrics()
+		return
+	}
+	helpers := 0
+	if len(s.indices)/3 >= parallelFill {
+		helpers = min(runtime.GOMAXPROCS(0), 2) - 1
+	}
+	share(2, helpers, func(k int) {
+		if k == 0 {
+			s.fillAttributeQuadrics()
+		} else {
+			s.fillPositionQuadrics()
+		}
+	})
+}
+
+// parallelFill is the fewest triangles for which fillQuadrics starts a
+// goroutine: below, the attribute records of a primitive take tens of
+// microseconds, which a goroutine's start and a scheduling delay on a
+// loaded machine would eat.
+const parallelFill = 2048
+
+// fillPositionQuadrics sums the plane of every triangle into its corners'
+// position quadrics, and the edge planes of border and seam edges.
+func (s *simplifier) fillPositionQuadrics() {
 	idx, ps, remap, kind := s.indices, s.ps, s.remap, s.kind
 	var q quadric
 	for i := 0; i+2 < len(idx); i += 3 {
@@ -340,11 +375,15 @@ func (s *simplifier) fillQuadrics() {
 			}
 		}
 	}
-	if s.nattr == 0 {
-		return
-	}
-	// the attribute quadric of each triangle, written into a scratch
-	// record and added to its three corners' records
+}
+
+// fillAttributeQuadrics sums the attribute quadric and gradients of every
+// triangle, written into a scratch record, into its three corners'
+// records. It reads the positions from s.pv, not s.ps: the position
+// quadrics that fillPositionQuadrics may be writing at the same time
+// share their cache lines with s.ps's positions.
+func (s *simplifier) fillAttributeQuadrics() {
+	idx, pv := s.indices, s.pv
 	st, na := s.vstride, s.nattr
 	off := recQ + 4*na
 	var scratch [recQ + 4*maxRecAttr]float32
@@ -358,7 +397,7 @@ func (s *simplifier) fillQuadrics() {
 	for i := 0; i+2 < len(idx); i += 3 {
 		i0, i1, i2 := int(idx[i]), int(idx[i+1]), int(idx[i+2])
 		r0, r1, r2 := va[i0*st:i0*st+st], va[i1*st:i1*st+st], va[i2*st:i2*st+st]
-		fromAttributes(t, ps[remap[i0]].p, ps[remap[i1]].p, ps[remap[i2]].p, r0[off:], r1[off:], r2[off:])
+		fromAttributes(t, pv[i0], pv[i1], pv[i2], r0[off:], r1[off:], r2[off:])
 		addRec(r0[:len(t)], t)
 		addRec(r1[:len(t)], t)
 		addRec(r2[:len(t)], t)
@@ -373,6 +412,16 @@ const maxRecAttr = 16
 // addRec adds the quadric and gradients of record r to q.
 func addRec(q, r []float32) {
 	q = q[:len(r)]
+	// four at a time through array pointers: one bounds check per four
+	// floats, and four independent adds per round of the loop
+	for len(r) >= 4 && len(q) >= 4 {
+		q4, r4 := (*[4]float32)(q), (*[4]float32)(r)
+		q4[0] += r4[0]
+		q4[1] += r4[1]
+		q4[2] += r4[2]
+		q4[3] += r4[3]
+		q, r = q[4:], r[4:]
+	}
 	for k, f := range r {
 		q[k] += f
 	}
@@ -408,18 +457,7 @@ func split(n, size int, fn func(chunk, lo, hi int)) int {
 		}
 		return chunks
 	}
-	var next atomic.Int64
-	work := func() {
-		for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
-			run(c)
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+	share(chunks, workers-1, run)
 	return chunks
 }
 
@@ -631,9 +669,13 @@ func rankError(q *quadric, r, a []float32, v vec3) float32 {
 	f := r[9] + (2*(r[6]+r[3]*v.y)+r[0]*v.x)*v.x + (2*(r[7]+r[5]*v.z)+r[1]*v.y)*v.y + (2*(r[8]+r[4]*v.x)+r[2]*v.z)*v.z
 	w := r[10]
 	g := r[recQ:]
-	for k, ak := range a {
-		gk := g[4*k : 4*k+4 : 4*k+4]
+	for _, ak := range a {
+		if len(g) < 4 {
+			break // never: r holds 4 floats per attribute
+		}
+		gk := (*[4]float32)(g)
 		f += ak * (ak*w - 2*(v.x*gk[0]+v.y*gk[1]+v.z*gk[2]+gk[3]))
+		g = g[4:]
 	}
 	return e + abs32(f)
 }
