@@ -100,8 +100,15 @@ func (c *triCells) layerOver(p, d [3]float32, g *part, v uint32, reach float64) 
 	o, dd := v3(p), v3(d)
 	// The cells hold triangles near the ray's start; reach is under a
 	// cell's size, so its neighbours hold every triangle it can meet.
+	op := [3]float64{o[0], o[1], o[2]}
 	c.around(p, func(t int) {
 		if hit {
+			return
+		}
+		// A triangle wholly beyond reach cannot be met within it: most of
+		// the 27 cells' triangles (shadeLayers was most of a top part's
+		// time). The margin covers rayCross's float32 edges.
+		if triBoxFar(&c.box[t], op, reach+levelSlack) {
 			return
 		}
 		tri := g.tris[t]

@@ -273,8 +273,8 @@ func hoodLiftNeed(p, nc vec3) float64 {
 
 // hoodLifts is whether liftHair would move any of the hair: a part that
 // builds the hair alone (BuildPart) fits the hoodie and its hood only for
-// that lift, a fifth of a hat part's time, and short hair, a bun or a
-// buzz cut never reach the hood.
+// that lift (a fifth of a hat part's time before levelRays), and short,
+// buzz-cut and curly hair never reach the hood.
 func hoodLifts(hair *part, neck [3]float32) bool {
 	nc := v3(neck)
 	for _, p := range hair.pos {
