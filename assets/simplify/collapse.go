@@ -553,14 +553,11 @@ func (s *simplifier) pickRange(idx []uint32, out []collapse) int {
 	return n
 }
 
-// edgeError is the squared error of collapsing i0 onto i1: the position
-// error plus the attribute error of every wedge that moves.
-func (s *simplifier) edgeError(i0, i1 uint32) float32 {
-	e := posError(&s.ps[s.remap[i0]].q, s.ps[s.remap[i1]].p)
-	if s.nattr == 0 {
-		return e
-	}
-	e += s.attrError(i0, i1)
+// wedgeErrors adds to e, the squared error of collapsing i0 onto i1 with
+// i0's own attributes (rankError's), the attribute errors of the other
+// wedges that move with it: a seam's other side, a complex vertex's every
+// wedge.
+func (s *simplifier) wedgeErrors(e float32, i0, i1 uint32) float32 {
 	switch s.kind[i0] {
 	case kindSeam:
 		s0, s1 := s.seamPair(i0, i1)
@@ -634,7 +631,7 @@ func (s *simplifier) rankRange(cs []collapse) {
 	}
 	// with attributes: the position and attribute errors of the moving
 	// vertex written out here (the calls cost as much as the arithmetic),
-	// the other wedges of a seam or complex vertex through edgeError
+	// the other wedges of a seam or complex vertex added by wedgeErrors
 	ps, remap, kind, va := s.ps, s.remap, s.kind, s.va
 	st, na := s.vstride, s.nattr
 	off := recQ + 4*na
@@ -644,12 +641,12 @@ func (s *simplifier) rankRange(cs []collapse) {
 		p0, p1 := &ps[remap[i0]], &ps[remap[i1]]
 		ei := rankError(&p0.q, va[int(i0)*st:int(i0)*st+off], va[int(i1)*st+off:int(i1+1)*st], p1.p)
 		if k := kind[i0]; k == kindSeam || k == kindComplex {
-			ei = s.edgeError(i0, i1)
+			ei = s.wedgeErrors(ei, i0, i1)
 		}
 		if c.bits == bidirectional {
 			ej := rankError(&p1.q, va[int(i1)*st:int(i1)*st+off], va[int(i0)*st+off:int(i0+1)*st], p0.p)
 			if k := kind[i1]; k == kindSeam || k == kindComplex {
-				ej = s.edgeError(i1, i0)
+				ej = s.wedgeErrors(ej, i1, i0)
 			}
 			if ej < ei {
 				c.v0, c.v1, ei = i1, i0, ej
@@ -659,7 +656,7 @@ func (s *simplifier) rankRange(cs []collapse) {
 	}
 }
 
-// rankError is edgeError's sum for a vertex of one wedge: the position
+// rankError is the squared error of collapsing a vertex of one wedge: the position
 // error of q at v plus the attribute error of the moving vertex's record r
 // (quadric and gradients) at v with the target's values a.
 func rankError(q *quadric, r, a []float32, v vec3) float32 {
