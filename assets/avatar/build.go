@@ -268,11 +268,8 @@ var shapes = sync.OnceValue(func() []map[int32][3]float32 {
 func (p *part) deltas(shape map[int32][3]float32) [][3]float32 {
 	var out [][3]float32
 	if p.fit != nil {
-		all := p.fit.Carry(shape)
 		out = make([][3]float32, len(p.src))
-		for i, s := range p.src {
-			out[i] = all[s]
-		}
+		p.fit.CarryTo(out, shape, p.src)
 	} else {
 		out = make([][3]float32, len(p.base))
 		for i, v := range p.base {

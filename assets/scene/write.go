@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/qmuntal/gltf"
 
@@ -162,6 +163,8 @@ type writer struct {
 	quantized, usedQuantization bool
 	// info describes each buffer view for compression, by view index.
 	info []viewInfo
+	// scratch holds an accessor's bytes on their way to bin.
+	scratch []byte
 }
 
 // accSpec is what, besides its bytes, makes two accessors the same.
@@ -269,6 +272,16 @@ func flat3(v [][3]float32) []float32 {
 	return out
 }
 
+// view3 is v's components as one slice over v's own memory, for streams
+// only read: the morph targets' copies were some 5 MB a build of an
+// avatar with its fifty face shapes.
+func view3(v [][3]float32) []float32 {
+	if len(v) == 0 {
+		return []float32{}
+	}
+	return unsafe.Slice(&v[0][0], 3*len(v))
+}
+
 func flat4(v [][4]float32, comps int) []float32 {
 	out := make([]float32, 0, comps*len(v))
 	for _, e := range v {
@@ -287,7 +300,10 @@ func (w *writer) floatAttr(v []float32, comps int, minmax bool) int {
 	if minmax {
 		mm = v
 	}
-	return w.accessor(appendFloats(make([]byte, 0, 4*len(v)), v...), spec, mm)
+	// The bytes go through a scratch buffer of the writer: accessor
+	// copies them into the binary chunk and keeps no reference.
+	w.scratch = appendFloats(w.scratch[:0], v...)
+	return w.accessor(w.scratch, spec, mm)
 }
 
 func (w *writer) primitive(p *Primitive) (*gltf.Primitive, error) {
@@ -316,13 +332,13 @@ func (w *writer) primitive(p *Primitive) (*gltf.Primitive, error) {
 	for _, t := range p.Targets {
 		ga := gltf.PrimitiveAttributes{}
 		if t.Positions != nil {
-			ga[gltf.POSITION] = w.targetAttr(semTargetPosition, flat3(t.Positions), 3, true)
+			ga[gltf.POSITION] = w.targetAttr(semTargetPosition, view3(t.Positions), 3, true)
 		}
 		if t.Normals != nil {
-			ga[gltf.NORMAL] = w.targetAttr(semTargetDirection, flat3(t.Normals), 3, false)
+			ga[gltf.NORMAL] = w.targetAttr(semTargetDirection, view3(t.Normals), 3, false)
 		}
 		if t.Tangents != nil {
-			ga[gltf.TANGENT] = w.targetAttr(semTargetDirection, flat3(t.Tangents), 3, false)
+			ga[gltf.TANGENT] = w.targetAttr(semTargetDirection, view3(t.Tangents), 3, false)
 		}
 		for _, name := range sortedKeys(t.Custom) {
 			st := t.Custom[name]

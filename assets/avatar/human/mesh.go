@@ -290,6 +290,27 @@ func (f *Fitted) Carry(delta map[int32][3]float32) [][3]float32 {
 	return out
 }
 
+// CarryTo is Carry for the fitted vertices at only: out[i] is
+// Carry(delta)[at[i]], the same sums in the same order. A part made of a
+// few of the fitted vertices (the avatar's head parts, for each of some
+// fifty face shapes) computed and allocated all of them.
+func (f *Fitted) CarryTo(out [][3]float32, delta map[int32][3]float32, at []int32) {
+	for i, s := range at {
+		bd := &f.Bind[s]
+		var o [3]float32
+		for k := 0; k < 3; k++ {
+			d, ok := delta[bd.V[k]]
+			if !ok {
+				continue
+			}
+			for a := 0; a < 3; a++ {
+				o[a] += bd.W[k] * d[a]
+			}
+		}
+		out[i] = o
+	}
+}
+
 // Normals gives the body's smooth normals per render vertex of
 // BodyMesh: area-weighted over the triangles around each base vertex,
 // across UV seams and across the head/body split, so neither shows as a
