@@ -177,19 +177,44 @@ func hemDistance(pos [][3]float32, tris [][3]uint32, weld []int, n int, sewn []b
 // blend mixes two sets of influences, t of b and 1-t of a, keeping the
 // four largest.
 func blend(a, b human.Influence, t float64) human.Influence {
-	// Summed in the order the map of joints it replaced summed them, so
-	// the weights are the same to the bit; the lists live on the stack
-	// (followGarments blends at every skin vertex near an opening).
-	var s jointSums
+	// Summed in the order the map of joints it replaced summed them
+	// (each joint's sum from 0), so the weights are the same to the bit,
+	// in arrays on the stack: followGarments blends at every skin vertex
+	// near an opening.
 	var joints [8]uint8
-	var ws [8]float64
-	var list [8]human.JointWeight
-	s.joints, s.ws, s.list = joints[:0], ws[:0], list[:0]
-	for k := 0; k < 4; k++ {
-		s.add(a.Joint[k], (1-t)*float64(a.Weight[k]))
-		s.add(b.Joint[k], t*float64(b.Weight[k]))
+	var sums, ws [8]float64
+	n := 0
+	add := func(j uint8, w float64) {
+		k := 0
+		for k < n && joints[k] != j {
+			k++
+		}
+		if k == n {
+			joints[n], sums[n] = j, 0
+			n++
+		}
+		sums[k] += w
 	}
-	return s.continuousTopFour()
+	for k := 0; k < 4; k++ {
+		add(a.Joint[k], (1-t)*float64(a.Weight[k]))
+		add(b.Joint[k], t*float64(b.Weight[k]))
+	}
+	// jointSums.continuousTopFour on these sums.
+	copy(ws[:n], sums[:n])
+	slices.Sort(ws[:n])
+	fifth := 0.0
+	if n > 4 {
+		fifth = ws[n-5]
+	}
+	var list [8]human.JointWeight
+	m := 0
+	for k := range n {
+		if w := sums[k]; w > fifth {
+			list[m] = human.JointWeight{Joint: joints[k], Weight: float32(w - fifth)}
+			m++
+		}
+	}
+	return human.TopFourOf(list[:m])
 }
 
 // smoothed gives each vertex the kernel-weighted mean of the influences

@@ -27,7 +27,12 @@ func (w *writer) targetAttr(sem semantic, v []float32, comps int, minmax bool) i
 // reports false when that would not save half of the dense bytes.
 func (w *writer) sparseFloatAttr(v []float32, comps int, minmax bool) (int, bool) {
 	count := len(v) / comps
-	var moved []uint32
+	// The moved vertices, index and value bytes and the key are built in
+	// the writer's scratch buffers (view copies the bytes into the binary
+	// chunk; the map keeps its own copy of a new key): a face's fifty
+	// targets allocated each of them fresh for every part.
+	moved := w.moved[:0]
+	defer func() { w.moved = moved }()
 	for i := range count {
 		for _, x := range v[i*comps : (i+1)*comps] {
 			if x != 0 {
@@ -43,8 +48,8 @@ func (w *writer) sparseFloatAttr(v []float32, comps int, minmax bool) (int, bool
 	if len(moved) == 0 || len(moved)*(size+4*comps)*2 > len(v)*4 {
 		return 0, false
 	}
-	idx := make([]byte, 0, size*len(moved))
-	vals := make([]byte, 0, 4*comps*len(moved))
+	idx, vals := w.sparseIdx[:0], w.sparseVals[:0]
+	defer func() { w.sparseIdx, w.sparseVals = idx, vals }()
 	for _, i := range moved {
 		if size == 2 {
 			idx = binary.LittleEndian.AppendUint16(idx, uint16(i))
@@ -53,8 +58,10 @@ func (w *writer) sparseFloatAttr(v []float32, comps int, minmax bool) (int, bool
 		}
 		vals = appendFloats(vals, v[int(i)*comps:int(i+1)*comps]...)
 	}
-	key := fmt.Sprintf("%d/%d/%v/", count, comps, minmax) + string(idx) + "/" + string(vals)
-	if i, ok := w.sparse[key]; ok {
+	key := fmt.Appendf(w.sparseKey[:0], "%d/%d/%v/", count, comps, minmax)
+	key = append(append(append(key, idx...), '/'), vals...)
+	w.sparseKey = key
+	if i, ok := w.sparse[string(key)]; ok {
 		return i, true
 	}
 	// Sparse views have neither a target nor a stride (glTF 3.6.2.3).
@@ -71,6 +78,6 @@ func (w *writer) sparseFloatAttr(v []float32, comps int, minmax bool) (int, bool
 	if w.sparse == nil {
 		w.sparse = map[string]int{}
 	}
-	w.sparse[key] = len(w.doc.Accessors) - 1
+	w.sparse[string(key)] = len(w.doc.Accessors) - 1
 	return len(w.doc.Accessors) - 1, true
 }

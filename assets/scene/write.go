@@ -163,8 +163,11 @@ type writer struct {
 	quantized, usedQuantization bool
 	// info describes each buffer view for compression, by view index.
 	info []viewInfo
-	// scratch holds an accessor's bytes on their way to bin.
-	scratch []byte
+	// scratch holds an accessor's bytes on their way to bin; the sparse
+	// ones are sparseFloatAttr's.
+	scratch                          []byte
+	moved                            []uint32
+	sparseIdx, sparseVals, sparseKey []byte
 }
 
 // accSpec is what, besides its bytes, makes two accessors the same.
