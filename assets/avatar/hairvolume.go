@@ -254,6 +254,7 @@ func smoothHairNormals(hair *part) {
 	// The vertices in cell order (pointGrid), each cell's in index
 	// order as a map of lists had them, so the sums add up the same.
 	cells := newPointGrid(keys)
+	r2 := r * r
 	gp, gn := make([]vec3, len(cells.order)), make([]vec3, len(cells.order))
 	for k, j := range cells.order {
 		gp[k], gn[k] = v3(hair.pos[j]), v3(hair.nrm[j])
@@ -277,14 +278,19 @@ func smoothHairNormals(hair *part) {
 		for dx := int32(-1); dx <= 1; dx++ {
 			for dy := int32(-1); dy <= 1; dy++ {
 				for dz := int32(-1); dz <= 1; dz++ {
-					if gap(0, dx)+gap(1, dy)+gap(2, dz) > r*r {
+					if gap(0, dx)+gap(1, dy)+gap(2, dz) > r2 {
 						continue // no vertex of that cell within r
 					}
 					lo, hi := cells.span(cell{c[0] + dx, c[1] + dy, c[2] + dz})
 					for k := lo; k < hi; k++ {
-						// Nearness first: it turns away most.
+						// Nearness first: it turns away most, and
+						// without a division (dd >= r² gives q <= 0).
 						d := gp[k].sub(pi)
-						q := 1 - d.dot(d)/(r*r)
+						dd := d.dot(d)
+						if dd >= r2 {
+							continue
+						}
+						q := 1 - dd/r2
 						if q <= 0 {
 							continue
 						}

@@ -585,7 +585,11 @@ type rayBins struct {
 	c    vec3
 	pos  []vec3
 	tris [][3]uint32
-	bins map[[2]int][]int
+	// bins are the triangles of each bin, azimuth bin a and elevation
+	// bin e at binAt(a, e), in the mesh's order: an array, not a map,
+	// and each corner's angles found once (the hair's bins are built
+	// for every hat and hair part).
+	bins [][]int
 	// cones bound each triangle as seen from c (rayCone): a bin of 6
 	// degrees round a bun or a brim holds thousands of triangles, and
 	// rimEdges asked each of the bun's 3,000 open edges about all of
@@ -598,16 +602,19 @@ type rayBins struct {
 const rayBin = 6.0 // degrees
 
 func newRayBins(p *part, c vec3) *rayBins {
-	rb := &rayBins{c: c, tris: p.tris, bins: map[[2]int][]int{}}
+	rb := &rayBins{c: c, tris: p.tris, bins: make([][]int, 60*rayElevations)}
+	var th0, ph0 []float64
 	for _, q := range p.pos {
 		rb.pos = append(rb.pos, v3(q))
+		th, ph := angles(v3(q).sub(c))
+		th0, ph0 = append(th0, th), append(ph0, ph)
 	}
 	rb.cones = make([]rayCone, len(p.tris))
 	for t, tri := range p.tris {
 		rb.cones[t] = newRayCone(c, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]])
 		var th, ph [3]float64
 		for k, v := range tri {
-			th[k], ph[k] = angles(rb.pos[v].sub(c))
+			th[k], ph[k] = th0[v], ph0[v]
 		}
 		// Unwrap the azimuths around the first corner.
 		for k := 1; k < 3; k++ {
@@ -626,7 +633,7 @@ func newRayBins(p *part, c vec3) *rayBins {
 		}
 		for a := int(math.Floor(lo0/rayBin)) - 1; a <= int(math.Floor(hi0/rayBin))+1; a++ {
 			for e := int(math.Floor(lo1/rayBin)) - 1; e <= int(math.Floor(hi1/rayBin))+1; e++ {
-				key := [2]int{((a % 60) + 60) % 60, e}
+				key := binAt(((a%60)+60)%60, e)
 				rb.bins[key] = append(rb.bins[key], t)
 			}
 		}
@@ -647,7 +654,7 @@ func angles(d vec3) (float64, float64) {
 // (Möller-Trumbore), and whether the ray meets it.
 func (rb *rayBins) first(u vec3) (float64, bool) {
 	th, ph := angles(u)
-	key := [2]int{int(math.Floor(th/rayBin)) % 60, int(math.Floor(ph / rayBin))}
+	key := binAt(int(math.Floor(th/rayBin))%60, int(math.Floor(ph/rayBin)))
 	best, ok := math.Inf(1), false
 	for _, t := range rb.bins[key] {
 		if rb.cones[t].misses(u, -1) {

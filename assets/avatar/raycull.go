@@ -66,7 +66,7 @@ func (rc *rayCone) misses(u vec3, beyond float64) bool {
 // triangle of the ray's bin.
 func (rb *rayBins) beyond(u vec3, d float64) bool {
 	th, ph := angles(u)
-	key := [2]int{int(math.Floor(th/rayBin)) % 60, int(math.Floor(ph / rayBin))}
+	key := binAt(int(math.Floor(th/rayBin))%60, int(math.Floor(ph/rayBin)))
 	for _, t := range rb.bins[key] {
 		if rb.cones[t].misses(u, d) {
 			continue
@@ -277,3 +277,12 @@ func triBoxFar(box *[2][3]float32, p [3]float64, d float64) bool {
 	d += 1e-9
 	return s > d*d
 }
+
+// rayElevations is the number of elevation bins of rayBins: -90..90
+// degrees in bins of rayBin, and one more each side (a triangle is
+// binned one bin round its corners).
+const rayElevations = int(180/rayBin) + 3
+
+// binAt is the index in rayBins.bins of azimuth bin a (0..59) and
+// elevation bin e (-16..16).
+func binAt(a, e int) int { return a*rayElevations + e + int(90/rayBin) + 1 }
