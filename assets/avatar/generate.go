@@ -93,7 +93,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	b.lid = restLid(headPart, parts["eyes/left"])
 	headPart.lowerLids(b.lid)
 	parts["eyelashes/default"].lowerLids(b.lid)
-	if cfg.Hair.Style != "bald" {
+	if sculpted(cfg.Hair.Style) {
+		parts["hair"] = sculptedHair(headPart, body.Joints(), cfg.Hair.Style)
+	} else if cfg.Hair.Style != "bald" {
 		f, err := fit("hair/" + cfg.Hair.Style)
 		if err != nil {
 			return nil, err
@@ -267,15 +269,11 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 	return clothTexture(s, kind, color, paint.RGB(sole), soleH, seed, size)
 }
 
-// hairMesh adds the scalp hair p, painted at size texels (curly hair by
-// its own painter): opaque, but for curly hair's cut-out cards
+// hairMesh adds the scalp hair p, painted at size texels by its style's
+// painter (hairPainter): opaque, but for curly hair's cut-out cards
 // (solidHair).
 func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, size int) {
-	paintHair := paint.ScalpHair
-	if style == "curly" {
-		paintHair = paint.CurlyHair
-	}
-	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(paintHair, p.surface(), color, seed, size), matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))
+	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(hairPainter(style), p.surface(), color, seed, size), matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))
 }
 
 // headwearMesh adds the hat p in its style's fabric.

@@ -29,7 +29,7 @@ const (
 // solidHair is whether a hair style is lifted, rimmed and drawn as an
 // opaque mass. Curly hair stays cards under an alpha cut-out: its cards
 // lie every way, and drawn opaque they read as boxes.
-func solidHair(style string) bool { return style != "curly" }
+func solidHair(style string) bool { return style != "curly" || sculpted(style) }
 
 // hairFrame is where the hair is lifted from: a centre in the head at
 // eye height, and below it a vertical axis through the head (hanging
@@ -140,7 +140,7 @@ func rimOut(a, b, c vec3) vec3 {
 // them; the edges are about the same after it, since the budget's
 // simplification keeps open borders in place.
 func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
-	if !solidHair(style) || len(hair.tris) == 0 {
+	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return 0
 	}
 	return 2 * len(rimEdges(hair, newHairFrame(joints)))
@@ -156,7 +156,7 @@ func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 // lock's edge catches the light as an edge. Curly hair is left as it is
 // (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
-	if !solidHair(style) || len(hair.tris) == 0 {
+	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
 	}
 	f := newHairFrame(joints)

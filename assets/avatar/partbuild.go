@@ -103,12 +103,17 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			hatPart, hatCentre = hat(b, body, cfg.Headwear.Style)
 		}
 		if cfg.Hair.Style != "bald" {
-			hair, err := fit("hair/" + cfg.Hair.Style)
-			if err != nil {
-				return nil, err
+			var hair *part
+			if sculpted(cfg.Hair.Style) {
+				hair = sculptedHair(head(), joints, cfg.Hair.Style)
+			} else {
+				var err error
+				if hair, err = fit("hair/" + cfg.Hair.Style); err != nil {
+					return nil, err
+				}
+				trimHairline(hair, head(), joints)
+				thickenHair(hair, joints, cfg.Hair.Style)
 			}
-			trimHairline(hair, head(), joints)
-			thickenHair(hair, joints, cfg.Hair.Style)
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
 			}

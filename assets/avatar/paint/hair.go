@@ -29,6 +29,14 @@ func CurlyHair(s Surface, color RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{sheen: true, curly: true})
 }
 
+// SweptHair is ScalpHair for a cut swept up and back off the forehead
+// (the sculpted short cut): its locks fall from behind the crown, so over
+// the top they run from the forehead back, not out from the middle of
+// the head like a bowl's.
+func SweptHair(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, hairKind{sheen: true, swept: true})
+}
+
 // Brows is Hair for eyebrows: strands all over, not only at the tips,
 // thinning toward every edge of the brow, so a brow reads as hairs over
 // skin and not as a solid dark block (issue 22's panel).
@@ -38,7 +46,7 @@ func Brows(s Surface, color RGB, seed uint64, n int) Maps {
 
 // hairKind is what a hair painter adds to the plain strands: sheen (the
 // scalp's painted highlight), curls, or a brow's sparse strands.
-type hairKind struct{ sheen, curly, brow bool }
+type hairKind struct{ sheen, curly, brow, swept bool }
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
@@ -54,7 +62,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	sun := [3]float64{0, 0.8, 0.6}
 	var lk *locks
 	if kind.sheen && !kind.curly {
-		lk = newLocks(s, n)
+		lk = newLocks(s, n, kind.swept)
 	}
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
@@ -486,4 +494,33 @@ func Scalp(m Maps, s Surface, color RGB, seed uint64) {
 			}
 		}
 	})
+}
+
+// CurlBumps is how much a curl raises curly hair at the point p
+// (metres), 0..1: rounded domes about cell metres across, one round a
+// point scattered in each cell of a grid (Worley's cellular noise), so
+// the hair's surface is a mass of lumps, as a head of curls is, not a
+// smooth shell. The same at a point whatever mesh it lies on.
+func CurlBumps(p [3]float64, cell float64, seed uint64) float64 {
+	var c [3]int
+	for a := range c {
+		c[a] = int(math.Floor(p[a] / cell))
+	}
+	best := math.Inf(1)
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
+				q := [3]float64{
+					(float64(x) + hash3(x, y, z, seed)) * cell,
+					(float64(y) + hash3(x, y, z, seed+1)) * cell,
+					(float64(z) + hash3(x, y, z, seed+2)) * cell,
+				}
+				d := (p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2])
+				best = math.Min(best, d)
+			}
+		}
+	}
+	r := math.Sqrt(best) / cell
+	return math.Max(0, 1-r*r*1.4)
 }

@@ -33,7 +33,9 @@ const (
 	dirBins      = 24
 )
 
-func newLocks(s Surface, n int) *locks {
+// newLocks finds the locks of the hair over s; swept moves their crown
+// back and down behind the head, so they run front to back over the top.
+func newLocks(s Surface, n int, swept bool) *locks {
 	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, p := range s.Pos {
 		for a := 0; a < 3; a++ {
@@ -44,6 +46,9 @@ func newLocks(s Surface, n int) *locks {
 		crown:  [3]float64{(lo[0] + hi[0]) / 2, hi[1], (lo[2] + hi[2]) / 2},
 		centre: headCentre(s.Pos),
 		outer:  make([]float64, dirBins*dirBins),
+	}
+	if swept {
+		l.crown = [3]float64{(lo[0] + hi[0]) / 2, hi[1] - 0.3*(hi[1]-lo[1]), lo[2] - 0.25*(hi[2]-lo[2])}
 	}
 	for _, p := range s.Pos {
 		b, r := l.bin([3]float64{float64(p[0]), float64(p[1]), float64(p[2])})

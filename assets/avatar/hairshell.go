@@ -1,0 +1,391 @@
+package avatar
+
+import (
+	"math"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+)
+
+// The short cut, sculpted. MakeHuman's short hair is a cap of cards that
+// hangs a straight fringe over the forehead: drawn solid it read as a
+// bowl cut, a helmet (issue 22's panel, default-male). The leader's
+// masculine hair is a modern cut: sides and back short and close to the
+// head, volume on top swept up and back off the forehead, a clean
+// hairline that shows the forehead. sculptedHair builds that cut from
+// the head itself, as the beard is built: the scalp's triangles, clipped
+// along a smooth hairline, pushed out along their normals by a thickness
+// that grows from the tapered sides to the top, with a rim from the
+// outer edge down to the skin so the hairline shows the hair's
+// thickness, not a paper edge. The locks are painted (paint.SweptHair)
+// and raised a little in the geometry.
+
+// sculpted is whether a hair style is built by sculptedHair instead of
+// from MakeHuman's proxy: the short cut, and curly hair, whose proxy's
+// cards (lying every way under an alpha cut-out) read as see-through,
+// cross-hatched cards (issue 22's panel, random-18). Curly hair is the
+// same shell, thicker all over and raised in lumps (curlRise).
+func sculpted(style string) bool { return style == "short" || style == "curly" }
+
+// Thickness of the sculpted cut (metres): hairSideEdge at the hairline
+// over the ears and at the nape, hairSide a few centimetres in, hairTop
+// on the crown and hairQuiff over the front of the top, where the hair
+// is swept up; hairFrontEdge where the hair meets the forehead.
+const (
+	hairSideEdge  = 0.0035
+	hairSide      = 0.008
+	hairTop       = 0.02
+	hairQuiff     = 0.03
+	hairFrontEdge = 0.007
+	// hairSkinGap is how far over the skin the rim's foot lies.
+	hairSkinGap = 0.0006
+)
+
+// hairlineAt is the height of the hairline over the eyes (metres) at
+// azimuth a round the head (0 in front, π at the back, radians): high
+// on the forehead, a corner at the temples, sideburns in front of the
+// ears, a line over the ears, down to the nape.
+func hairlineAt(a float64) float64 {
+	a = math.Abs(a)
+	pts := [][2]float64{
+		{0, 0.058}, {0.45, 0.062}, {0.75, 0.052}, {0.95, 0.036}, {1.08, 0.0},
+		{1.22, -0.008}, {1.32, 0.024}, {1.85, 0.024}, {2.05, 0.0}, {2.45, -0.045}, {math.Pi, -0.055},
+	}
+	for i := 1; i < len(pts); i++ {
+		if a <= pts[i][0] {
+			t := (a - pts[i-1][0]) / (pts[i][0] - pts[i-1][0])
+			t = t * t * (3 - 2*t)
+			return pts[i-1][1] + t*(pts[i][1]-pts[i-1][1])
+		}
+	}
+	return pts[len(pts)-1][1]
+}
+
+// scalpFrame is where the sculpted cut is drawn from: the eyes' height,
+// and a vertical axis through the middle of the skull.
+type scalpFrame struct {
+	eye, x, z float64
+	curly     bool
+	// earX is how far out from the middle an ear begins.
+	earX float64
+}
+
+func newScalpFrame(joints map[string][3]float32, style string) scalpFrame {
+	h := joints["Head"]
+	return scalpFrame{
+		curly: style == "curly",
+		eye:   float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2,
+		x:     float64(h[0]),
+		z:     float64(h[2]),
+		earX:  0.5 * math.Abs(float64(joints["LeftEye"][0]-joints["RightEye"][0])) * 2.45,
+	}
+}
+
+// inside is how far p lies inside the hairline (metres, up the head;
+// negative outside): the level the scalp is clipped along.
+func (f scalpFrame) inside(p vec3) float64 {
+	a := math.Atan2(p[0]-f.x, p[2]-f.z)
+	in := p[1] - f.eye - hairlineAt(a)
+	// Never on the ears: they stand out past the skull.
+	if x := math.Abs(p[0] - f.x); x > f.earX && p[1] < f.eye+0.03 {
+		in = math.Min(in, (f.earX-x)*2)
+	}
+	return in
+}
+
+// thickness is how far the hair stands off the skin at p, whose skin
+// normal is n, in lies inside the hairline (inside).
+func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
+	a := math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z))
+	front := smooth(1.0, 0.35, a)
+	side := hairSideEdge + (hairSide-hairSideEdge)*smooth(0, 0.03, in)
+	// The top: the more the skin faces up, and over the front the
+	// farther from the forehead's hairline.
+	top := hairTop + (hairQuiff-hairTop)*front*smooth(-0.04, 0.06, p[2]-f.z)
+	up := math.Max(smooth(0.05, 0.65, n[1]), front*smooth(0, 0.03, in))
+	t := side + (top-side)*up
+	// At the forehead the hair starts thick (swept up off it).
+	edge := hairFrontEdge * front * (1 - smooth(0, 0.03, in))
+	if f.curly {
+		// Curls: a close, even mass, a little fuller on top, rising
+		// from the hairline within two centimetres.
+		return hairCurlEdge + (hairCurl-hairCurlEdge)*smooth(0, 0.02, in) + 0.006*smooth(0.3, 0.9, n[1])
+	}
+	return math.Max(t, edge+side*(1-front))
+}
+
+// Curly hair's thickness (metres): hairCurlEdge at the hairline,
+// hairCurl inside it (the curls' lumps, up to hairCurlRise, come on
+// top); hairCurlCell is about how wide a curl's lump is.
+const (
+	hairCurlEdge = 0.005
+	hairCurl     = 0.016
+	hairCurlRise = 0.006
+	hairCurlCell = 0.014
+)
+
+// hairLockRise is how far a lock's crest stands over the grooves beside
+// it on the top of the sculpted cut (metres), hairLockWidth about how
+// wide a lock is at the front of the head (radians round the sweep's
+// centre behind the head).
+const (
+	hairLockRise  = 0.004
+	hairLockWidth = 0.11
+)
+
+// lockRise is how much a lock raises the hair at p: chunky locks swept
+// from the forehead back over the top, as the leader's cut has, and none
+// on the short sides. The locks fan out from a point behind and below
+// the crown, so over the top they run front to back; each wanders a
+// little and has its own height.
+func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
+	if f.curly {
+		return hairCurlRise * smooth(0, 0.015, in) * paint.CurlBumps(p, hairCurlCell, 31)
+	}
+	top := smooth(0.35, 0.8, n[1]) + smooth(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smooth(0.01, 0.04, in)
+	if top <= 0 {
+		return 0
+	}
+	top = math.Min(1, top)
+	d := p.sub(vec3{f.x, f.eye + 0.06, f.z - 0.16})
+	phi := math.Atan2(d[0], d[2])
+	g := d.len()
+	u := phi/hairLockWidth + 0.35*math.Sin(g*55+phi*9)
+	k := math.Floor(u)
+	fr := u - k
+	crest := math.Pow(4*fr*(1-fr), 0.7)
+	h := 0.7 + 0.3*math.Abs(math.Sin(k*12.9898))
+	return hairLockRise * top * crest * h
+}
+
+// subdivide splits each of p's triangles into four at its edges'
+// middles (shared by the two triangles of an edge); the new vertices
+// take the mean position, normal and UV, and the first end's skin.
+func subdivide(p *part) {
+	mid := map[[2]uint32]uint32{}
+	at := func(a, b uint32) uint32 {
+		k := [2]uint32{min(a, b), max(a, b)}
+		if v, ok := mid[k]; ok {
+			return v
+		}
+		a, b = k[0], k[1]
+		v := uint32(len(p.pos))
+		mid[k] = v
+		p.pos = append(p.pos, v3(p.pos[a]).add(v3(p.pos[b])).scale(0.5).f32())
+		p.nrm = append(p.nrm, v3(p.nrm[a]).add(v3(p.nrm[b])).norm().f32())
+		p.uv = append(p.uv, [2]float32{(p.uv[a][0] + p.uv[b][0]) / 2, (p.uv[a][1] + p.uv[b][1]) / 2})
+		p.inf = append(p.inf, p.inf[a])
+		p.base = append(p.base, p.base[a])
+		return v
+	}
+	tris := make([][3]uint32, 0, 4*len(p.tris))
+	for _, t := range p.tris {
+		ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
+		tris = append(tris, [3]uint32{t[0], ab, ca}, [3]uint32{ab, t[1], bc}, [3]uint32{ca, bc, t[2]}, [3]uint32{ab, bc, ca})
+	}
+	p.tris = tris
+}
+
+// sculptedHair builds the sculpted cut on head (see above). The part has
+// the head's skin weights, is not moved by face shapes, and is drawn
+// opaque.
+func sculptedHair(head *part, joints map[string][3]float32, style string) *part {
+	f := newScalpFrame(joints, style)
+	lvl := make([]float64, len(head.pos))
+	for i, p := range head.pos {
+		lvl[i] = f.inside(v3(p))
+	}
+	p := &part{minKeep: 1}
+	// Skin points: head vertices inside, and points on the edges the
+	// hairline crosses (shared by the two triangles of an edge).
+	type key [2]uint32
+	at := map[key]uint32{}
+	vert := func(a, b uint32) uint32 {
+		if lvl[a] < 0 || (lvl[b] >= 0 && b < a) {
+			a, b = b, a
+		}
+		// a is inside; b == a for a vertex.
+		k := key{a, b}
+		if v, ok := at[k]; ok {
+			return v
+		}
+		v := uint32(len(p.pos))
+		at[k] = v
+		pa, na := v3(head.pos[a]), v3(head.nrm[a])
+		ua := head.uv[a]
+		if a != b {
+			t := lvl[a] / (lvl[a] - lvl[b])
+			pa = pa.add(v3(head.pos[b]).sub(pa).scale(t))
+			na = na.add(v3(head.nrm[b]).sub(na).scale(t)).norm()
+			ub := head.uv[b]
+			ua = [2]float32{ua[0] + float32(t)*(ub[0]-ua[0]), ua[1] + float32(t)*(ub[1]-ua[1])}
+		}
+		p.pos = append(p.pos, pa.f32())
+		p.nrm = append(p.nrm, na.f32())
+		p.uv = append(p.uv, ua)
+		p.inf = append(p.inf, head.inf[a])
+		p.base = append(p.base, head.base[a])
+		return v
+	}
+	for _, t := range head.tris {
+		var in []int
+		for k := 0; k < 3; k++ {
+			if lvl[t[k]] >= 0 {
+				in = append(in, k)
+			}
+		}
+		switch len(in) {
+		case 3:
+			p.tris = append(p.tris, [3]uint32{vert(t[0], t[0]), vert(t[1], t[1]), vert(t[2], t[2])})
+		case 2:
+			// The corner outside is cut off: a quad of two triangles.
+			o := 3 - in[0] - in[1]
+			a, b, c := t[(o+1)%3], t[(o+2)%3], t[o]
+			pa, pb := vert(a, a), vert(b, b)
+			pbc, pca := vert(b, c), vert(c, a)
+			p.tris = append(p.tris, [3]uint32{pa, pb, pbc}, [3]uint32{pa, pbc, pca})
+		case 1:
+			k := in[0]
+			a, b, c := t[k], t[(k+1)%3], t[(k+2)%3]
+			p.tris = append(p.tris, [3]uint32{vert(a, a), vert(a, b), vert(a, c)})
+		}
+	}
+	if len(p.tris) == 0 {
+		return nil
+	}
+	// The head's vertices are about a centimetre apart: halved, the
+	// locks raised in the shell (lockRise) have room to show.
+	subdivide(p)
+	// The skin points, kept for the rim's foot, then pushed out.
+	n0 := len(p.pos)
+	skin := make([]vec3, n0)
+	for i := range p.pos {
+		q, n := v3(p.pos[i]), v3(p.nrm[i])
+		skin[i] = q.add(n.scale(hairSkinGap))
+		in := f.inside(q)
+		d := f.thickness(q, n, in) + f.lockRise(q, n, in)
+		o := q.add(n.scale(d))
+		// Off the head's middle plane by a fifth of a millimetre: a
+		// ray from the hat's centre to a point in that plane runs along
+		// the hat's own middle edges and can slip between their two
+		// triangles, leaving the hair there uncut under the hat
+		// (pressHair).
+		if math.Abs(o[0]-f.x) < 2e-4 {
+			o[0] = f.x + 2e-4
+		}
+		p.pos[i] = o.f32()
+	}
+	spreadUV(p)
+	shellNormals(p)
+	addRim(p, skin)
+	smoothHairNormals(p)
+	return p
+}
+
+// shellNormals gives p's vertices the normals of its surface as
+// displaced (area-weighted, welded by position across UV seams), so
+// the locks and curls raised in it catch the light.
+func shellNormals(p *part) {
+	type key [3]int32
+	q := func(v [3]float32) key {
+		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
+	}
+	acc := map[key]vec3{}
+	for _, t := range p.tris {
+		a, b, c := v3(p.pos[t[0]]), v3(p.pos[t[1]]), v3(p.pos[t[2]])
+		n := b.sub(a).cross(c.sub(a))
+		for _, v := range t {
+			k := q(p.pos[v])
+			acc[k] = acc[k].add(n)
+		}
+	}
+	for i, v := range p.pos {
+		if n := acc[q(v)]; n.len() > 1e-12 {
+			p.nrm[i] = n.norm().f32()
+		}
+	}
+}
+
+// spreadUV stretches a part's UVs, cut from the head's layout, over the
+// whole texture, so the hair's texture spends its texels on the hair.
+func spreadUV(p *part) {
+	lo, hi := [2]float32{1e9, 1e9}, [2]float32{-1e9, -1e9}
+	for _, u := range p.uv {
+		for k := 0; k < 2; k++ {
+			lo[k], hi[k] = min(lo[k], u[k]), max(hi[k], u[k])
+		}
+	}
+	for i, u := range p.uv {
+		for k := 0; k < 2; k++ {
+			if hi[k] > lo[k] {
+				p.uv[i][k] = 0.01 + 0.98*(u[k]-lo[k])/(hi[k]-lo[k])
+			}
+		}
+	}
+}
+
+// addRim closes the part's open edges (its hairline) with a strip from
+// the outer edge down to skin, each vertex's foot on the skin: the
+// hair's edge shows its thickness and meets the skin without a gap.
+func addRim(p *part, skin []vec3) {
+	count := map[[2]uint32]int{}
+	for _, t := range p.tris {
+		for k := 0; k < 3; k++ {
+			a, b := t[k], t[(k+1)%3]
+			count[[2]uint32{min(a, b), max(a, b)}]++
+		}
+	}
+	foot := map[uint32]uint32{}
+	n0 := uint32(len(p.pos))
+	var rimN []vec3
+	footOf := func(i uint32) uint32 {
+		if r, ok := foot[i]; ok {
+			return r
+		}
+		r := uint32(len(p.pos))
+		foot[i] = r
+		p.pos = append(p.pos, skin[i].f32())
+		p.nrm = append(p.nrm, p.nrm[i])
+		p.uv = append(p.uv, p.uv[i])
+		p.inf = append(p.inf, p.inf[i])
+		p.base = append(p.base, p.base[i])
+		rimN = append(rimN, vec3{})
+		return r
+	}
+	tris := len(p.tris)
+	for ti := 0; ti < tris; ti++ {
+		t := p.tris[ti]
+		c := v3(p.pos[t[0]]).add(v3(p.pos[t[1]])).add(v3(p.pos[t[2]])).scale(1.0 / 3)
+		for k := 0; k < 3; k++ {
+			i, j := t[k], t[(k+1)%3]
+			if count[[2]uint32{min(i, j), max(i, j)}] != 1 {
+				continue
+			}
+			pi, pj := v3(p.pos[i]), v3(p.pos[j])
+			m := rimOut(pi, pj, c)
+			fi, fj := footOf(i), footOf(j)
+			p.tris = append(p.tris, [3]uint32{j, i, fi}, [3]uint32{j, fi, fj})
+			rimN[fi-n0] = rimN[fi-n0].add(m)
+			rimN[fj-n0] = rimN[fj-n0].add(m)
+		}
+	}
+	for i, r := range foot {
+		if n := rimN[r-n0]; n.len() > 1e-9 {
+			// The foot faces halfway out of the edge, the edge's top a
+			// third of the way, so the edge reads as a rounded lock's
+			// end, not a crease.
+			p.nrm[r] = n.norm().add(v3(p.nrm[r])).norm().f32()
+			p.nrm[i] = n.norm().scale(0.5).add(v3(p.nrm[i])).norm().f32()
+		}
+	}
+}
+
+// hairPainter is the painter of a hair style.
+func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint.Maps {
+	switch {
+	case style == "curly":
+		return paint.CurlyHair
+	case sculpted(style):
+		return paint.SweptHair
+	}
+	return paint.ScalpHair
+}

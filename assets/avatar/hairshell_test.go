@@ -1,0 +1,118 @@
+package avatar
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"github.com/kilnhq/kiln/assets/scene"
+)
+
+// cutShape is how a scalp cut sits on the head, in units of the
+// distance between the eyes' middles (so the leader's avatar, drawn at
+// its own scale, measures alike): forehead is the height of the hair's
+// front edge over the eyes, near the face's middle; top how far the hair
+// stands over the crown; side how far it stands out beside the head at
+// 4 to 5 cm over the eyes (above the ears).
+type cutShape struct{ forehead, top, side float64 }
+
+func measureCut(t *testing.T, s *scene.Scene) cutShape {
+	t.Helper()
+	l, _ := meshPositions(s, "EyeLeft")
+	r, _ := meshPositions(s, "EyeRight")
+	hair, _ := meshPositions(s, "Wolf3D_Hair")
+	head, _ := meshPositions(s, "Wolf3D_Head")
+	if len(l) == 0 || len(r) == 0 || len(hair) == 0 || len(head) == 0 {
+		t.Fatal("no eyes, hair or head")
+	}
+	el, er := centroid(l), centroid(r)
+	iod := el.sub(er).len()
+	eye := (el[1] + er[1]) / 2
+	mid := (el[0] + er[0]) / 2
+	front := -math.MaxFloat64
+	for _, p := range head {
+		front = math.Max(front, p[2])
+	}
+	var c cutShape
+	c.forehead = math.Inf(1)
+	topHair, topHead := -math.MaxFloat64, -math.MaxFloat64
+	sideHair, sideHead := 0.0, 0.0
+	lo, hi := eye+0.6*iod, eye+0.8*iod
+	for _, p := range hair {
+		if math.Abs(p[0]-mid) < 0.25*iod && p[2] > front-0.6*iod && p[1] > eye {
+			c.forehead = math.Min(c.forehead, p[1]-eye)
+		}
+		topHair = math.Max(topHair, p[1])
+		if p[1] > lo && p[1] < hi {
+			sideHair = math.Max(sideHair, math.Abs(p[0]-mid))
+		}
+	}
+	for _, p := range head {
+		topHead = math.Max(topHead, p[1])
+		if p[1] > lo && p[1] < hi {
+			sideHead = math.Max(sideHead, math.Abs(p[0]-mid))
+		}
+	}
+	c.forehead /= iod
+	c.top = (topHair - topHead) / iod
+	c.side = (sideHair - sideHead) / iod
+	return c
+}
+
+// TestShortCutShape: the short cut is a modern one, like the leader's
+// masculine hair, not a bowl. Issue 22's panel called MakeHuman's short
+// hair a "bowl cut", "a helmet": a straight fringe down to the brows and
+// sides as thick as its top. Measured on default-male (measureCut, in
+// eye distances): the forehead shows (the hair's front edge at least as
+// high over the eyes as the leader's, less 0.1), the top stands up (at
+// least 0.3, about 2 cm) and the sides lie close (less than half the
+// top). Before, MakeHuman's cut (the panel's default-male of e1a1824):
+// forehead 0.72, top 0.39, side 0.44, sides thicker than the top. The
+// leader's, when ../shared is there, is logged beside: forehead 0.75,
+// top 0.55, side 0.60 (its locks flick out over the temples).
+func TestShortCutShape(t *testing.T) {
+	s, err := Generate(Default(Masculine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := measureCut(t, s)
+	t.Logf("default-male: forehead %.2f, top %.2f, side %.2f eye distances", ours.forehead, ours.top, ours.side)
+	leaderForehead := 0.8
+	if data, err := os.ReadFile(rpmPath); err == nil {
+		ls, err := scene.Read(data, scene.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lc := measureCut(t, ls)
+		t.Logf("leader's: forehead %.2f, top %.2f, side %.2f eye distances", lc.forehead, lc.top, lc.side)
+		leaderForehead = lc.forehead
+	}
+	if ours.forehead < leaderForehead-0.1 {
+		t.Errorf("the hair's front edge %.2f eye distances over the eyes, want at least %.2f (the leader's less 0.1)", ours.forehead, leaderForehead-0.1)
+	}
+	if ours.top < 0.3 {
+		t.Errorf("hair over the crown %.2f eye distances, want at least 0.3", ours.top)
+	}
+	if ours.side > 0.5*ours.top {
+		t.Errorf("hair beside the head %.2f eye distances, over half the top's %.2f", ours.side, ours.top)
+	}
+}
+
+// TestShortCutOldGLB logs measureCut on a GLB named by KILN_CUT_GLB, to
+// compare a build from before.
+func TestShortCutOldGLB(t *testing.T) {
+	path := os.Getenv("KILN_CUT_GLB")
+	if path == "" {
+		t.Skip("KILN_CUT_GLB not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scene.Read(data, scene.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := measureCut(t, s)
+	t.Logf("%s: forehead %.2f, top %.2f, side %.2f eye distances", path, c.forehead, c.top, c.side)
+}
