@@ -107,7 +107,10 @@ func (f *Face) feature(name string) *map[string]float64 {
 // down, each lip's width up): with the lower lip at -0.7 of its volume
 // and the upper at -0.1, feminine faces still showed a rounded, bunched
 // pair of lips (the panel's "pout"; default-female's lips were 0.28 of
-// their width high, now 0.24; the leader's about 0.27). The
+// their width high, now 0.24; the leader's about 0.27). The cupid's bow
+// is drawn (mouth-cupidsbow 0.8; at 0.4 the upper lip's edge was nearly
+// straight, the panel's "flat bar"; the skin painter shapes the lips'
+// colour to it, paint.Mouth). The
 // face's dials (set or drawn from the seed) are applied on top of it,
 // each moving the face as far from it as it would from MakeHuman's
 // average (human.Params.Base).
@@ -127,7 +130,7 @@ var houseEvery = map[string]float64{
 	"mouth/mouth-upperlip-volume": -0.35, "mouth/mouth-lowerlip-volume": -1, "mouth/mouth-lowerlip-height": -0.4,
 	"mouth/mouth-scale-vert": -0.3, "mouth/mouth-upperlip-width": 0.3, "mouth/mouth-lowerlip-width": 0.3,
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
-	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.4, "mouth/mouth-angles": 0.3,
+	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
 }
 
 // merged is a new map with a's entries and then b's.

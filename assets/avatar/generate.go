@@ -171,6 +171,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	hs := headPart.surface()
 	hs.Inner = headPart.mouthDepth()
 	hs.Blush = headBlush
+	hs.Mouth = headPart.mouthFrame()
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface

@@ -3,17 +3,10 @@ package avatar
 import (
 	"fmt"
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
-
-// lowerLipMask is, per base vertex, how much of the lower lip it is: the
-// displacement of MakeHuman's lower-lip volume target, normalised.
-var lowerLipMask = sync.OnceValue(func() []float32 {
-	return moveMask(map[string]float64{"mouth/mouth-lowerlip-volume": 1})
-})
 
 // lipShape measures the lips at rest as a profile and a portrait show
 // them: the painted lips' height in the middle (lipColour at least 0.5,

@@ -38,6 +38,9 @@ type Surface struct {
 	// Blush is, per vertex, how much blood shows under the skin (0..1:
 	// cheeks, the nose, the ears), for the skin painter; nil for none.
 	Blush []float32
+	// Mouth is where the lips are, for the skin painter to shape their
+	// colour; nil for a surface without them.
+	Mouth *Mouth
 }
 
 // Maps are the images of one material: base colour (sRGB, with alpha

@@ -43,21 +43,21 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
 	// Natural lips are only a little deeper and redder than the skin
 	// around them; more read as lipstick.
-	lip := rgb{base[0] * 0.82, base[1] * 0.56, base[2] * 0.58}
+	lip := rgb{base[0] * 0.8, base[1] * 0.52, base[2] * 0.58}
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	// Blood under thin skin: a multiple of the tone like the lips, so
 	// deep skin flushes deeper, never pink.
 	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, seed)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed)
 		}
 	})
 	return l.maps(0.45)
 }
 
 // skinTexel paints texel i of the skin.
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64) {
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7
 		return
@@ -76,8 +76,19 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	// The flush breaks up with the mottling, as blood shows in life.
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
 	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
-	a := smooth(0.3, 0.75, t.mask)
-	c = c.mix(lip, a)
+	a := smooth(0.25, 0.8, t.mask)
+	var gloss float64
+	if mo != nil && a > 0 {
+		var lc rgb
+		var shape, slit float64
+		shape, slit, gloss, lc = mo.lips(p, lip)
+		a *= shape
+		c = c.mix(lc, a)
+		// The parting's shade shows on the skin either side of it too.
+		c = c.scale(1 - slit)
+	} else {
+		c = c.mix(lip, a)
+	}
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
 	// mouth's walls, which no light reaches in life; a renderer without
 	// shadows lights them, so their colour and occlusion are dark.
@@ -87,10 +98,10 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, seed uint64)
 	l.base[i] = c
 	l.ao[i] = (1 - 0.2*hollow) * (1 - 0.85*smooth(0.2, 1, in))
 	pore := noise3(scale3(p, 1400), seed+30)
-	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.3*math.Sin(p[0]*2200)
+	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.15*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
-	l.rough[i] = 0.7 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a + 0.1*in
+	l.rough[i] = 0.7 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a - gloss + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
@@ -108,3 +119,72 @@ func desaturate(c rgb, t float64) rgb {
 	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
 	return c.mix(rgb{y, y, y}, t)
 }
+
+// Mouth is where an avatar's lips are, in the frame of Surface.Pos (x
+// across the face, y up), for the skin painter to give them a shape: the
+// lips' colour from Surface.Mask alone is as wide as the lips' mesh, an
+// even strip of the same height from corner to corner (the blind panel's
+// "flat pale bar"). With it, the upper lip's colour rises to a cupid's
+// bow in the middle and thins toward the corners, the lower lip is
+// fullest in the middle and tapers, the upper lip is a little deeper in
+// tone than the lower (it faces down, away from the light, as the
+// leader's does), the lower lip's middle is lighter and glossier, and a
+// soft shade marks the parting. The shape only takes colour away from
+// the mask's, so the colour never leaves the lips' mesh.
+type Mouth struct {
+	// Centre is the middle of the lips' parting (x, y).
+	Centre [2]float64
+	// Half is half the lips' width, corner to corner.
+	Half float64
+	// Corner is how far the parting's ends stand above its middle
+	// (below: negative).
+	Corner float64
+	// Upper and Lower are how far the upper lip's edge stands above
+	// the parting in the middle and the lower lip's below it.
+	Upper, Lower float64
+}
+
+// lips is the shaping of the lips at point p: how much of the mask's
+// colour stays (shape), how much the parting darkens it (slit), how much
+// glossier it is (gloss, taken from the roughness), and the lip colour
+// there, from the lips' own colour lip.
+func (mo *Mouth) lips(p [3]float64, lip rgb) (shape, slit, gloss float64, c rgb) {
+	u := (p[0] - mo.Centre[0]) / mo.Half
+	au := math.Min(1, math.Abs(u))
+	dy := p[1] - (mo.Centre[1] + mo.Corner*au*au)
+	// The upper lip's edge: highest at the bow's two peaks, a small
+	// dip between them, thinning toward the corners.
+	bow := 1 - lipBowDip*math.Exp(-sq(u/0.09)) + 0.05*math.Exp(-sq((au-0.2)/0.1))
+	top := mo.Upper * (0.3 + 0.8*math.Pow(1-au*au, 1.2)) * bow
+	// The lower lip's edge: full in the middle, tapering to the corners.
+	bot := mo.Lower * (0.3 + 0.8*(1-au*au))
+	const soft = 0.0015 // the edge's softness, metres
+	if dy >= 0 {
+		shape = 1 - smooth(top-0.5*soft, top+soft, dy)
+	} else {
+		shape = 1 - smooth(bot-0.5*soft, bot+soft, -dy)
+	}
+	// The upper lip deep and red, the lower light and pink, its middle
+	// lighter and glossier, as the light from above catches its fullest
+	// part: the leader's lips in a room light, upper lip luma 0.49 and
+	// redness (1 - G/R) 0.45, lower 0.73 to 0.79 and 0.24 to 0.31, beside
+	// a cheek's 0.61 to 0.83 and 0.17 to 0.26.
+	up := smooth(-0.0004, 0.0008, dy)
+	mid := (1 - up) * math.Exp(-sq(u/0.45)) * math.Exp(-sq((-dy-0.45*bot)/(0.35*bot+1e-4)))
+	upper := rgb{lip[0] * 0.9, lip[1] * 0.78, lip[2] * 0.82}
+	lower := rgb{lip[0] * 1.1, lip[1] * 1.16, lip[2] * 1.14}
+	c = lower.mix(upper, up).mix(lower.scale(1.08), 0.6*mid)
+	gloss = 0.1 * mid
+	slit = lipSlitShade * math.Exp(-sq(dy/0.001)) * (1 - 0.4*au*au)
+	return shape, slit, gloss, c
+}
+
+// lipBowDip is how much lower the upper lip's edge is at the bow's dip
+// (the philtrum's foot) than at its peaks, a share of its height.
+const lipBowDip = 0.08
+
+// lipSlitShade is how much the lips' parting darkens the colour at its
+// line.
+const lipSlitShade = 0.5
+
+func sq(x float64) float64 { return x * x }
