@@ -119,8 +119,8 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 const (
 	hairCurlEdge = 0.005
 	hairCurl     = 0.016
-	hairCurlRise = 0.006
-	hairCurlCell = 0.014
+	hairCurlRise = 0.008
+	hairCurlCell = 0.012
 )
 
 // hairLockRise is how far a lock's crest stands over the grooves beside

@@ -30,6 +30,7 @@ func TestHairStandsOffScalp(t *testing.T) {
 	}{
 		{"short", Masculine},
 		{"buzz", Masculine},
+		{"curly", Masculine},
 		{"long", Feminine},
 		{"bun", Feminine},
 		{"ponytail", Feminine},
