@@ -7,11 +7,14 @@
 // buffers were allocated fresh all the same. The pools here hold their
 // buffers until the process goes idle (memrelease calls Drop), up to a
 // bound on the bytes held, so a busy process reuses them build after
-// build and an idle one gives them back.
+// build and an idle one gives them back. They also drop what they hold
+// by themselves idleDrop after their last use, for processes that build
+// outside a worker (the creator's part builds in kiln serve).
 package bufpool
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -19,11 +22,38 @@ import (
 // beyond it is left to the collector.
 const Limit = 256 << 20
 
+// idleDrop is how long after their last Get or Put the pools drop what
+// they hold (a var for the test).
+var idleDrop = 5 * time.Second
+
 var (
-	mu   sync.Mutex
-	held int64 // bytes held by every pool
-	all  []dropper
+	mu      sync.Mutex
+	held    int64 // bytes held by every pool
+	all     []dropper
+	lastUse time.Time
+	idle    *time.Timer // armed while the pools hold something
 )
+
+// used records a Get or Put; mu is held.
+func used() {
+	lastUse = time.Now()
+	if idle == nil && held > 0 {
+		idle = time.AfterFunc(idleDrop, dropIfIdle)
+	}
+}
+
+// dropIfIdle drops the pools' buffers when they have not been used for
+// idleDrop, else waits for the rest of it.
+func dropIfIdle() {
+	mu.Lock()
+	defer mu.Unlock()
+	if since := time.Since(lastUse); since < idleDrop {
+		idle = time.AfterFunc(idleDrop-since, dropIfIdle)
+		return
+	}
+	idle = nil
+	dropLocked()
+}
 
 type dropper interface{ drop() }
 
@@ -31,6 +61,14 @@ type dropper interface{ drop() }
 func Drop() {
 	mu.Lock()
 	defer mu.Unlock()
+	dropLocked()
+}
+
+func dropLocked() {
+	if idle != nil {
+		idle.Stop()
+		idle = nil
+	}
 	for _, p := range all {
 		p.drop()
 	}
@@ -59,6 +97,7 @@ func (p *Sized[T]) Get(n int) []T {
 		l[len(l)-1] = nil
 		p.free[n] = l[:len(l)-1]
 		held -= bytesOf(s)
+		used()
 		mu.Unlock()
 		clear(s)
 		return s
@@ -88,6 +127,7 @@ func (p *Sized[T]) Put(s []T) {
 	}
 	p.free[len(s)] = append(p.free[len(s)], s[:len(s):len(s)])
 	held += b
+	used()
 }
 
 func (p *Sized[T]) drop() { p.free = nil }
@@ -118,6 +158,7 @@ func (p *Bytes) Get() []byte {
 	p.free[len(p.free)-1] = nil
 	p.free = p.free[:len(p.free)-1]
 	held -= int64(cap(b))
+	used()
 	return b[:0]
 }
 
@@ -137,6 +178,7 @@ func (p *Bytes) Put(b []byte) {
 	}
 	p.free = append(p.free, b[:0])
 	held += int64(cap(b))
+	used()
 }
 
 func (p *Bytes) drop() { p.free = nil }

@@ -1,6 +1,9 @@
 package bufpool
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestSizedReuse(t *testing.T) {
 	Drop()
@@ -64,5 +67,31 @@ func TestLimitAndDrop(t *testing.T) {
 	}
 	if g := b.Get(); g != nil {
 		t.Fatalf("Bytes.Get after Drop: cap %d, want none", cap(g))
+	}
+}
+
+// TestDropWhenIdle: the pools let go of their buffers by themselves once
+// unused for idleDrop, and not while in use.
+func TestDropWhenIdle(t *testing.T) {
+	Drop()
+	defer func(d time.Duration) { idleDrop = d }(idleDrop)
+	idleDrop = 100 * time.Millisecond
+	var p Sized[int32]
+	start := time.Now()
+	p.Put(make([]int32, 100))
+	// Used every 20 ms for 300 ms: still held.
+	for time.Since(start) < 300*time.Millisecond {
+		time.Sleep(20 * time.Millisecond)
+		p.Put(p.Get(100))
+	}
+	if got := Held(); got != 400 {
+		t.Fatalf("held %d bytes while in use, want 400", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for Held() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still held %d bytes 5 s after the last use (idleDrop %v)", Held(), idleDrop)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
