@@ -107,8 +107,11 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 	edge := hairFrontEdge * front * (1 - smooth(0, 0.03, in))
 	if f.curly {
 		// Curls: a close, even mass, a little fuller on top, rising
-		// from the hairline within two centimetres.
-		return hairCurlEdge + (hairCurl-hairCurlEdge)*smooth(0, 0.02, in) + 0.006*smooth(0.3, 0.9, n[1])
+		// from the hairline within two centimetres; close on the
+		// sideburns, which show under a hat's brim (thick there, they
+		// stood out from under it as tufts).
+		full := smooth(0, 0.02, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
+		return hairCurlEdge + (hairCurl-hairCurlEdge)*full + 0.006*smooth(0.3, 0.9, n[1])
 	}
 	return math.Max(t, edge+side*(1-front))
 }
@@ -139,7 +142,7 @@ const (
 // little and has its own height.
 func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	if f.curly {
-		return hairCurlRise * smooth(0, 0.015, in) * paint.CurlBumps(p, hairCurlCell, 31)
+		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1]) * paint.CurlBumps(p, hairCurlCell, 31)
 	}
 	top := smooth(0.35, 0.8, n[1]) + smooth(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smooth(0.01, 0.04, in)
 	if top <= 0 {
