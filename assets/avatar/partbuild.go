@@ -103,16 +103,26 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			hatPart, hatCentre = hat(b, body, cfg.Headwear.Style)
 		}
 		if cfg.Hair.Style != "bald" {
-			var hair *part
-			if sculpted(cfg.Hair.Style) {
-				hair = sculptedHair(head(), joints, cfg.Hair.Style)
-			} else {
-				var err error
-				if hair, err = fit("hair/" + cfg.Hair.Style); err != nil {
+			key, err := partHairKey(stand, cfg.Hair.Style)
+			if err != nil {
+				return nil, err
+			}
+			// Kept for the next part on this body (partHairs): this
+			// reads the body and the style alone.
+			hair, err := thickHair(key, func() (*part, error) {
+				if sculpted(cfg.Hair.Style) {
+					return sculptedHair(head(), joints, cfg.Hair.Style), nil
+				}
+				hair, err := fit("hair/" + cfg.Hair.Style)
+				if err != nil {
 					return nil, err
 				}
 				trimHairline(hair, head(), joints)
 				thickenHair(hair, joints, cfg.Hair.Style)
+				return hair, nil
+			})
+			if err != nil {
+				return nil, err
 			}
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
