@@ -340,12 +340,14 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		}
 		cuff = [][]vec3{lip, fold, top}
 		p.hatGrid(cuff, 0, 1, 0.66, 1, 1)
+		p.shell = len(p.tris)
 	case "cap":
 		// A fitted six-panel crown sitting above the ears and a curved
 		// visor to the front.
 		const front, back, gap = 0.04, 0.0, 0.009
 		rings := k.crown(front, back, gap, 0.004, 12)
 		p.hatGrid(rings, 0, 1, 0, 0.6, 0)
+		p.shell = len(p.tris)
 		// The visor: a D from the rim between ±65°, reaching 8 cm
 		// forward at the middle, sloping down 17° and curved down at its
 		// sides. Sloping 9°, it was seen edge-on from the front, a line
@@ -455,6 +457,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 			ribbon = append(ribbon, row)
 		}
 		p.hatGrid(ribbon, 0, 1, 0.62, 0.7, 1)
+		p.shell = len(p.tris)
 		// The brim: 6.5 cm wide at the front and back, 5.8 at the sides,
 		// curling up 1.8 cm at the sides and 0.6 cm at the back, and
 		// down 1.2 cm at the front.
@@ -505,16 +508,26 @@ func (k *skull) rimPoint(th, front, back, gap float64) vec3 {
 // hairClearance is how far inside a hat the hair under it stays.
 const hairClearance = 0.004
 
-// pressHair fits the hair under a hat, seen from the head's centre c:
-// the hair the hat covers is cut away (every triangle with a corner
-// under it), and the hair just below the rim is drawn in toward the head
-// by a share of how far the hair under the rim would have had to move to
-// lie inside the hat, so that it tucks in under the rim. Hair farther
-// from the hat (below the rim, past the brim) stays as it is.
+// pressHair fits the hair under a hat, seen from the head's centre c.
+// Only the hat's shell (the crown and what wraps the head: hatPart.shell
+// triangles, all when 0) presses: the hair below a brim is outside the
+// hat and stays. Hair the shell covers is drawn inside it; a triangle
+// wholly under the shell is hidden, so gone, but one that reaches from
+// under the shell to below its rim stays, its covered corners inside the
+// hat, so that a lock runs on from under the rim as it hangs instead of
+// ending in a flat cut along the rim (the panel saw square locks at the
+// temples). The uncovered hair next to it is drawn in toward the head,
+// no farther out than the hat above it, so that it tucks in under the
+// rim. Hair farther from the hat stays as it is.
 func pressHair(hair, hatPart *part, c vec3) {
-	rays := newRayBins(hatPart, c)
+	shell := hatPart
+	if hatPart.shell > 0 && hatPart.shell < len(hatPart.tris) {
+		shell = &part{pos: hatPart.pos, tris: hatPart.tris[:hatPart.shell]}
+	}
+	rays := newRayBins(shell, c)
 	n := len(hair.pos)
 	covered := make([]bool, n)
+	hits := make([]float64, n)
 	move := make([]vec3, n)
 	for i, q := range hair.pos {
 		v := v3(q)
@@ -528,7 +541,7 @@ func pressHair(hair, hatPart *part, c vec3) {
 		if !ok {
 			continue
 		}
-		covered[i] = true
+		covered[i], hits[i] = true, hit
 		if r > hit-hairClearance {
 			move[i] = u.scale(math.Max(0.5*hit, hit-hairClearance) - r)
 		}
@@ -536,31 +549,40 @@ func pressHair(hair, hatPart *part, c vec3) {
 	var idx []uint32
 	nb := make([][]int, n)
 	for _, t := range hair.tris {
-		if covered[t[0]] || covered[t[1]] || covered[t[2]] {
-			// Under the hat, or reaching in under it: hidden, so gone.
-			// Kept, a triangle from under the crown to below the rim
-			// would pass through the hat.
-			for k := 0; k < 3; k++ {
-				a, b := int(t[k]), int(t[(k+1)%3])
-				nb[a] = append(nb[a], b)
-				nb[b] = append(nb[b], a)
-			}
-			continue
-		}
-		idx = append(idx, t[0], t[1], t[2])
 		for k := 0; k < 3; k++ {
 			a, b := int(t[k]), int(t[(k+1)%3])
 			nb[a] = append(nb[a], b)
 			nb[b] = append(nb[b], a)
 		}
+		if covered[t[0]] && covered[t[1]] && covered[t[2]] {
+			// Under the hat: hidden, so gone.
+			continue
+		}
+		idx = append(idx, t[0], t[1], t[2])
 	}
-	// The uncovered hair next to pressed hair takes a share of its
-	// neighbours' moves: three rings, each half the last.
+	// The uncovered hair next to covered hair lies no farther from the
+	// centre than the hat above it (less the clearance); the rings
+	// beyond take a share of their neighbours' moves: three rings, each
+	// half the last.
+	for i := range n {
+		if covered[i] {
+			continue
+		}
+		lim := math.Inf(1)
+		for _, j := range nb[i] {
+			if covered[j] {
+				lim = math.Min(lim, hits[j]-hairClearance)
+			}
+		}
+		if d := v3(hair.pos[i]).sub(c); d.len() > lim {
+			move[i] = d.scale(lim/d.len() - 1)
+		}
+	}
 	for range 3 {
 		next := make([]vec3, n)
 		copy(next, move)
 		for i := range n {
-			if covered[i] || len(nb[i]) == 0 {
+			if covered[i] || len(nb[i]) == 0 || move[i] != (vec3{}) {
 				continue
 			}
 			var sum vec3

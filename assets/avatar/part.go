@@ -43,6 +43,9 @@ type part struct {
 	npieces int
 	// minKeep is the share of triangles budget may not go below.
 	minKeep float64
+	// shell, on a hat, is how many of its first triangles wrap the head
+	// (the brim or visor follows them): pressHair tucks hair under those.
+	shell int
 }
 
 // bodyParts cuts the body's render mesh into the head and neck
