@@ -93,3 +93,210 @@ func TestHatShapes(t *testing.T) {
 		t.Errorf("the cap's visor is %.1f cm high seen from the front, want at least 2", 100*c.frontHeight)
 	}
 }
+
+// capShape measures a baseball cap on the default masculine avatar: how
+// far its visor reaches in front of the forehead, how far the visor's
+// sides curve down below its middle at the front edge, and how far the
+// crown stands off the head at the top (80° up) and at the front (45° above the
+// horizontal from the head's centre).
+type capShape struct {
+	reach, length, curve, standTop, standFront float64
+}
+
+func measureCap(t *testing.T) capShape {
+	t.Helper()
+	cfg := Default(Masculine)
+	cfg.Headwear = Headwear{Style: "cap"}
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
+	head, headTris := meshPositions(s, "Wolf3D_Head")
+	l, _ := meshPositions(s, "EyeLeft")
+	r, _ := meshPositions(s, "EyeRight")
+	c := headCentre(centroid(l), centroid(r))
+	forehead := math.Inf(-1)
+	for _, p := range head {
+		if p[1] > c[1] {
+			forehead = math.Max(forehead, p[2])
+		}
+	}
+	var cs capShape
+	tip, mid, side := math.Inf(-1), math.Inf(-1), math.Inf(1)
+	for _, p := range hat {
+		tip = math.Max(tip, p[2])
+	}
+	// The visor's length: from the crown's front 3 cm above its tip (the
+	// visor slopes down from the crown) to its tip.
+	tipY, crownFront := 0.0, math.Inf(-1)
+	for _, p := range hat {
+		if p[2] == tip {
+			tipY = p[1]
+		}
+	}
+	for _, p := range hat {
+		if p[1] > tipY+0.03 {
+			crownFront = math.Max(crownFront, p[2])
+		}
+	}
+	cs.reach = tip - forehead
+	cs.length = tip - crownFront
+	// The visor's front edge: the hat's vertices more than half its
+	// reach in front of the forehead; its middle within 1 cm of x = c.
+	for _, p := range hat {
+		if p[2] < forehead+cs.reach/2 {
+			continue
+		}
+		if math.Abs(p[0]-c[0]) < 0.01 {
+			mid = math.Max(mid, p[1])
+		}
+		side = math.Min(side, p[1])
+	}
+	cs.curve = mid - side
+	stand := func(u vec3) float64 {
+		h, ok1 := rayHit(c, u, hat, hatTris)
+		k, ok2 := rayHit(c, u, head, headTris)
+		if !ok1 || !ok2 {
+			t.Fatalf("a ray from the head's centre along %v misses the hat or the head", u)
+		}
+		return h - k
+	}
+	cs.standTop = stand(vec3{0, math.Sin(80 * math.Pi / 180), math.Cos(80 * math.Pi / 180)})
+	cs.standFront = stand(vec3{0, math.Sin(math.Pi / 4), math.Cos(math.Pi / 4)})
+	return cs
+}
+
+// TestCapShape checks that the cap reads as a baseball cap (the panel saw
+// a skull cap, a do-rag with a short flat visor): the visor is 6 to 8 cm
+// long from the crown's front to its tip (before: 9.1 cm by this
+// measure, from a crown close to the forehead) and its sides curve at
+// least 2 cm below its middle (before: 1.6 cm), and the crown stands off
+// the head: at least 2 cm over the top and in front, 45° up (before: 1.1
+// and 0.8 cm, close to the skin).
+func TestCapShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an avatar")
+	}
+	cs := measureCap(t)
+	t.Logf("cap: visor %.1f cm long, %.1f cm in front of the forehead, sides %.1f cm below its middle; crown %.1f cm over the top, %.1f cm in front", 100*cs.length, 100*cs.reach, 100*cs.curve, 100*cs.standTop, 100*cs.standFront)
+	if cs.length < 0.06 || cs.length > 0.08 {
+		t.Errorf("the visor is %.1f cm long, want 6 to 8", 100*cs.length)
+	}
+	if cs.curve < 0.02 {
+		t.Errorf("the visor's sides are %.1f cm below its middle, want at least 2 (a curved visor)", 100*cs.curve)
+	}
+	if cs.standTop < 0.02 || cs.standFront < 0.02 {
+		t.Errorf("the crown stands %.1f cm over the top of the head and %.1f cm in front, want at least 2 each", 100*cs.standTop, 100*cs.standFront)
+	}
+}
+
+// hairCuts is the longest run of the hair's open edges that a hat leaves
+// in sight running level round the head (within 25° of horizontal, above
+// the chin): where a lock was cut along the hat's rim, the panel saw it
+// end square at the temple. An edge is in sight when a level ray from
+// the head's axis out through its middle misses the hat.
+func hairCuts(t *testing.T, style string) float64 {
+	t.Helper()
+	cfg := Default(Feminine)
+	cfg.Hair.Style = "long"
+	cfg.Headwear = Headwear{Style: style}
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
+	hair, hairTris := meshPositions(s, "Wolf3D_Hair")
+	l, _ := meshPositions(s, "EyeLeft")
+	r, _ := meshPositions(s, "EyeRight")
+	c := headCentre(centroid(l), centroid(r))
+	// Open edges: used by one triangle, welded by position (the hair's
+	// cards repeat positions along UV seams).
+	key := func(p vec3) [3]int32 {
+		return [3]int32{int32(math.Round(p[0] * 1e4)), int32(math.Round(p[1] * 1e4)), int32(math.Round(p[2] * 1e4))}
+	}
+	type edge [2][3]int32
+	count := map[edge]int{}
+	ends := map[edge][2]vec3{}
+	for _, tri := range hairTris {
+		for k := 0; k < 3; k++ {
+			a, b := hair[tri[k]], hair[tri[(k+1)%3]]
+			ka, kb := key(a), key(b)
+			if ka == kb {
+				continue
+			}
+			if ka[0] > kb[0] || (ka[0] == kb[0] && (ka[1] > kb[1] || (ka[1] == kb[1] && ka[2] > kb[2]))) {
+				ka, kb, a, b = kb, ka, b, a
+			}
+			e := edge{ka, kb}
+			count[e]++
+			ends[e] = [2]vec3{a, b}
+		}
+	}
+	// The level cut edges in sight, joined where they share an end.
+	parent := map[[3]int32][3]int32{}
+	var find func(k [3]int32) [3]int32
+	find = func(k [3]int32) [3]int32 {
+		if p, ok := parent[k]; ok && p != k {
+			r := find(p)
+			parent[k] = r
+			return r
+		}
+		parent[k] = k
+		return k
+	}
+	length := map[[3]int32]float64{}
+	var cuts []edge
+	for e, n := range count {
+		if n != 1 {
+			continue
+		}
+		a, b := ends[e][0], ends[e][1]
+		d := b.sub(a)
+		if d.len() < 1e-6 || math.Abs(d[1]) > d.len()*math.Sin(25*math.Pi/180) {
+			continue
+		}
+		m := a.add(b).scale(0.5)
+		if m[1] < c[1]-0.1 {
+			continue
+		}
+		out := vec3{m[0] - c[0], 0, m[2] - c[2]}
+		if out.len() < 1e-6 {
+			continue
+		}
+		if _, ok := rayHit(m, out.norm(), hat, hatTris); ok {
+			continue
+		}
+		cuts = append(cuts, e)
+		parent[find(e[0])] = find(e[1])
+	}
+	longest := 0.0
+	for _, e := range cuts {
+		d := ends[e][1].sub(ends[e][0]).len()
+		r := find(e[0])
+		length[r] += d
+		longest = math.Max(longest, length[r])
+	}
+	return longest
+}
+
+// TestHatHairEnds puts each hat on long hair and checks that no lock
+// ends in a level cut in sight below the hat longer than 2.5 cm: the
+// locks run on from under the rim. Before, the hair was cut where the
+// hat covered it, and the cuts left in sight were 8.1 cm long under the
+// cap, 19.9 under the beanie and 14.4 under the fedora; now 1.8 under
+// each, the same edge of the hair's own under all three.
+func TestHatHairEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 3 avatars")
+	}
+	for _, style := range headwearStyles[1:] {
+		t.Run(style, func(t *testing.T) {
+			cut := hairCuts(t, style)
+			t.Logf("%s over long hair: longest level cut in sight %.1f cm", style, 100*cut)
+			if cut > 0.025 {
+				t.Errorf("a lock ends in a level cut %.1f cm long below the %s, want at most 2.5", 100*cut, style)
+			}
+		})
+	}
+}

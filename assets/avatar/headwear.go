@@ -342,33 +342,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		p.hatGrid(cuff, 0, 1, 0.66, 1, 1)
 		p.shell = len(p.tris)
 	case "cap":
-		// A fitted six-panel crown sitting above the ears and a curved
-		// visor to the front.
-		const front, back, gap = 0.04, 0.0, 0.009
-		rings := k.crown(front, back, gap, 0.004, 12)
-		p.hatGrid(rings, 0, 1, 0, 0.6, 0)
-		p.shell = len(p.tris)
-		// The visor: a D from the rim between ±65°, reaching 8 cm
-		// forward at the middle, sloping down 17° and curved down at its
-		// sides. Sloping 9°, it was seen edge-on from the front, a line
-		// 1.2 cm high: the cap read as a skull cap.
-		const span = 65 * math.Pi / 180
-		const n = 24
-		var rows [][]vec3
-		for r := 0; r <= 6; r++ {
-			s := float64(r) / 6
-			row := make([]vec3, n+1)
-			for i := 0; i <= n; i++ {
-				th := -span + 2*span*float64(i)/n
-				q := k.rimPoint(th, front, back, gap)
-				a := th / span
-				reach := (0.08*math.Sqrt(math.Max(0, 1-a*a)) + 0.004) * s
-				q = q.add(vec3{0.012 * a * s, -reach*math.Tan(17*math.Pi/180) - 0.012*a*a*s, reach})
-				row[i] = q
-			}
-			rows = append(rows, row)
-		}
-		p.hatGrid(rows, 0, 1, 0.65, 1, 1)
+		p.cap(k)
 	case "fedora":
 		// A felt crown over a band at the rim, tapering, with a centre
 		// dent and two front pinches, a ribbon round its foot and a
@@ -483,6 +457,106 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	return p, k.c
 }
 
+// The baseball cap's measures (metres): its rim's height over the eyes
+// at the front and the back, the crown's gap over the skull at the rim,
+// how far more it stands off the skull at the top (at the front, where
+// the buckram stiffens the front panels, and at the back), the visor's
+// reach in front of the crown and how far its sides curve down.
+const (
+	capFront, capBack, capGap = 0.035, -0.012, 0.008
+	capStandFront             = 0.022
+	capStandBack              = 0.01
+	capVisor                  = 0.072
+	capVisorCurve             = 0.026
+	capVisorThick             = 0.004
+)
+
+// capSegments is how many quads go round a cap's crown: a multiple of
+// six, so that each of its six panels' seams runs along a column of
+// vertices, sunk into a groove.
+const capSegments = 60
+
+// cap builds a baseball cap over the skull k: a six-panel crown that
+// stands off the head (higher at the front), grooved along its seams,
+// with a button on top, a back band above the neck and a pre-curved
+// visor about 7 cm long with a thickness. Fitted close to the skull with
+// a flat visor, it read as a skull cap or a do-rag.
+func (p *part) cap(k *skull) {
+	const rows = 10
+	crown := make([][]vec3, rows+1)
+	for r := 0; r <= rows; r++ {
+		s := float64(r) / rows
+		row := make([]vec3, capSegments+1)
+		for i := 0; i <= capSegments; i++ {
+			th := float64(i%capSegments) / capSegments * 2 * math.Pi
+			ph0 := k.rimElevation(th, k.rim(th, capFront, capBack), capGap)
+			ph := ph0 + (math.Pi/2-ph0)*math.Sin(s*math.Pi/2)
+			if r == rows {
+				ph = math.Pi / 2
+			}
+			// The stand-off grows from the rim up, fast (the panels
+			// rise off the head, the front ones straight up from the
+			// visor), and is most at the front.
+			f := (1 + math.Cos(th)) / 2
+			stand := (capStandBack + (capStandFront-capStandBack)*f*f) * math.Sin(math.Min(1, 1.8*s)*math.Pi/2)
+			rad := k.radius(th, ph) + capGap + stand
+			// The seams sink 1.5 mm between the puffed panels, less
+			// toward the visor (a notch there showed its edge).
+			if i%(capSegments/6) == 0 && r < rows {
+				rad -= 0.0015 * math.Min(1, float64(r)/3)
+			}
+			row[i] = k.c.add(dir(th, ph).scale(rad))
+		}
+		crown[r] = row
+	}
+	p.hatGrid(crown, 0, 1, 0, 0.6, 0)
+	// The button: a flattened dome 12 mm across on the top.
+	top := crown[rows][0]
+	var button [][]vec3
+	for r := 0; r <= 2; r++ {
+		a := float64(r) / 2 * math.Pi / 2
+		row := make([]vec3, 17)
+		for i := range row {
+			th := float64(i%16) / 16 * 2 * math.Pi
+			rad := 0.006 * math.Cos(a)
+			row[i] = top.add(vec3{rad * math.Sin(th), -0.001 + 0.003*math.Sin(a), rad * math.Cos(th)})
+		}
+		button = append(button, row)
+	}
+	p.hatGrid(button, 0, 0.1, 0.6, 0.63, 0)
+	p.shell = len(p.tris)
+	// The visor: a D from the rim between ±70°, reaching capVisor in
+	// front of the crown at the middle, sloping down 12°, its sides
+	// curved down by capVisorCurve at the tip: the top, the underside
+	// capVisorThick below it, and the edge between them.
+	const span = 70 * math.Pi / 180
+	const n = 24
+	at := func(i int, s, down float64) vec3 {
+		th := -span + 2*span*float64(i)/n
+		q := k.rimPoint(th, capFront, capBack, capGap)
+		a := th / span
+		reach := (capVisor*math.Sqrt(math.Max(0, 1-math.Pow(a, 4))) + 0.003) * s
+		// Forward, a little out to the side, down the slope, and the
+		// sides curving down across the visor as it reaches out.
+		side := math.Sin(th) * 0.012 * s
+		drop := reach*math.Tan(12*math.Pi/180) + capVisorCurve*a*a*s*s
+		return q.add(vec3{side, -drop - down, reach})
+	}
+	var topRows, underRows [][]vec3
+	for r := 0; r <= 5; r++ {
+		s := float64(r) / 5
+		tr, ur := make([]vec3, n+1), make([]vec3, n+1)
+		for i := 0; i <= n; i++ {
+			tr[i] = at(i, s, 0)
+			ur[i] = at(i, s, capVisorThick*s)
+		}
+		topRows, underRows = append(topRows, tr), append(underRows, ur)
+	}
+	p.hatGrid(topRows, 0, 1, 0.65, 0.95, 1)
+	p.hatGrid(underRows, 0, 1, 0.65, 0.95, 1)
+	p.hatGrid([][]vec3{topRows[5], underRows[5]}, 0, 1, 0.96, 1, 1)
+}
+
 // The fedora's crown: how deep its centre dent is at the front of the
 // top (metres), and how far in (a share of the radius) its front
 // pinches reach at the top.
@@ -525,6 +599,10 @@ func pressHair(hair, hatPart *part, c vec3) {
 		shell = &part{pos: hatPart.pos, tris: hatPart.tris[:hatPart.shell]}
 	}
 	rays := newRayBins(shell, c)
+	whole := rays
+	if shell != hatPart {
+		whole = newRayBins(hatPart, c)
+	}
 	n := len(hair.pos)
 	covered := make([]bool, n)
 	hits := make([]float64, n)
@@ -539,7 +617,10 @@ func pressHair(hair, hatPart *part, c vec3) {
 		u := d.scale(1 / r)
 		hit, ok := rays.first(u)
 		if !ok {
-			continue
+			// Hair that reaches past a brim is pressed under it.
+			if hit, ok = whole.first(u); !ok || hit > r+hairClearance {
+				continue
+			}
 		}
 		covered[i], hits[i] = true, hit
 		if r > hit-hairClearance {
@@ -548,6 +629,15 @@ func pressHair(hair, hatPart *part, c vec3) {
 	}
 	var idx []uint32
 	nb := make([][]int, n)
+	// lim is how far from the centre a corner of a triangle that reaches
+	// under the rim may lie: inside the hat where its rays meet it and
+	// where the triangle's edges pass under the rim, less the clearance.
+	// (The distance from c along a straight edge is largest at its ends,
+	// so an edge whose ends are within lim stays within it.)
+	lim := make([]float64, n)
+	for i := range lim {
+		lim[i] = math.Inf(1)
+	}
 	for _, t := range hair.tris {
 		for k := 0; k < 3; k++ {
 			a, b := int(t[k]), int(t[(k+1)%3])
@@ -559,30 +649,39 @@ func pressHair(hair, hatPart *part, c vec3) {
 			continue
 		}
 		idx = append(idx, t[0], t[1], t[2])
-	}
-	// The uncovered hair next to covered hair lies no farther from the
-	// centre than the hat above it (less the clearance); the rings
-	// beyond take a share of their neighbours' moves: three rings, each
-	// half the last.
-	for i := range n {
-		if covered[i] {
+		if !covered[t[0]] && !covered[t[1]] && !covered[t[2]] {
 			continue
 		}
-		lim := math.Inf(1)
-		for _, j := range nb[i] {
-			if covered[j] {
-				lim = math.Min(lim, hits[j]-hairClearance)
+		r := math.Inf(1)
+		for k := 0; k < 3; k++ {
+			a, b := int(t[k]), int(t[(k+1)%3])
+			if covered[a] {
+				r = math.Min(r, hits[a])
+			}
+			if covered[a] != covered[b] {
+				r = math.Min(r, rays.rimAlong(v3(hair.pos[a]).sub(c), v3(hair.pos[b]).sub(c)))
 			}
 		}
-		if d := v3(hair.pos[i]).sub(c); d.len() > lim {
-			move[i] = d.scale(lim/d.len() - 1)
+		for _, v := range t {
+			lim[v] = math.Min(lim[v], r-hairClearance)
 		}
 	}
+	for i := range n {
+		if math.IsInf(lim[i], 1) {
+			continue
+		}
+		d := v3(hair.pos[i]).sub(c).add(move[i])
+		if l := d.len(); l > lim[i] {
+			move[i] = move[i].add(d.scale(lim[i]/l - 1))
+		}
+	}
+	// The hair beyond takes a share of its neighbours' moves: three
+	// rings, each half the last.
 	for range 3 {
 		next := make([]vec3, n)
 		copy(next, move)
 		for i := range n {
-			if covered[i] || len(nb[i]) == 0 || move[i] != (vec3{}) {
+			if covered[i] || len(nb[i]) == 0 || !math.IsInf(lim[i], 1) {
 				continue
 			}
 			var sum vec3
@@ -598,7 +697,60 @@ func pressHair(hair, hatPart *part, c vec3) {
 			hair.pos[i] = v3(hair.pos[i]).add(move[i]).f32()
 		}
 	}
-	hair.keep(idx)
+	// A moved triangle that still passes through the hat (where its rim
+	// turns in or out more than the bounds above allow) is dropped.
+	kept := idx[:0]
+	for t := 0; t < len(idx); t += 3 {
+		tri := idx[t : t+3]
+		if move[tri[0]] != (vec3{}) || move[tri[1]] != (vec3{}) || move[tri[2]] != (vec3{}) {
+			if crossesHat(hatPart, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])) {
+				continue
+			}
+		}
+		kept = append(kept, tri...)
+	}
+	hair.keep(kept)
+}
+
+// crossesHat reports whether an edge of the triangle abd passes through
+// one of the hat's triangles.
+func crossesHat(hatPart *part, a, b, d vec3) bool {
+	corners := [3]vec3{a, b, d}
+	for k := range 3 {
+		p, q := corners[k], corners[(k+1)%3]
+		e := q.sub(p)
+		l := e.len()
+		if l < 1e-9 {
+			continue
+		}
+		u := e.scale(1 / l)
+		for _, t := range hatPart.tris {
+			if dist, _, _, ok := rayTriangle(p, u, v3(hatPart.pos[t[0]]), v3(hatPart.pos[t[1]]), v3(hatPart.pos[t[2]])); ok && dist < l {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rimAlong is the distance from the centre to the mesh where the rays
+// between directions a and b (one meeting it, one not) stop meeting it:
+// the edge of the mesh between them, found by halving the angle.
+func (rb *rayBins) rimAlong(a, b vec3) float64 {
+	in, out := a.norm(), b.norm()
+	if _, ok := rb.first(in); !ok {
+		in, out = out, in
+	}
+	best, _ := rb.first(in)
+	for range 10 {
+		m := in.add(out).norm()
+		if d, ok := rb.first(m); ok {
+			in, best = m, d
+		} else {
+			out = m
+		}
+	}
+	return best
 }
 
 // rayBins finds where rays from a point first meet a mesh: its triangles

@@ -8,7 +8,7 @@ import "math"
 // walked down the back's cloth (and, to the sides, out over the
 // shoulders) and lifted off it, thick at the neck where the hood's
 // fabric gathers and thinner toward its rounded lower edge, where a
-// skirt turns it back onto the back. Every vertex of it takes the
+// skirt turns it back onto the back, after a rolled rim. Every vertex of it takes the
 // texture coordinates and the weights of the cloth under it, so its knit
 // runs on as the back's (a shell that stood away from the back and took
 // the back's texture stretched the knit into streaks) and it moves as
@@ -34,13 +34,25 @@ const (
 	// collar; hoodUVDrop how far below its place each point takes its
 	// texture coordinates.
 	hoodTop, hoodUVDrop = 0.02, 0.07
+	// hoodRoll is how far the rolled rim near the hood's lower edge
+	// stands over the hood's cloth beside it, at hoodRollAt of the way
+	// down: lying down, the hood's opening folds over into a roll, and
+	// without it the hood read from behind as a flat yoke.
+	hoodRoll, hoodRollAt = 0.014, 0.8
 )
 
 // hoodHeight is the hood's height over the back at t (0 at its top, 1 at
 // its lower edge) in a column side of the way to its end (0 straight
 // back, 1 the last column).
 func hoodHeight(t, side float64) float64 {
-	return hoodEdge + (hoodThick-hoodEdge)*math.Pow(1-t, 1.5)*(1-0.4*side*side)
+	roll := hoodRoll * math.Exp(-math.Pow((t-hoodRollAt)/0.11, 2)) * (1 - 0.3*side*side)
+	return hoodEdge + (hoodThick-hoodEdge)*math.Pow(1-t, 1.5)*(1-0.4*side*side) + roll
+}
+
+// hoodShade is the shade of the hood's row at t: the crease above the
+// roll a little darker, as the fold hides it from the light.
+func hoodShade(t float64) float32 {
+	return float32(1 - 0.12*math.Exp(-math.Pow((t-(hoodRollAt-0.2))/0.07, 2)))
 }
 
 // hood is the hood added to a top: where it lies, for the hair to go
@@ -151,7 +163,7 @@ func addHood(g *part, neck [3]float32) *hood {
 	for r := 0; r <= hoodRows; r++ {
 		for i := range cols {
 			side := math.Abs(-1 + 2*float64(i)/hoodCols)
-			add(cols[i][r], uvs[i][r], hoodHeight(float64(r)/hoodRows, side), 1)
+			add(cols[i][r], uvs[i][r], hoodHeight(float64(r)/hoodRows, side), hoodShade(float64(r)/hoodRows))
 		}
 	}
 	for i := range cols {

@@ -125,3 +125,54 @@ func checkKnitScale(t *testing.T, m *scene.Mesh) {
 		t.Errorf("%d of %d hood triangles have their knit stretched or squeezed threefold", bad, hood)
 	}
 }
+
+// TestHoodRoll checks that the hood, down, has a rolled rim near its
+// lower edge, as seen from behind: along rays straight back (and 15°
+// either side) from the neck's axis, the hood stands off the back by at
+// least 8 mm more at its rim (the lower 35 % of its length) than in the
+// crease above it (30 to 60 % down). Before, the hood thinned steadily
+// from the neck to its edge (the rim 0.5 mm thinner than the crease) and
+// read from behind as a flat yoke.
+func TestHoodRoll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an avatar")
+	}
+	cfg := Default(Masculine)
+	cfg.Outfit.Top.Style = "hoodie"
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := standingBody(cfg.resolve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	neck := v3(body.Joints()["Neck"])
+	top, topTris := meshPositions(s, "Wolf3D_Outfit_Top")
+	for _, a := range []float64{-15, 0, 15} {
+		d := vec3{math.Sin(a * math.Pi / 180), 0, -math.Cos(a * math.Pi / 180)}
+		crease, rim := math.Inf(1), 0.0
+		for k := 0; k <= 40; k++ {
+			f := float64(k) / 40 // share of the hood's length down
+			o := neck.sub(vec3{0, hoodTop + f*hoodLength, 0})
+			h := hits(top, topTris, o, d)
+			if len(h) < 2 {
+				continue
+			}
+			near, far := math.Inf(1), 0.0
+			for _, x := range h {
+				near, far = math.Min(near, x), math.Max(far, x)
+			}
+			if f >= 0.3 && f <= 0.6 {
+				crease = math.Min(crease, far-near)
+			}
+			if f >= 0.65 {
+				rim = math.Max(rim, far-near)
+			}
+		}
+		t.Logf("%+.0f°: the hood stands %.1f mm off the back in its crease, %.1f mm at its rim", a, 1000*crease, 1000*rim)
+		if math.IsInf(crease, 1) || rim-crease < 0.008 {
+			t.Errorf("%+.0f°: the hood's rim stands %.1f mm more than its crease, want at least 8 (a rolled rim)", a, 1000*(rim-crease))
+		}
+	}
+}

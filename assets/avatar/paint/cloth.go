@@ -10,12 +10,17 @@ const (
 	Leather = "leather" // grain and creases: shoes and boots
 	Canvas  = "canvas"  // coarse plain weave: sneakers
 	Felt    = "felt"    // pressed wool, no threads: hats
+	// Cap is a baseball cap's cotton: a plain weave over UVs laid out as
+	// headwear lays a cap out (the crown's six panels side by side in u
+	// below v 0.6, the visor from 0.65 up), with the panels' seams and
+	// the visor's rows of stitching drawn on it.
+	Cap = "cap"
 )
 
 // threadPeriod is the size in metres of one repeat of each kind's
 // pattern: large enough to show at a texture's resolution on a whole
 // garment, small enough to read as fabric.
-var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005, Felt: 0.01}
+var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005, Felt: 0.01, Cap: 0.004}
 
 // Cloth paints fabric of a kind and colour over s. The pattern runs along
 // the garment's UVs (threads follow the pattern pieces, as they do in the
@@ -92,7 +97,7 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					g := fbm3(t.pos, 900, 3, seed+2)
 					h = 0.5 + 0.3*g
 					tint, rough = 0.97+0.06*g, 0.92
-				default: // Weave, Canvas
+				default: // Weave, Canvas, Cap
 					over := (iu+iv)%2 == 0
 					if over {
 						h = math.Sin(math.Pi*fu) * (0.7 + 0.3*math.Sin(math.Pi*fv))
@@ -104,7 +109,10 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 						rough = 0.9
 					}
 				}
-				if kind == Knit || kind == Weave || kind == Canvas {
+				if kind == Cap {
+					h, tint, rough = capOver(x, y, n, h, tint, rough)
+				}
+				if kind == Knit || kind == Weave || kind == Canvas || kind == Cap {
 					h *= fine
 					tint = 1 + (tint-1)*fine
 				}
@@ -191,4 +199,36 @@ func twill(x, y int, t texel, c rgb, seed uint64) (float64, rgb) {
 	slub := noise3([3]float64{p[0] * 300, p[1] * 25, p[2] * 300}, seed+4)
 	w += 0.04 * smooth(0.55, 0.9, slub)
 	return h, c.mix(weft, w).scale(0.98 + 0.04*h)
+}
+
+// capOver draws a cap's seams and stitching over its cloth at texel
+// (x, y) of an n-texel map: a groove down each of the six panels' seams
+// with a row of stitches either side, a row round the crown's foot, and
+// rows across the visor parallel to its front edge. Without them the
+// crown read as a plain dome (a skull cap).
+func capOver(x, y, n int, h, tint, rough float64) (float64, float64, float64) {
+	u, v := (float64(x)+0.5)/float64(n), (float64(y)+0.5)/float64(n)
+	texel := 1 / float64(n)
+	stitch := func(along float64) bool { // dashes 3 texels long, 1 apart
+		return math.Mod(along/texel, 4) < 3
+	}
+	switch {
+	case v < 0.6:
+		seam := math.Abs(u*6-math.Round(u*6)) / 6 // UV units to the nearest seam
+		switch {
+		case seam < 0.8*texel:
+			return 0.05, tint * 0.72, rough
+		case math.Abs(seam-2.5*texel) < 0.6*texel && stitch(v):
+			return 0.9, tint * 0.86, 0.6
+		case math.Abs(v-2.5*texel) < 0.6*texel && stitch(u):
+			return 0.9, tint * 0.86, 0.6
+		}
+	case v > 0.65 && v < 0.95:
+		// Rows 5 texels apart from the front edge back.
+		d := (0.95 - v) / texel
+		if d > 2 && d < 40 && math.Abs(math.Mod(d, 5)-2.5) < 0.6 && stitch(u) {
+			return 0.9, tint * 0.86, 0.6
+		}
+	}
+	return h, tint, rough
 }
