@@ -279,7 +279,7 @@ func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, s
 
 // headwearMesh adds the hat p in its style's fabric.
 func headwearMesh(b *builder, p *part, h Headwear, seed uint64) {
-	kind := map[string]string{"beanie": paint.Knit, "cap": paint.Cap, "fedora": paint.Felt}[h.Style]
+	kind := map[string]string{"beanie": paint.Rib, "cap": paint.Cap, "fedora": paint.Felt}[h.Style]
 	maps := clothTexture(p.surface(), kind, paint.RGB(colorOf(clothColors, h.color())), paint.RGB{}, 0, seed, 256)
 	b.mesh("Wolf3D_Headwear", p.prim(b.painted("Wolf3D_Headwear", maps, matOpts{normal: true, doubleSided: true})))
 }

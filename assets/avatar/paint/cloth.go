@@ -15,12 +15,16 @@ const (
 	// below v 0.6, the visor from 0.65 up), with the panels' seams and
 	// the visor's rows of stitching drawn on it.
 	Cap = "cap"
+	// Rib is a beanie's rib knit: wales 9 mm apart running round it in u
+	// (up the hat), proud enough to read at a hat's texture size (the
+	// jersey of a T-shirt, at 5 mm, blurred to a flat grey on a beanie).
+	Rib = "rib"
 )
 
 // threadPeriod is the size in metres of one repeat of each kind's
 // pattern: large enough to show at a texture's resolution on a whole
 // garment, small enough to read as fabric.
-var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005, Felt: 0.01, Cap: 0.004}
+var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, Leather: 0.01, Canvas: 0.005, Felt: 0.01, Cap: 0.004, Rib: 0.009}
 
 // Cloth paints fabric of a kind and colour over s. The pattern runs along
 // the garment's UVs (threads follow the pattern pieces, as they do in the
@@ -86,6 +90,12 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					h = 0.5 + 0.5*math.Cos(2*math.Pi*(v+a*0.8))
 					h *= 1 - math.Pow(2*a, 6)
 					tint, rough = 0.95+0.06*h, 0.85
+				case Rib:
+					// Wales (knit) between troughs (purl), and faint
+					// courses across them.
+					rib := 0.5 + 0.5*math.Cos(2*math.Pi*u)
+					h = (0.2 + 0.8*rib) * (0.9 + 0.1*math.Cos(2*math.Pi*v*4))
+					tint, rough = 0.86+0.16*rib, 0.9
 				case Twill:
 					h, c = twill(x, y, t, c, seed)
 					tint, rough = 1, 0.8
