@@ -330,8 +330,6 @@ type plan struct {
 
 // ruinError is the error, relative to a primitive's size, past which its
 // share of the level would destroy its shape rather than lighten it.
-// ruinError is the error, relative to a primitive's size, past which its
-// share of the level would destroy its shape rather than lighten it.
 const ruinError = 0.25
 
 // spareRuined keeps the primitives whose plan passes ruinError as they
