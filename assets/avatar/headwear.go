@@ -488,7 +488,10 @@ func (p *part) cap(k *skull) {
 		s := float64(r) / rows
 		row := make([]vec3, capSegments+1)
 		for i := 0; i <= capSegments; i++ {
-			th := float64(i%capSegments) / capSegments * 2 * math.Pi
+			// From the back round: the texture's seam (u 0 and 1) lies
+			// along the back's middle seam; at the front, the painted
+			// seam split across it drew a dark wedge over the visor.
+			th := math.Pi + float64(i%capSegments)/capSegments*2*math.Pi
 			ph0 := k.rimElevation(th, k.rim(th, capFront, capBack), capGap)
 			ph := ph0 + (math.Pi/2-ph0)*math.Sin(s*math.Pi/2)
 			if r == rows {
