@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -15,12 +14,7 @@ func beardCoverage(t *testing.T, style string) (cover []bool, n int) {
 	t.Helper()
 	cfg := Default(Masculine)
 	cfg.FacialHair.Style = style
-	body, err := standingBody(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	body, head := restingHead(t, cfg)
 	bd := newBeard(cfg, head, body.Joints())
 	if bd.part == nil {
 		t.Fatalf("%s: no beard", style)

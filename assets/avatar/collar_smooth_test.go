@@ -153,15 +153,7 @@ func TestCollarOpeningSmooth(t *testing.T) {
 		t.Run(c.body+"-"+c.top, func(t *testing.T) {
 			cfg := Default(c.body)
 			cfg.Outfit.Top.Style = c.top
-			s, err := Generate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := standingBody(cfg.resolve())
-			if err != nil {
-				t.Fatal(err)
-			}
-			neck := v3(body.Joints()["Neck"])
+			s, neck := generatedWithNeck(t, cfg)
 			top, topT := meshPositions(s, "Wolf3D_Outfit_Top")
 			skin, skinT := meshPositions(s, "Wolf3D_Body")
 			head, headT := meshPositions(s, "Wolf3D_Head")

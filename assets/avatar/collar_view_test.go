@@ -175,15 +175,7 @@ func TestCollarLiningNotGrey(t *testing.T) {
 			cfg.Outfit.Top.Style = c.top
 			// Hair in front of the chest would hide what is measured.
 			cfg.Hair.Style = "bald"
-			s, err := Generate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := standingBody(cfg.resolve())
-			if err != nil {
-				t.Fatal(err)
-			}
-			neck := v3(body.Joints()["Neck"])
+			s, neck := generatedWithNeck(t, cfg)
 			for _, yaw := range []float64{0, 35, -35} {
 				v := viewCollar(s, neck, yaw*math.Pi/180)
 				t.Logf("%s %s at %+.0f°: %d pixels of skin out over the cloth; lining seen %d pixels, %d of them grey; edge turns %.0f px over %d rows", c.body, c.top, yaw, v.poked, v.inside, v.grey, v.turn, v.rows)

@@ -40,15 +40,7 @@ func TestHoodDown(t *testing.T) {
 		t.Run(c.body+"-"+c.top, func(t *testing.T) {
 			cfg := Default(c.body)
 			cfg.Outfit.Top.Style, cfg.Hair.Style = c.top, "long"
-			s, err := Generate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := standingBody(cfg.resolve())
-			if err != nil {
-				t.Fatal(err)
-			}
-			neck := v3(body.Joints()["Neck"])
+			s, neck := generatedWithNeck(t, cfg)
 			top, topTris := meshPositions(s, "Wolf3D_Outfit_Top")
 			hair, hairTris := meshPositions(s, "Wolf3D_Hair")
 			rays, layered, through := 0, 0, 0
@@ -139,15 +131,7 @@ func TestHoodRoll(t *testing.T) {
 	}
 	cfg := Default(Masculine)
 	cfg.Outfit.Top.Style = "hoodie"
-	s, err := Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := standingBody(cfg.resolve())
-	if err != nil {
-		t.Fatal(err)
-	}
-	neck := v3(body.Joints()["Neck"])
+	s, neck := generatedWithNeck(t, cfg)
 	top, topTris := meshPositions(s, "Wolf3D_Outfit_Top")
 	for _, a := range []float64{-15, 0, 15} {
 		d := vec3{math.Sin(a * math.Pi / 180), 0, -math.Cos(a * math.Pi / 180)}

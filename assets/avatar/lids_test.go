@@ -3,8 +3,6 @@ package avatar
 import (
 	"math"
 	"testing"
-
-	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
 // lidOverIris is how far, at rest, the upper lid's edge comes down over
@@ -15,12 +13,7 @@ import (
 // centre, within 2 mm of the iris's middle.
 func lidOverIris(t *testing.T, cfg Config) (cover, irisRadius float64) {
 	t.Helper()
-	body, err := standingBody(cfg.resolve())
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	body, head := restingHead(t, cfg.resolve())
 	eye, err := body.Fit("eyes/left")
 	if err != nil {
 		t.Fatal(err)

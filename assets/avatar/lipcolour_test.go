@@ -6,7 +6,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -24,12 +23,7 @@ type paintedFace struct {
 func paintFace(t *testing.T, cfg Config) *paintedFace {
 	t.Helper()
 	c := cfg.resolve()
-	body, err := standingBody(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	_, head := restingHead(t, c)
 	lips, blush := lipColour(), blushMask()
 	head.mask = make([]float32, len(head.pos))
 	hb := make([]float32, len(head.pos))

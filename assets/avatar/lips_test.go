@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
 // lipsAhead is how far the lips at rest stand ahead of the E-line, in
@@ -16,12 +14,7 @@ import (
 // millimetres behind it; lips well ahead of it read as a pout.
 func lipsAhead(t *testing.T, cfg Config) float64 {
 	t.Helper()
-	body, err := standingBody(cfg.resolve())
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	_, head := restingHead(t, cfg.resolve())
 	mask := lipMask()
 	middle := func(p [3]float32, w float64) bool { return math.Abs(float64(p[0])) < w }
 	low := math.Inf(1)
@@ -73,12 +66,7 @@ func TestLipsAtRestNotPouting(t *testing.T) {
 // the lips' middle (halfway up lipMask's full part at x = 0) they are.
 func mouthShape(t *testing.T, cfg Config) (ratio, depth, lift float64) {
 	t.Helper()
-	body, err := standingBody(cfg.resolve())
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	_, head := restingHead(t, cfg.resolve())
 	lips, nose, full := lipColour(), noseMask(), lipMask()
 	var corner, cornerY, cornerZ, nw float64
 	front, lo, hi := math.Inf(-1), math.Inf(1), math.Inf(-1)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
 // lipShape measures the lips at rest as a profile and a portrait show
@@ -15,12 +13,7 @@ import (
 // forward lip vertex within 4 mm of the middle, lower by lowerLipMask).
 func lipShape(t *testing.T, cfg Config) (hw, lowerAhead float64) {
 	t.Helper()
-	body, err := standingBody(cfg.resolve())
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
-	head.closeLips()
+	_, head := restingHead(t, cfg.resolve())
 	lips, lower, full := lipColour(), lowerLipMask(), lipMask()
 	var corner float64
 	lo, hi := math.Inf(1), math.Inf(-1)
