@@ -63,8 +63,9 @@ func TestLeaderClientsInBrowser(t *testing.T) {
 		// TalkingHead finds the face (its "Blend shapes not found" is
 		// what the leader's tree fixed), its lip-sync queues the visemes
 		// of the words, and at each one's peak it sets that viseme on the
-		// face at its level (0.6 and more), which changes the mouth's
-		// pixels and hardly any other (3.1-6.4% and under 0.1% in four runs).
+		// face at its level (0.6 and more); the one that moves the mouth
+		// most changes the mouth's pixels and hardly any other (2.4-2.6%
+		// and under 0.07% in two runs with the shaped lips of 5fcf571).
 		if !slices.Contains(c.TalkingHead.Morphs, face) {
 			t.Errorf("%s: TalkingHead drives %v, not %s", tc.query, c.TalkingHead.Morphs, face)
 		}

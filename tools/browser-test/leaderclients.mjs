@@ -7,10 +7,10 @@
 // speakAudio with the audio (silence here) and its words' timings, from
 // which its English lip-sync module makes the visemes. With its clock
 // stopped, the script sets it to the peak of each of the first visemes
-// in turn and reads the weight TalkingHead then sets on the face; at the
-// strongest the picture is drawn twice, with those weights and with the
-// visemes at 0, to count the pixels they change around the mouth and
-// elsewhere. It prints what each client found as one line of JSON;
+// in turn and reads the weight TalkingHead then sets on the face; at
+// each the picture is drawn twice, with those weights and with the
+// visemes at 0, and for the viseme that changes the mouth most it counts
+// the pixels they change around the mouth and elsewhere. It prints what each client found as one line of JSON;
 // internal/app's TestLeaderClientsInBrowser judges it.
 //
 //   node leaderclients.mjs MODEL_URL
@@ -99,28 +99,27 @@ try {
     return px;
   };
   const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  let peak = null;
-  // The first three visemes of "hello", each at its peak.
+  // The first three visemes of "hello", each at its peak: the frame with
+  // the visemes TalkingHead set, then at 0 on every mesh (the teeth carry
+  // them too). All three are kept and the one that moves the mouth most
+  // is measured: their peaks tie (0.657 each), and picking the highest
+  // weight picked by rounding, sometimes viseme_nn, whose lips hardly
+  // part.
+  const peaks = [];
   for (const x of visemes.slice(0, 3)) {
     const name = Object.keys(x.vs)[0];
     head.animClock = x.ts[1];
     await frame();
     const weight = face.morphTargetInfluences[face.morphTargetDictionary[name]];
     out.talkinghead.visemes.push([name, weight]);
-    if (weight > out.talkinghead.visemeMax) {
-      out.talkinghead.visemeMax = weight;
-      out.talkinghead.viseme = name;
-      // The same frame with the visemes TalkingHead set, then at 0 on
-      // every mesh (the teeth carry them too).
-      const spoken = draw();
-      const kept = head.morphs.map((m) => [...m.morphTargetInfluences]);
-      for (const m of head.morphs) {
-        for (const [n, i] of Object.entries(m.morphTargetDictionary)) if (n.startsWith('viseme_')) m.morphTargetInfluences[i] = 0;
-      }
-      const silent = draw();
-      head.morphs.forEach((m, k) => kept[k].forEach((v, i) => { m.morphTargetInfluences[i] = v; }));
-      peak = { spoken, silent };
+    const spoken = draw();
+    const kept = head.morphs.map((m) => [...m.morphTargetInfluences]);
+    for (const m of head.morphs) {
+      for (const [n, i] of Object.entries(m.morphTargetDictionary)) if (n.startsWith('viseme_')) m.morphTargetInfluences[i] = 0;
     }
+    const silent = draw();
+    head.morphs.forEach((m, k) => kept[k].forEach((v, i) => { m.morphTargetInfluences[i] = v; }));
+    peaks.push({ name, weight, spoken, silent });
   }
   // The mouth on the screen: the teeth's box, or 6.5 cm below the eyes
   // when merged; 7 cm wide and 8 cm tall with the chin.
@@ -134,8 +133,9 @@ try {
     return [(v.x + 1) / 2 * w, (v.y + 1) / 2 * h]; // readPixels rows go up, as NDC y does
   };
   const [x0, y0] = corner(-0.035, -0.04), [x1, y1] = corner(0.035, 0.04);
-  const n = { in: 0, inChanged: 0, out: 0, outChanged: 0 };
-  if (peak) {
+  out.talkinghead.mouthChanged = -1;
+  for (const peak of peaks) {
+    const n = { in: 0, inChanged: 0, out: 0, outChanged: 0 };
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const i = (y * w + x) * 4, a = peak.spoken, b = peak.silent;
@@ -145,9 +145,12 @@ try {
         if (d > 48) n[inside ? 'inChanged' : 'outChanged']++;
       }
     }
+    const mouth = n.in ? n.inChanged / n.in : 0;
+    if (mouth > out.talkinghead.mouthChanged) {
+      Object.assign(out.talkinghead, { viseme: peak.name, visemeMax: peak.weight, mouthChanged: mouth, elsewhereChanged: n.out ? n.outChanged / n.out : 0 });
+    }
   }
-  out.talkinghead.mouthChanged = n.in ? n.inChanged / n.in : 0;
-  out.talkinghead.elsewhereChanged = n.out ? n.outChanged / n.out : 0;
+  out.talkinghead.mouthChanged = Math.max(out.talkinghead.mouthChanged, 0);
   window.result = out;
 } catch (e) {
   window.result = { error: String(e && e.message || e) + ' ' + JSON.stringify(out) };
