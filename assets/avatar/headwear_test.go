@@ -1,10 +1,7 @@
 package avatar
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/png"
 	"math"
 	"testing"
 
@@ -171,19 +168,7 @@ func TestHeadwearColor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var img image.Image
-			for _, m := range s.Materials {
-				if m.Name == "Wolf3D_Headwear" {
-					src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
-					img, err = png.Decode(bytes.NewReader(src.Data))
-					if err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			if img == nil {
-				t.Fatalf("%s: no Wolf3D_Headwear material", style)
-			}
+			img := baseColorImage(t, s, "Wolf3D_Headwear")
 			var sum [3]float64
 			n := 0.0
 			bd := img.Bounds()
@@ -226,18 +211,7 @@ func TestBeanieRibs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var img image.Image
-	for _, m := range s.Materials {
-		if m.Name == "Wolf3D_Headwear" {
-			src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
-			if img, err = png.Decode(bytes.NewReader(src.Data)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if img == nil {
-		t.Fatal("no Wolf3D_Headwear material")
-	}
+	img := baseColorImage(t, s, "Wolf3D_Headwear")
 	bd := img.Bounds()
 	n := bd.Dx()
 	lum := func(x, y int) float64 {

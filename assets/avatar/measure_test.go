@@ -1,6 +1,9 @@
 package avatar
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -34,4 +37,24 @@ func restingHead(t *testing.T, cfg Config) (*human.Body, *part) {
 	head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
 	head.closeLips()
 	return body, head
+}
+
+// baseColorImage decodes the base colour texture of the scene's material
+// named material, failing the test when there is none: what a texture
+// check looks at is the picture a viewer samples, not the painter's buffer.
+func baseColorImage(t *testing.T, s *scene.Scene, material string) image.Image {
+	t.Helper()
+	for _, m := range s.Materials {
+		if m.Name != material || m.PBRMetallicRoughness == nil || m.PBRMetallicRoughness.BaseColorTexture == nil {
+			continue
+		}
+		src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
+		img, err := png.Decode(bytes.NewReader(src.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	t.Fatalf("no %s material with a base colour texture", material)
+	return nil
 }

@@ -1,9 +1,7 @@
 package avatar
 
 import (
-	"bytes"
 	"image"
-	"image/png"
 	"testing"
 )
 
@@ -15,19 +13,8 @@ func inkShare(t *testing.T, cfg Config) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range s.Materials {
-		if m.Name != "Wolf3D_Outfit_Top" {
-			continue
-		}
-		src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
-		img, err := png.Decode(bytes.NewReader(src.Data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return share(img, func(r, g, b uint32) bool { return r > 150 && g > 120 && b < 110 })
-	}
-	t.Fatal("no top material")
-	return 0
+	img := baseColorImage(t, s, "Wolf3D_Outfit_Top")
+	return share(img, func(r, g, b uint32) bool { return r > 150 && g > 120 && b < 110 })
 }
 
 func share(img image.Image, ink func(r, g, b uint32) bool) float64 {
