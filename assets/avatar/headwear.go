@@ -703,10 +703,11 @@ func pressHair(hair, hatPart *part, c vec3) {
 	// A moved triangle that still passes through the hat (where its rim
 	// turns in or out more than the bounds above allow) is dropped.
 	kept := idx[:0]
+	hatCells := newTriGrid(hatPart, 0.01)
 	for t := 0; t < len(idx); t += 3 {
 		tri := idx[t : t+3]
 		if move[tri[0]] != (vec3{}) || move[tri[1]] != (vec3{}) || move[tri[2]] != (vec3{}) {
-			if crossesHat(hatPart, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])) {
+			if crossesHat(hatCells, v3(hair.pos[tri[0]]), v3(hair.pos[tri[1]]), v3(hair.pos[tri[2]])) {
 				continue
 			}
 		}
@@ -716,8 +717,8 @@ func pressHair(hair, hatPart *part, c vec3) {
 }
 
 // crossesHat reports whether an edge of the triangle abd passes through
-// one of the hat's triangles.
-func crossesHat(hatPart *part, a, b, d vec3) bool {
+// one of the hat's triangles (hat: the hat's triangles, binned).
+func crossesHat(hat *triGrid, a, b, d vec3) bool {
 	corners := [3]vec3{a, b, d}
 	for k := range 3 {
 		p, q := corners[k], corners[(k+1)%3]
@@ -726,11 +727,8 @@ func crossesHat(hatPart *part, a, b, d vec3) bool {
 		if l < 1e-9 {
 			continue
 		}
-		u := e.scale(1 / l)
-		for _, t := range hatPart.tris {
-			if dist, _, _, ok := rayTriangle(p, u, v3(hatPart.pos[t[0]]), v3(hatPart.pos[t[1]]), v3(hatPart.pos[t[2]])); ok && dist < l {
-				return true
-			}
+		if hat.crosses(p, e.scale(1/l), l) {
+			return true
 		}
 	}
 	return false
