@@ -172,11 +172,15 @@ type localFile interface {
 // sendfileWriter gives gin's writer an io.ReaderFrom, which
 // http.ServeContent's copy uses. A local file goes to net/http's own
 // ReadFrom, which hands it to the kernel (sendfile) when the answer has a
-// length and a body. Any other blob (a store's response body) is copied
-// through a pooled 256 KiB buffer straight to net/http's writer, which
-// passes writes that large to the socket: no buffer allocated per
-// request, no second copy through gin's or net/http's small buffers, a
-// few large writes instead of many 32 KiB ones. The bytes sent that way
+// length and a body. A blob that can splice (storage/minio's body on a
+// connection of its own) hands its socket to the same ReadFrom, which
+// passes the bytes from socket to socket in the kernel (splice). Any
+// other blob is copied through a pooled 256 KiB buffer straight to
+// net/http's writer, which passes writes that large to the socket: no
+// buffer allocated per request, no second copy through gin's or
+// net/http's small buffers, a few large writes instead of many 32 KiB
+// ones. (Both kernel paths need internal/httperr's connection to keep
+// TCPConn's ReadFrom: net/http looks for it there.) The bytes sent that way
 // are added to Size, which the request log reports.
 type sendfileWriter struct {
 	gin.ResponseWriter
@@ -191,15 +195,31 @@ func (w *sendfileWriter) ReadFrom(r io.Reader) (int64, error) {
 	w.WriteHeaderNow()
 	var n int64
 	var err error
+	done := false
 	if rf, ok := hw.(io.ReaderFrom); ok && isFile(r) {
 		n, err = rf.ReadFrom(r)
-	} else {
+		done = true
+	} else if lr, ok := r.(*io.LimitedReader); ok {
+		if sp, ok := lr.R.(splicer); ok {
+			n, done, err = sp.SpliceTo(hw, lr.N)
+			lr.N -= n
+		}
+	}
+	if !done {
 		buf := copyBufs.Get().(*[]byte)
 		n, err = io.CopyBuffer(writerOnly{hw}, r, *buf)
 		copyBufs.Put(buf)
 	}
 	w.sent += n
 	return n, err
+}
+
+// splicer is a blob that can give its next n bytes to a writer's
+// ReadFrom straight from the store's socket (storage/minio's raw GETs),
+// for net/http to pass from socket to socket in the kernel (splice). It
+// reports false, having done nothing, when it cannot.
+type splicer interface {
+	SpliceTo(w io.Writer, n int64) (int64, bool, error)
 }
 
 // isFile reports whether r reads a local file, as http.ServeContent's

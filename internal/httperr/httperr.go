@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"regexp"
@@ -40,8 +41,16 @@ type conn struct{ net.Conn }
 // sorted (Connection before Content-Type) and with a Date.
 var early = regexp.MustCompile(`\AHTTP/1\.1 ([45]\d\d) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n([^\r\n]*)\z`)
 
+// earlyHeader is what follows the status line of an early response: a
+// write without it is passed on before the regular expression runs,
+// which every handler's header write would otherwise pay for.
+var earlyHeader = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
+
 func (c *conn) Write(p []byte) (int, error) {
 	if !bytes.HasPrefix(p, []byte("HTTP/1.1 ")) {
+		return c.Conn.Write(p)
+	}
+	if i := bytes.IndexByte(p, '\r'); i < 0 || !bytes.HasPrefix(p[i:], earlyHeader) {
 		return c.Conn.Write(p)
 	}
 	m := early.FindSubmatch(p)
@@ -53,6 +62,18 @@ func (c *conn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// ReadFrom passes a response body to the connection's own ReadFrom:
+// net/http's server looks for it on the connection to send a file with
+// sendfile, or a socket's bytes with splice (the downloads of api), and
+// copies through its buffers without it. It only ever carries a body,
+// after the header has been written, so no early response goes by here.
+func (c *conn) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := c.Conn.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(struct{ io.Writer }{c.Conn}, r)
 }
 
 // codes names the statuses net/http answers on its own (server.go's

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,57 @@ func TestHandlersPassThrough(t *testing.T) {
 		if want := fmt.Sprintf("saw %q", fmt.Sprintf("Bearer k%d", i)); res.StatusCode != 200 || string(body) != want {
 			t.Errorf("request %d: %d %q, want 200 %q", i, res.StatusCode, body, want)
 		}
+	}
+}
+
+// TestBodiesReachTheKernel: a wrapped connection keeps the ReadFrom of
+// the TCP connection under it, which net/http's server calls to send a
+// file with sendfile (and a socket's bytes with splice); without it
+// every download went through user-space buffers. The file's bytes
+// arrive whole.
+func TestBodiesReachTheKernel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := Listener(ln)
+	defer wl.Close()
+	want := strings.Repeat("kiln body ", 100_000)
+	path := t.TempDir() + "/body"
+	if err := os.WriteFile(path, []byte(want), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer c.Close()
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	c, err := wl.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, ok := c.(io.ReaderFrom)
+	if !ok {
+		c.Close()
+		t.Fatalf("the wrapped connection %T has no ReadFrom: net/http copies bodies through its buffers, not sendfile", c)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, err := rf.ReadFrom(f)
+	c.Close()
+	if err != nil || n != int64(len(want)) {
+		t.Fatalf("ReadFrom: %d bytes, %v; want %d", n, err, len(want))
+	}
+	if b := <-got; b != want {
+		t.Errorf("the client read %d bytes, not the file's %d", len(b), len(want))
 	}
 }

@@ -49,6 +49,9 @@ type Store struct {
 	// one on the public endpoint, which Kiln may be unable to reach.
 	presigner *minio.Client
 	bucket    string
+	// raw sends the GETs whose body the kernel can pass on (raw.go);
+	// nil over https.
+	raw *rawPool
 }
 
 var _ kiln.BlobStore = (*Store)(nil)
@@ -81,6 +84,9 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		}
 	}
 	st := &Store{client: client, core: minio.Core{Client: client}, presigner: client, bucket: cfg.Bucket}
+	if !cfg.Secure {
+		st.raw = newRawPool(cfg.Endpoint)
+	}
 	if cfg.PublicEndpoint != "" && (cfg.PublicEndpoint != cfg.Endpoint || cfg.PublicSecure != cfg.Secure) {
 		// Signing is offline once the region is known; asking for it here
 		// through the inner endpoint keeps the public one from ever being
@@ -162,6 +168,13 @@ func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 	const op = "minio.Get"
 	if err := kiln.CheckBlobKey(key); err != nil {
 		return nil, kiln.E(op, err)
+	}
+	if s.raw != nil {
+		// Any failure here (a missing key among them) is asked again
+		// through minio-go, which reads the store's error.
+		if rb, oi, ok, err := s.rawGet(ctx, key); err == nil && ok {
+			return &blob{store: s, ctx: ctx, body: rb, etag: oi.ETag, info: info(oi)}, nil
+		}
 	}
 	body, oi, _, err := s.core.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
@@ -393,6 +406,25 @@ func (b *blob) reopen() error {
 	}
 	b.body = body
 	return nil
+}
+
+// SpliceTo copies the blob's next n bytes to w, as io.CopyN would, and
+// reports whether it did: when the bytes come from a raw GET's socket
+// (raw.go), w's ReadFrom takes them from the socket itself, which
+// net/http's server hands to the kernel (splice), so they are never
+// copied through Kiln. It does nothing and reports false otherwise.
+func (b *blob) SpliceTo(w io.Writer, n int64) (int64, bool, error) {
+	rb, ok := b.body.(*rawBody)
+	if b.closed || !ok || b.want != b.pos || n > rb.left {
+		return 0, false, nil
+	}
+	m, err := rb.writeTo(w, n)
+	b.pos += m
+	b.want = b.pos
+	if err != nil {
+		return m, true, wrap("minio.Read", b.info.Key, err)
+	}
+	return m, true, nil
 }
 
 // Seek only records the offset; the next Read goes there.

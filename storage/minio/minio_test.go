@@ -80,6 +80,7 @@ func TestMinIO(t *testing.T) {
 		{"CacheContract", testCacheContract},
 		{"PresignGet", testPresignGet},
 		{"DownloadKeepsConnection", testDownloadKeepsConnection},
+		{"DownloadSplices", testDownloadSplices},
 	} {
 		t.Run(tt.name, tt.run)
 	}
