@@ -169,7 +169,7 @@ func (s *Store) Get(ctx context.Context, key string) (kiln.Blob, error) {
 	if err := kiln.CheckBlobKey(key); err != nil {
 		return nil, kiln.E(op, err)
 	}
-	if s.raw != nil {
+	if s.raw != nil && !s.raw.off.Load() {
 		// Any failure here (a missing key among them) is asked again
 		// through minio-go, which reads the store's error.
 		if rb, oi, ok, err := s.rawGet(ctx, key); err == nil && ok {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/minio/minio-go/v7"
@@ -64,6 +65,11 @@ type rawConn struct {
 // rawPool keeps the idle connections of raw GETs, like net/http's
 // Transport does for minio-go.
 type rawPool struct {
+	endpoint string // as configured, the Host of path-style URLs
+	// off is set once a signed URL names another host than the one
+	// dialled (virtual-host style, as minio-go uses on AWS): raw GETs
+	// are not sent then.
+	off    atomic.Bool
 	addr   string
 	dialer net.Dialer
 	mu     sync.Mutex
@@ -71,11 +77,12 @@ type rawPool struct {
 	signed map[string]signed // by key, under mu
 }
 
-func newRawPool(addr string) *rawPool {
+func newRawPool(endpoint string) *rawPool {
+	addr := endpoint
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		addr = net.JoinHostPort(addr, "80") // as minio-go dials an endpoint without a port
 	}
-	return &rawPool{addr: addr, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
+	return &rawPool{endpoint: endpoint, addr: addr, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
 }
 
 // request is the raw GET of key: a presigned URL's request line and
@@ -91,6 +98,10 @@ func (p *rawPool) request(ctx context.Context, s *Store, key string) (string, er
 	u, err := s.client.PresignedGetObject(ctx, s.bucket, key, presignExpiry, nil)
 	if err != nil {
 		return "", err
+	}
+	if u.Host != p.endpoint {
+		p.off.Store(true)
+		return "", errors.New("signed URL of another host: " + u.Host)
 	}
 	req := "GET " + u.RequestURI() + " HTTP/1.1\r\nHost: " + u.Host + "\r\nUser-Agent: kiln\r\n\r\n"
 	p.mu.Lock()
