@@ -64,20 +64,20 @@ var mouthMask = sync.OnceValue(func() []float32 {
 		}
 	}
 	eyes := [][3]float64{{0, 0, 0.15}, {0, 0.06, 0.12}, {0, -0.06, 0.12}, {0.07, 0, 0.12}, {-0.07, 0, 0.12}}
+	// The triangles as seen from each point (fanGrid): a ray toward it
+	// is tested against the few it may cross.
+	fans := make([]*fanGrid, len(eyes))
+	for k, e := range eyes {
+		fans[k] = newFanGrid([3]float64{c[0] + e[0], c[1] + e[1], c[2] + e[2]}, tris, 64)
+	}
 	for _, v := range cand {
 		o := f64(body.Pos[v])
 		hidden := true
-		for _, e := range eyes {
+		for k, e := range eyes {
 			to := [3]float64{c[0] + e[0] - o[0], c[1] + e[1] - o[1], c[2] + e[2] - o[2]}
 			l := math.Sqrt(to[0]*to[0] + to[1]*to[1] + to[2]*to[2])
 			d := [3]float64{to[0] / l, to[1] / l, to[2] / l}
-			blocked := false
-			for _, t := range tris {
-				if rayHits(o, d, t, l) {
-					blocked = true
-					break
-				}
-			}
+			blocked := fans[k].near(o, func(t int) bool { return rayHits(o, d, tris[t], l) })
 			if !blocked {
 				hidden = false
 				break
