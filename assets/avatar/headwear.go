@@ -760,11 +760,14 @@ type rayBins struct {
 	c    vec3
 	pos  []vec3
 	tris [][3]uint32
-	// bins are the triangles of each bin, azimuth bin a and elevation
-	// bin e at binAt(a, e), in the mesh's order: an array, not a map,
-	// and each corner's angles found once (the hair's bins are built
-	// for every hat and hair part).
-	bins [][]int
+	// binStart and binItems are the triangles of each bin, azimuth bin
+	// a and elevation bin e at k = binAt(a, e), in the mesh's order:
+	// binItems[binStart[k]:binStart[k+1]] (bin). Two flat arrays, not a
+	// slice per bin (a third of a build's allocations), and each
+	// corner's angles found once (the hair's bins are built for every
+	// hat and hair part).
+	binStart []int32
+	binItems []int32
 	// cones bound each triangle as seen from c (rayCone): a bin of 6
 	// degrees round a bun or a brim holds thousands of triangles, and
 	// rimEdges asked each of the bun's 3,000 open edges about all of
@@ -777,14 +780,17 @@ type rayBins struct {
 const rayBin = 6.0 // degrees
 
 func newRayBins(p *part, c vec3) *rayBins {
-	rb := &rayBins{c: c, tris: p.tris, bins: make([][]int, 60*rayElevations)}
-	var th0, ph0 []float64
-	for _, q := range p.pos {
-		rb.pos = append(rb.pos, v3(q))
-		th, ph := angles(v3(q).sub(c))
-		th0, ph0 = append(th0, th), append(ph0, ph)
+	rb := &rayBins{c: c, tris: p.tris, binStart: make([]int32, 60*rayElevations+1)}
+	th0, ph0 := make([]float64, len(p.pos)), make([]float64, len(p.pos))
+	rb.pos = make([]vec3, len(p.pos))
+	for i, q := range p.pos {
+		rb.pos[i] = v3(q)
+		th0[i], ph0[i] = angles(v3(q).sub(c))
 	}
 	rb.cones = make([]rayCone, len(p.tris))
+	// Each triangle's range of bins, then two passes over them: count,
+	// then place.
+	span := make([][4]int, len(p.tris))
 	for t, tri := range p.tris {
 		rb.cones[t] = newRayCone(c, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]])
 		var th, ph [3]float64
@@ -806,15 +812,33 @@ func newRayBins(p *part, c vec3) *rayBins {
 			// Near a pole every azimuth is close: every bin of the cap.
 			lo0, hi0 = 0, 359.9
 		}
-		for a := int(math.Floor(lo0/rayBin)) - 1; a <= int(math.Floor(hi0/rayBin))+1; a++ {
-			for e := int(math.Floor(lo1/rayBin)) - 1; e <= int(math.Floor(hi1/rayBin))+1; e++ {
+		span[t] = [4]int{int(math.Floor(lo0/rayBin)) - 1, int(math.Floor(hi0/rayBin)) + 1, int(math.Floor(lo1/rayBin)) - 1, int(math.Floor(hi1/rayBin)) + 1}
+		for a := span[t][0]; a <= span[t][1]; a++ {
+			for e := span[t][2]; e <= span[t][3]; e++ {
+				rb.binStart[binAt(((a%60)+60)%60, e)+1]++
+			}
+		}
+	}
+	for k := range 60 * rayElevations {
+		rb.binStart[k+1] += rb.binStart[k]
+	}
+	rb.binItems = make([]int32, rb.binStart[60*rayElevations])
+	fill := make([]int32, 60*rayElevations)
+	copy(fill, rb.binStart)
+	for t := range p.tris {
+		for a := span[t][0]; a <= span[t][1]; a++ {
+			for e := span[t][2]; e <= span[t][3]; e++ {
 				key := binAt(((a%60)+60)%60, e)
-				rb.bins[key] = append(rb.bins[key], t)
+				rb.binItems[fill[key]] = int32(t)
+				fill[key]++
 			}
 		}
 	}
 	return rb
 }
+
+// bin is the triangles of the bin at key (binAt), in the mesh's order.
+func (rb *rayBins) bin(key int) []int32 { return rb.binItems[rb.binStart[key]:rb.binStart[key+1]] }
 
 // angles are the azimuth (0..360) and elevation of d, in degrees.
 func angles(d vec3) (float64, float64) {
@@ -831,7 +855,7 @@ func (rb *rayBins) first(u vec3) (float64, bool) {
 	th, ph := angles(u)
 	key := binAt(int(math.Floor(th/rayBin))%60, int(math.Floor(ph/rayBin)))
 	best, ok := math.Inf(1), false
-	for _, t := range rb.bins[key] {
+	for _, t := range rb.bin(key) {
 		if rb.cones[t].misses(u, -1) {
 			continue
 		}

@@ -67,7 +67,7 @@ func (rc *rayCone) misses(u vec3, beyond float64) bool {
 func (rb *rayBins) beyond(u vec3, d float64) bool {
 	th, ph := angles(u)
 	key := binAt(int(math.Floor(th/rayBin))%60, int(math.Floor(ph/rayBin)))
-	for _, t := range rb.bins[key] {
+	for _, t := range rb.bin(key) {
 		if rb.cones[t].misses(u, d) {
 			continue
 		}

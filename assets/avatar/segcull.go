@@ -113,6 +113,12 @@ func (g *triGrid) box(pts ...vec3) (lo, hi [3]int) {
 // l, passes through one of the grid's triangles: rayTriangle meets it
 // ahead of p and nearer than l.
 func (g *triGrid) crosses(p, u vec3, l float64) bool {
+	return g.crossesWhere(p, u, l, nil)
+}
+
+// crossesWhere is crosses for the triangles t with keep(t) (all when
+// keep is nil).
+func (g *triGrid) crossesWhere(p, u vec3, l float64, keep func(t int32) bool) bool {
 	if len(g.tris) == 0 {
 		return false
 	}
@@ -132,6 +138,9 @@ func (g *triGrid) crosses(p, u vec3, l float64) bool {
 						continue
 					}
 					g.seen[t] = g.stamp
+					if keep != nil && !keep(t) {
+						continue
+					}
 					tri := g.tris[t]
 					if dist, _, _, ok := rayTriangle(p, u, g.pos[tri[0]], g.pos[tri[1]], g.pos[tri[2]]); ok && dist < l {
 						return true
