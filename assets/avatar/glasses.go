@@ -2,37 +2,118 @@ package avatar
 
 import (
 	"math"
+	"sync"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
+// earMask is, per base vertex, how much of the ear it is (0..1): what
+// MakeHuman's ear scale dial moves. The temples follow the skull, not
+// the ears, which stand out a centimetre and more beside it.
+var earMask = sync.OnceValue(func() []float32 {
+	return moveMask(map[string]float64{"ears/ear-scale": 1})
+})
+
 // glasses builds a pair of frames (MakeHuman has none to fit): a rim in
-// front of each eye, round or square, a bridge over the nose, and temples
-// back to above the ears, placed from the eye joints and the head's
-// width at eye level, all rigid on the Head joint.
+// front of each eye, round or square, a bridge resting on the nose, and
+// temples that run back along the side of the skull to the top of the
+// ear and bend down behind it, all rigid on the Head joint. The temples
+// are laid on the shaped head itself, a couple of millimetres off the
+// skin, so the hair, which stands further off, covers them as it covers
+// a real pair's; taken straight back from the widest point near the
+// eyes, which took in the ears, they stood a centimetre and more out
+// beside the hair (issue 22's panel: "float", "stick out oddly").
 func glasses(b *builder, body *human.Body, style string) *part {
 	l := b.at("LeftEye")
-	head := b.at("Head")
-	// The head's half width at eye level, at the temples.
-	half := 0.0
-	m := human.BodyMesh()
-	for _, v := range m.Base {
-		p := body.Pos[v]
-		// The temples run along the side of the skull in front of the
-		// ears, which stand out further.
-		if math.Abs(float64(p[1])-l[1]) < 0.01 && float64(p[2]) < l[2]-0.02 && float64(p[2]) > l[2]-0.06 {
-			half = math.Max(half, math.Abs(float64(p[0])))
-		}
-	}
 	const (
 		tube  = 0.0016 // frame radius
 		sides = 8
+		// off is how far the temples' middle stands off the skin.
+		off = tube + 0.0003
 	)
+	m := human.BodyMesh()
+	ears := earMask()
+	// The head's skin on the left (+x) side.
+	var pos []vec3
+	for _, q := range body.Pos {
+		pos = append(pos, v3(q))
+	}
+	var tris [][3]uint32
+	for i, t := range m.Tris {
+		a, c, d := m.Base[t[0]], m.Base[t[1]], m.Base[t[2]]
+		if !m.Head[i] || pos[a][0] < 0 {
+			continue
+		}
+		tris = append(tris, [3]uint32{uint32(a), uint32(c), uint32(d)})
+	}
+	// skull is the head's half width at a height and depth (the
+	// temples stop where the ears begin).
+	// The tube's whole ring clears the skin: the widest of five lines
+	// across the head, through its middle and a radius up, down, back
+	// and forth.
+	skull := func(y, z float64) float64 {
+		w := sideWidth(pos, tris, y, z, 1)
+		for _, d := range [][2]float64{{tube, 0}, {-tube, 0}, {0, tube}, {0, -tube}} {
+			w = math.Max(w, sideWidth(pos, tris, y+d[0], z+d[1], 1))
+		}
+		return w
+	}
+	// The ear on the left (+x) side: its top and its front.
+	earTop, earFront := math.Inf(-1), math.Inf(-1)
+	for _, v := range m.Base {
+		p := body.Pos[v]
+		if ears[v] > 0.9 && p[0] > 0 && float64(p[1]) < l[1]+0.03 {
+			earTop = math.Max(earTop, float64(p[1]))
+			earFront = math.Max(earFront, float64(p[2]))
+		}
+	}
 	cx := math.Abs(l[0]) * 1.04
 	z := l[2] + 0.03 // in front of the brow and lids
 	rw, rh := 0.024, 0.021
 	if style == "square" {
 		rw, rh = 0.026, 0.019
+	}
+	// One temple, on the left; the right one mirrors it. From the outer
+	// top of the rim straight back until it meets the side of the head,
+	// then along it, falling gently to the top of the ear's root, and
+	// down behind the ear.
+	outer := vec3{cx + rw, l[1] + 0.004, z - 0.004}
+	// The temple ends over the root of the ear, a centimetre into it.
+	back := earFront - 0.01
+	var temple []vec3
+	const steps = 16
+	// Where the line across the head meets no skin, the width before.
+	last := outer[0] - off
+	skullOr := func(y, z float64) float64 {
+		if w := skull(y, z); w > 0 {
+			last = w
+		}
+		return last
+	}
+	for i := 0; i <= steps; i++ {
+		t := float64(i) / steps
+		zz := outer[2] + (back-outer[2])*t
+		yy := outer[1] + (earTop-0.003-outer[1])*t*t
+		// From the hinge the temple closes in on the head within two
+		// centimetres: the face beside the eyes is narrower than the
+		// frame's front. Over the ear it runs on at the width in front
+		// of it.
+		w := last + off
+		if zz > earFront {
+			w = skullOr(yy, zz) + off
+		}
+		x := math.Max(w, outer[0]+(w-outer[0])*smooth(0, 2.0/steps, t))
+		temple = append(temple, vec3{x, yy, zz})
+	}
+	// Smooth the x the skull gave, twice (in by half a millimetre at most),
+	// the ends held.
+	for range 2 {
+		prev := temple[0][0]
+		for i := 1; i+1 < len(temple); i++ {
+			cur := temple[i][0]
+			temple[i][0] = math.Max(0.25*prev+0.5*cur+0.25*temple[i+1][0], cur-0.0005)
+			prev = cur
+		}
 	}
 	p := &part{}
 	for _, sx := range []float64{1, -1} {
@@ -49,23 +130,57 @@ func glasses(b *builder, body *human.Body, style string) *part {
 			rim = append(rim, c.add(vec3{rw * ca, rh * sa, -0.004 * ca * ca}))
 		}
 		p.sweep(rim, tube, sides, true)
-		// Temple: from the outer top of the rim back to above the ear.
-		outer := c.add(vec3{sx * rw, 0.006, -0.004})
-		ear := vec3{sx * (half + 0.004), l[1] + 0.004, head[2] - 0.015}
-		bend := vec3{sx * (half + 0.004), l[1] + 0.006, outer[2] - 0.02}
-		p.sweep([]vec3{outer, bend, ear}, tube, sides, false)
+		side := make([]vec3, len(temple))
+		for i, q := range temple {
+			side[i] = vec3{sx * q[0], q[1], q[2]}
+		}
+		p.sweep(side, tube, sides, false)
 	}
-	// Bridge between the inner edges of the rims, arched over the nose.
+	// Bridge between the inner edges of the rims, arched over the nose
+	// and set back in the middle to rest on it.
 	in := cx - rw
+	by := l[1] + 0.008
+	nose := math.Inf(-1)
+	for _, v := range m.Base {
+		q := body.Pos[v]
+		if math.Abs(float64(q[0])) < 0.004 && math.Abs(float64(q[1])-by) < 0.004 && float64(q[2]) < z+0.01 {
+			nose = math.Max(nose, float64(q[2]))
+		}
+	}
+	dip := math.Max(0, z+0.002-(nose+tube+0.0005))
 	var bridge []vec3
 	for i := 0; i <= 8; i++ {
 		t := float64(i) / 8
 		x := in - 2*in*t
-		bridge = append(bridge, vec3{x, l[1] + 0.004 + 0.004*math.Sin(math.Pi*t), z + 0.002})
+		s := math.Sin(math.Pi * t)
+		bridge = append(bridge, vec3{x, l[1] + 0.004 + 0.004*s, z + 0.002 - dip*s})
 	}
 	p.sweep(bridge, tube, sides, false)
 	p.rigid(b.joint("Head"))
 	return p
+}
+
+// sideWidth is how far out on one side (sign 1 for +x, -1 for -x) the
+// surface of tris reaches along the line across the head at height y
+// and depth z: the outermost crossing, 0 where the line meets none.
+func sideWidth(pos []vec3, tris [][3]uint32, y, z, sign float64) float64 {
+	w := 0.0
+	for _, t := range tris {
+		a, b, c := pos[t[0]], pos[t[1]], pos[t[2]]
+		// Barycentric coordinates of (y, z) in the triangle's shadow on
+		// the y-z plane.
+		d := (b[1]-a[1])*(c[2]-a[2]) - (c[1]-a[1])*(b[2]-a[2])
+		if math.Abs(d) < 1e-12 {
+			continue
+		}
+		u := ((y-a[1])*(c[2]-a[2]) - (c[1]-a[1])*(z-a[2])) / d
+		v := ((b[1]-a[1])*(z-a[2]) - (y-a[1])*(b[2]-a[2])) / d
+		if u < 0 || v < 0 || u+v > 1 {
+			continue
+		}
+		w = math.Max(w, sign*(a[0]+u*(b[0]-a[0])+v*(c[0]-a[0])))
+	}
+	return w
 }
 
 // sweep adds a tube of radius r along path (closed into a loop or with

@@ -1,0 +1,119 @@
+package avatar
+
+import (
+	"math"
+	"testing"
+)
+
+// glassesFit is how the frames sit on cfg's head, in metres: out, how
+// far the temples' outside reaches beyond the head and hair beside them
+// (the most over their length; negative is tucked under the hair), in,
+// how deep the temples' inside sinks into the skin (the most; negative
+// is clear of it), and nose, the gap between the bridge and the skin of
+// the nose under it.
+func glassesFit(t *testing.T, cfg Config) (out, in, nose float64) {
+	t.Helper()
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, _ := meshPositions(s, "Wolf3D_Glasses")
+	head, headTris := meshPositions(s, "Wolf3D_Head")
+	hair, hairTris := meshPositions(s, "Wolf3D_Hair")
+	if len(specs) == 0 || len(head) == 0 {
+		t.Fatal("no glasses or no head")
+	}
+	surface := append(append([]vec3{}, head...), hair...)
+	tris := append([][3]uint32{}, headTris...)
+	for _, t := range hairTris {
+		n := uint32(len(head))
+		tris = append(tris, [3]uint32{t[0] + n, t[1] + n, t[2] + n})
+	}
+	// The rims' back: the temples are what lies behind it.
+	front, end := math.Inf(-1), math.Inf(1)
+	for _, p := range specs {
+		front, end = math.Max(front, p[2]), math.Min(end, p[2])
+	}
+	out, in = math.Inf(-1), math.Inf(-1)
+	for _, p := range specs {
+		if p[2] > front-0.025 {
+			continue
+		}
+		// The head's and hair's outside beside this point: where the
+		// line across the head through it last crosses their surface.
+		wide := sideWidth(surface, tris, p[1], p[2], math.Copysign(1, p[0]))
+		out = math.Max(out, math.Abs(p[0])-wide)
+		// Over the front half of their length, clear of the ears
+		// (which stand out beside the temples' ends), the skin under
+		// the temple.
+		if skin := sideWidth(head, headTris, p[1], p[2], math.Copysign(1, p[0])); skin > 0 && p[2] > (front+end)/2 {
+			in = math.Max(in, skin-math.Abs(p[0]))
+		}
+	}
+	// The bridge: the frame's vertices between the rims, over the nose.
+	nose = math.Inf(1)
+	for _, p := range specs {
+		if math.Abs(p[0]) > 0.004 {
+			continue
+		}
+		for _, q := range head {
+			if math.Abs(q[0]) < 0.004 && math.Abs(q[1]-p[1]) < 0.004 && q[2] < p[2] {
+				nose = math.Min(nose, p[2]-q[2])
+			}
+		}
+	}
+	return out, in, nose
+}
+
+// TestGlassesOnHead: the frames sit on the head as glasses do: the
+// temples run back along the side of the head and under the hair to
+// the ears, and the bridge rests on the nose. Issue 22's panel saw
+// glasses that "float" and "stick out oddly": the temples ran straight
+// back at the width of the ears, a centimetre and more out beside the
+// hair.
+func TestGlassesOnHead(t *testing.T) {
+	curly := Default(Feminine)
+	curly.Hair.Style = "curly"
+	curly.Glasses.Style = "square"
+	bald := Default(Masculine)
+	bald.Hair.Style = "bald"
+	bald.Glasses.Style = "round"
+	long := Default(Feminine)
+	long.Hair.Style = "long"
+	long.Glasses.Style = "round"
+	short := Default(Masculine)
+	short.Glasses.Style = "square"
+	wide := Default(Masculine)
+	wide.Body.Build = 1
+	wide.Glasses.Style = "square"
+	wide.Face.Seed = 7
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"short", short},
+		{"curly", curly},
+		{"long", long},
+		{"bald", bald},
+		{"wide-build", wide},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, in, nose := glassesFit(t, tc.cfg)
+			t.Logf("%s: temples out beside the head/hair %.1f mm, into the skin %.1f mm, bridge over the nose %.1f mm", tc.name, out*1000, in*1000, nose*1000)
+			// At most the frame's own thickness (3.2 mm) off bare skin in
+			// front of the hair, and a little more behind the hinge, where
+			// the side of the face turns back steeply under the temple.
+			if out > 0.005 {
+				t.Errorf("temples stand %.1f mm out beside the head and hair (max 5)", out*1000)
+			}
+			// Their inside on the skin, not sunk into it (a vanishing
+			// frame): a millimetre for the skin's facets between rays.
+			if in > 0.001 {
+				t.Errorf("temples sink %.1f mm into the skin (max 1)", in*1000)
+			}
+			if nose > 0.004 {
+				t.Errorf("bridge %.1f mm off the nose (max 4)", nose*1000)
+			}
+		})
+	}
+}
