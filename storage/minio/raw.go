@@ -146,17 +146,30 @@ func (p *rawPool) dial(ctx context.Context) (*rawConn, error) {
 	return &rawConn{c: tc, br: bufio.NewReaderSize(tc, 4<<10)}, nil
 }
 
-// put keeps a connection whose last response was read to its end.
+// put keeps a connection whose last response was read to its end, and
+// closes the oldest ones once they have idled too long: get takes the
+// newest, so those at the bottom would otherwise stay open after a burst.
 func (p *rawPool) put(rc *rawConn) {
-	rc.idle = time.Now()
+	now := time.Now()
+	rc.idle = now
+	var stale []*rawConn
 	p.mu.Lock()
+	n := 0
+	for n < len(p.idle) && now.Sub(p.idle[n].idle) >= rawIdleTimeout {
+		n++
+	}
+	if n > 0 {
+		stale = append(stale, p.idle[:n]...)
+		p.idle = append(p.idle[:0], p.idle[n:]...)
+	}
 	if len(p.idle) < maxIdlePerHost {
 		p.idle = append(p.idle, rc)
-		rc = nil
+	} else {
+		stale = append(stale, rc)
 	}
 	p.mu.Unlock()
-	if rc != nil {
-		rc.c.Close()
+	for _, c := range stale {
+		c.c.Close()
 	}
 }
 
