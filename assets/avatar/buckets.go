@@ -1,39 +1,87 @@
 package avatar
 
-// buckets groups items (triangle or vertex numbers) by a key, such as the
-// grid cell they touch, in one flat array: a map of slices allocated one
-// slice per key and grew each by doubling, some 20,000 allocations a
-// build across the garments' cells and the weight smoothing's seam grid.
-// Each key's items keep the order they were added in, so a walk over a
-// key's items visits them as the map of slices did.
-type buckets[K comparable] struct {
-	index map[K]int32 // the key's bucket
-	start []int32     // bucket b's items are items[start[b]:start[b+1]]
+import "math"
+
+// buckets groups items (triangle or vertex numbers) by the grid cell they
+// touch, in one flat array: a map of slices allocated one slice per key
+// and grew each by doubling, some 20,000 allocations a build across the
+// garments' cells and the weight smoothing's seam grid. Each cell's items
+// keep the order they were added in, so a walk over a cell's items
+// visits them as the map of slices did.
+//
+// The cells are found through a dense array over the box of the cells
+// used: a map keyed by three ints hashed 24 bytes on each of the 27
+// lookups round every skin vertex and garment point, 8 % of a build's
+// CPU. A box too large for an array (never on an avatar, whose cells
+// span a couple of metres) keeps the map.
+type buckets struct {
+	// lo and dim are the box of the cells used; dense is, per cell of
+	// the box (x fastest), its bucket or -1. index is used instead when
+	// the box is too large (dense nil).
+	lo, dim [3]int
+	dense   []int32
+	index   map[[3]int]int32
+	start   []int32 // bucket b's items are items[start[b]:start[b+1]]
+	items   []int32
+}
+
+// bucketPairs collects the (cell, item) pairs a buckets is made of.
+type bucketPairs struct {
+	keys  [][3]int
 	items []int32
 }
 
-// bucketPairs collects the (key, item) pairs a buckets is made of.
-type bucketPairs[K comparable] struct {
-	keys  []K
-	items []int32
-}
-
-func (p *bucketPairs[K]) add(k K, item int) {
+func (p *bucketPairs) add(k [3]int, item int) {
 	p.keys = append(p.keys, k)
 	p.items = append(p.items, int32(item))
 }
 
-// build sorts the pairs by key, stably (a counting sort over the keys in
-// the order first seen).
-func (p *bucketPairs[K]) build() buckets[K] {
-	b := buckets[K]{index: make(map[K]int32, len(p.keys)/4+1)}
+// denseCells bounds the cells of a dense buckets array: a few MB.
+const denseCells = 1 << 21
+
+// build sorts the pairs by cell, stably (a counting sort over the cells
+// in the order first seen).
+func (p *bucketPairs) build() buckets {
+	var b buckets
+	lo, hi := [3]int{math.MaxInt, math.MaxInt, math.MaxInt}, [3]int{math.MinInt, math.MinInt, math.MinInt}
+	for _, k := range p.keys {
+		for a := range 3 {
+			lo[a], hi[a] = min(lo[a], k[a]), max(hi[a], k[a])
+		}
+	}
+	vol := 0
+	if len(p.keys) > 0 {
+		vol = 1
+		for a := range 3 {
+			d := hi[a] - lo[a] + 1
+			if d <= 0 || d > denseCells || vol > denseCells/d {
+				vol = denseCells + 1
+				break
+			}
+			vol *= d
+			b.dim[a] = d
+		}
+		b.lo = lo
+	}
+	if vol <= denseCells {
+		b.dense = make([]int32, vol)
+		for i := range b.dense {
+			b.dense[i] = -1
+		}
+	} else {
+		b.index = make(map[[3]int]int32, len(p.keys)/4+1)
+	}
 	id := make([]int32, len(p.keys))
 	var count []int32
 	for i, k := range p.keys {
-		j, ok := b.index[k]
+		j, ok := b.bucket(k)
 		if !ok {
 			j = int32(len(count))
-			b.index[k] = j
+			if b.dense != nil {
+				b.dense[b.cell(k)] = j
+			} else {
+				b.index[k] = j
+			}
 			count = append(count, 0)
 		}
 		id[i] = j
@@ -53,9 +101,29 @@ func (p *bucketPairs[K]) build() buckets[K] {
 	return b
 }
 
-// get is k's items in the order added (none for a key never added).
-func (b *buckets[K]) get(k K) []int32 {
-	j, ok := b.index[k]
+// cell is k's place in dense; k must lie in the box.
+func (b *buckets) cell(k [3]int) int {
+	return ((k[2]-b.lo[2])*b.dim[1]+(k[1]-b.lo[1]))*b.dim[0] + (k[0] - b.lo[0])
+}
+
+// bucket is k's bucket, and whether it has one.
+func (b *buckets) bucket(k [3]int) (int32, bool) {
+	if b.dense == nil {
+		j, ok := b.index[k]
+		return j, ok
+	}
+	for a := range 3 {
+		if uint(k[a]-b.lo[a]) >= uint(b.dim[a]) {
+			return 0, false
+		}
+	}
+	j := b.dense[b.cell(k)]
+	return j, j >= 0
+}
+
+// get is k's items in the order added (none for a cell never added).
+func (b *buckets) get(k [3]int) []int32 {
+	j, ok := b.bucket(k)
 	if !ok {
 		return nil
 	}

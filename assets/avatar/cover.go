@@ -178,7 +178,7 @@ var handJoint = func() [256]bool {
 // whose corners are all farther included).
 type triCells struct {
 	key   func([3]float32) [3]int
-	cells buckets[[3]int]
+	cells buckets
 	// seen[t] == visit marks the triangles a call of around has passed
 	// (a triangle lies in several cells), without a set per call: around
 	// runs for every skin vertex against every garment.
@@ -191,7 +191,7 @@ type triCells struct {
 
 func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
 	c := &triCells{key: key, seen: make([]int, len(g.tris)), box: triBoxes(g)}
-	var pairs bucketPairs[[3]int]
+	var pairs bucketPairs
 	for t, tri := range g.tris {
 		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
 		for _, v := range tri[1:] {

@@ -83,7 +83,7 @@ func (p *part) smoothWeights(fade float64) {
 	cell := func(q [3]float32) [3]int {
 		return [3]int{int(math.Floor(float64(q[0]) / seam)), int(math.Floor(float64(q[1]) / seam)), int(math.Floor(float64(q[2]) / seam))}
 	}
-	var pairs bucketPairs[[3]int]
+	var pairs bucketPairs
 	for v, q := range rep {
 		pairs.add(cell(q), v)
 	}
