@@ -7,8 +7,8 @@ import (
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
-// benchConfigs are the configurations issue 26 names: the default and
-// three random ones.
+// benchConfigs are the configurations issue 26 names: the defaults
+// (masculine and feminine) and three random ones.
 func benchConfigs() []struct {
 	name string
 	cfg  Config
@@ -18,6 +18,7 @@ func benchConfigs() []struct {
 		cfg  Config
 	}{
 		{"default", Default(Masculine)},
+		{"default-female", Default(Feminine)},
 		{"random-1", Random(1)},
 		{"random-2", Random(2)},
 		{"random-3", Random(3)},

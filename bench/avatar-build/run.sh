@@ -2,8 +2,8 @@
 # bench/avatar-build/run.sh [OLD_REV] [ROUNDS]: avatar build time and
 # allocations, this tree against OLD_REV (default ba3bb33, the code before
 # issue 26's speed work), run side by side: each round runs the old and
-# the new one after the other, for the default configuration and
-# avatar.Random(1..3).
+# the new one after the other, for the default configurations (masculine
+# and feminine) and avatar.Random(1..3).
 #   cold: one `kiln avatar CONFIG.json OUT.glb` process per build (it pays
 #         the data's loading and the once-per-process mouth mask), wall and
 #         CPU time from /usr/bin/time; the two GLBs are compared byte for
@@ -37,7 +37,7 @@ fi
 go build -o "$tmp/kiln-new" ./cmd/kiln
 go test -c -o "$tmp/avatar-new.test" ./assets/avatar
 go run ./bench/avatar-build/configs "$tmp/cfg" 1 2 3
-configs="default random-1 random-2 random-3"
+configs="default default-female random-1 random-2 random-3"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$rounds"); do
 	for c in $configs; do

@@ -1,6 +1,6 @@
 // Command configs writes the configurations bench/avatar-build times as
-// JSON files for kiln avatar: default.json (avatar.Default of the
-// masculine body) and random-N.json (avatar.Random(N)) for the seeds
+// JSON files for kiln avatar: default.json and default-female.json
+// (avatar.Default of the masculine and feminine bodies) and random-N.json (avatar.Random(N)) for the seeds
 // given, into the directory given.
 //
 //	go run ./bench/avatar-build/configs DIR 1 2 3
@@ -33,6 +33,7 @@ func main() {
 		}
 	}
 	write("default", avatar.Default(avatar.Masculine))
+	write("default-female", avatar.Default(avatar.Feminine))
 	for _, a := range os.Args[2:] {
 		seed, err := strconv.ParseInt(a, 10, 64)
 		if err != nil {
