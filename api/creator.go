@@ -17,6 +17,8 @@ import (
 // API key), whose writes are rate-limited per client address and per
 // app.
 func (s *Server) creatorRoutes(r *gin.Engine) {
+	s.creatorBuilds.whole.log, s.creatorBuilds.whole.kind = s.log, "build"
+	s.creatorBuilds.parts.log, s.creatorBuilds.parts.kind = s.log, "part"
 	s.creatorPageRoutes(r)
 	r.POST("/creator/users", s.createGuest)
 	r.GET("/creator/users/me", s.requireUser, s.me)

@@ -44,11 +44,18 @@ var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 // or built in one of their slots when the gate admits class.
 func (b *creatorBuilds) buildPart(ctx context.Context, key string, class priority.Class, cfg avatar.Config, category, standOn string) ([]byte, error) {
 	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func(context.Context) ([]byte, error) {
+		t0 := time.Now()
 		sc, err := avatar.BuildPart(cfg, category, standOn)
 		if err != nil {
 			return nil, err
 		}
-		return scene.Write(sc)
+		t1 := time.Now()
+		glb, err := scene.Write(sc)
+		if b.parts.log != nil {
+			b.parts.log.Debug("creator part built", "key", key[:8], "part", category, "style", cfg.Style(category),
+				"build_ms", t1.Sub(t0).Milliseconds(), "write_ms", time.Since(t1).Milliseconds())
+		}
+		return glb, err
 	})
 }
 
@@ -77,9 +84,11 @@ type creatorPartRequest struct {
 // public), limited per client address, bounded in size and time, as a
 // build is.
 func (s *Server) createCreatorPart(c *gin.Context) {
+	asked := time.Now()
 	if !s.limitPreview(c, "creator-part:ip:"+c.ClientIP(), creatorPartRate) {
 		return
 	}
+	limited := time.Since(asked)
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxAvatarConfig))
 	if err != nil {
 		fail(c, err)
@@ -112,6 +121,8 @@ func (s *Server) createCreatorPart(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
 	defer cancel()
 	glb, err := s.creatorBuilds.buildPart(ctx, key, priority.Part, cfg, req.Part, req.StandOn)
+	s.log.Debug("creator part answered", "key", key[:8], "part", req.Part, "style", cfg.Style(req.Part),
+		"limit_ms", limited.Milliseconds(), "ms", time.Since(asked).Milliseconds(), "err", err)
 	if err != nil {
 		fail(c, err)
 		return

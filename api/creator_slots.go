@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/internal/priority"
@@ -41,6 +43,11 @@ type slotCache struct {
 	flight     map[string]*flight
 	// gate orders the work by class; nil is priority.Default.
 	gate *priority.Gate
+	// log, when set, gets a debug line per stage of each production
+	// (queued, entered, slot, started, done) with its key and the gate's
+	// running work: where a part's wall time goes (issue 20's 800 ms).
+	log  *slog.Logger
+	kind string
 	// built counts the productions run (the tests' dedupe check);
 	// started those that began producing, dropped those given up before
 	// they began, cancelled those stopped at a stage after it.
@@ -63,6 +70,17 @@ type flight struct {
 	urgent     chan struct{}
 	urgentOnce sync.Once
 	class      priority.Class // the joiner's class, set before urgent closes
+	queued     time.Time      // when the production was asked (the trace's zero)
+}
+
+// trace logs a production's stage at debug level (slotCache.log).
+func (c *slotCache) trace(key string, f *flight, class priority.Class, stage string) {
+	if c.log == nil || !c.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	c.log.Debug("creator work", "kind", c.kind, "stage", stage, "key", key[:min(8, len(key))], "class", class.String(),
+		"ms", time.Since(f.queued).Milliseconds(),
+		"running", fmt.Sprintf("part=%d build=%d bg=%d", c.gate.Running(priority.Part), c.gate.Running(priority.Build), c.gate.Running(priority.Background)))
 }
 
 // errAbandoned is what a production stopped for want of waiters ends
@@ -86,6 +104,7 @@ func (c *slotCache) do(ctx context.Context, key string, class priority.Class, bu
 		f = &flight{done: make(chan struct{}), urgent: make(chan struct{})}
 		f.ctx, f.cancel = context.WithCancel(context.WithoutCancel(ctx))
 		c.flight[key] = f
+		f.queued = time.Now()
 		go c.run(key, f, class, budget, produce)
 	}
 	f.waiters++
@@ -124,7 +143,9 @@ func (c *slotCache) run(key string, f *flight, class priority.Class, budget int,
 		}
 		c.finish(key, f, budget)
 	}()
+	c.trace(key, f, class, "queued")
 	leave, entered, err := c.enter(f.ctx, f, class)
+	c.trace(key, f, entered, "entered")
 	if err != nil {
 		c.dropped.Add(1)
 		f.err = err
@@ -166,8 +187,10 @@ func (c *slotCache) run(key string, f *flight, class priority.Class, budget int,
 		return
 	}
 	c.started.Add(1)
+	c.trace(key, f, entered, "started")
 	f.b, f.err = produce(f.ctx)
 	c.built.Add(1)
+	c.trace(key, f, entered, "done")
 	if f.err != nil && f.ctx.Err() != nil {
 		c.cancelled.Add(1)
 		f.b, f.err = nil, errAbandoned

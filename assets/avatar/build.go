@@ -3,7 +3,6 @@ package avatar
 import (
 	"image"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -34,6 +33,9 @@ type builder struct {
 	// panicked holds the first of their panics.
 	painting sync.WaitGroup
 	panicked atomic.Pointer[any]
+	// urgent textures paint ahead of the others (paintTurns): a style
+	// part's (BuildPart).
+	urgent bool
 }
 
 // newBuilder adds the joint nodes under an "Armature" root and the skin,
@@ -115,19 +117,14 @@ func (b *builder) painted(name string, t texture, o matOpts) int {
 				b.panicked.CompareAndSwap(nil, &r)
 			}
 		}()
-		// A few textures at a time: each paints on every core already,
-		// and holds some 30 MB of buffers while it does.
-		paintSlots <- struct{}{}
-		defer func() { <-paintSlots }()
+		// A few textures at a time, a part's first (paintTurns).
+		defer paintSlots.take(b.urgent)()
 		enc := encodeMaps(t.paint(), o)
 		textures.put(key, enc)
 		fill(enc)
 	})
 	return m
 }
-
-// paintSlots bounds the textures painted at once in the process.
-var paintSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
 // wait returns when every texture of the scene is painted and encoded;
 // it panics with a painter's panic.

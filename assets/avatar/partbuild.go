@@ -73,7 +73,8 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 	}
 	joints := body.Joints()
 	b := newBuilder(rigOf(joints))
-	defer b.wait() // the textures painting in the background
+	b.urgent = true // a person waits for it: its textures go first
+	defer b.wait()  // the textures painting in the background
 	seed := cfg.Face.Seed
 	if seed == 0 {
 		seed = 1
