@@ -33,8 +33,13 @@ func params(c Config) human.Params {
 	return p
 }
 
-// shapeBody is the shaped human of a resolved configuration.
-func shapeBody(c Config) *human.Body { return human.Shape(params(c)) }
+// shapeBody is the shaped human of a resolved configuration, its face's
+// creases evened (smoothFace).
+func shapeBody(c Config) *human.Body {
+	b := human.Shape(params(c))
+	smoothFace(b)
+	return b
+}
 
 // lipMask is, per base vertex, how much of the lips it is (0..1): the
 // displacement of MakeHuman's lip volume targets, which move the lips

@@ -816,3 +816,61 @@ func TestSkinEven(t *testing.T) {
 		}
 	}
 }
+
+// TestSkinDeepNotMuddy paints plain skin in the palette's dark and deep
+// tones and in the light one, and reads the front of each as a viewer
+// shows the texture: a deep tone keeps at least 0.9 of its own
+// saturation (drawn toward grey like a light tone's, 0.78 of it, a deep
+// brown read as mud in room light: random-17, the panel's "very dark,
+// flat"), it is lifted at least 12 % over the tone's luma (the light tone
+// 8 %), and it is glossier than light skin by at least 0.08 of roughness
+// (matte deep skin showed no sheen to give the face its form).
+func TestSkinDeepNotMuddy(t *testing.T) {
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
+	lin := func(c uint8) float64 {
+		v := float64(c) / 255
+		if v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	sat := func(c [3]float64) float64 {
+		hi, lo := max(c[0], c[1], c[2]), min(c[0], c[1], c[2])
+		return (hi - lo) / hi
+	}
+	luma := func(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	read := func(tone RGB) (s, l, rough float64) {
+		mp := Skin(head, tone, 3, 256)
+		img, orm := decode(t, mp.Base), decode(t, mp.ORM)
+		n := 0.0
+		for u := 0.3; u < 0.7; u += 0.01 {
+			for v := 0.3; v < 0.7; v += 0.01 {
+				p := at(img, u, v)
+				c := [3]float64{lin(p[0]), lin(p[1]), lin(p[2])}
+				s += sat(c)
+				l += luma(c)
+				rough += float64(at(orm, u, v)[1]) / 255
+				n++
+			}
+		}
+		return s / n, l / n, rough / n
+	}
+	_, _, lightRough := read(RGB{0.730, 0.352, 0.262})
+	for _, tc := range []struct {
+		name string
+		tone RGB // the palette's dark (#583b2e) and deep (#3e2920), linear
+	}{{"dark", RGB{0.0976, 0.0437, 0.0273}}, {"deep", RGB{0.0482, 0.0222, 0.0144}}} {
+		s, l, rough := read(tc.tone)
+		s0, l0 := sat([3]float64(tc.tone)), luma([3]float64(tc.tone))
+		t.Logf("%s: saturation %.3f of the tone's, luma %.3f of the tone's, roughness %.2f (light skin %.2f)", tc.name, s/s0, l/l0, rough, lightRough)
+		if s < 0.9*s0 {
+			t.Errorf("%s: saturation %.3f, %.2f of the tone's %.3f: want 0.9 or more", tc.name, s, s/s0, s0)
+		}
+		if l < 1.12*l0 {
+			t.Errorf("%s: luma %.4f, %.2f of the tone's %.4f: want 1.12 or more", tc.name, l, l/l0, l0)
+		}
+		if rough > lightRough-0.08 {
+			t.Errorf("%s: roughness %.2f, light skin's %.2f: want 0.08 glossier", tc.name, rough, lightRough)
+		}
+	}
+}

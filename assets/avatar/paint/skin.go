@@ -38,7 +38,11 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// orange beside the leader's (cheek saturation 0.36 to 0.50 against
 	// its 0.21 to 0.27 in the same render): the tone is drawn a little
 	// toward the grey of its own luminance, which keeps its lightness.
-	base := desaturate(rgb(tone), skinGrey).scale(skinLift)
+	// Deep tones keep more of their warmth and are lifted a little more,
+	// and their skin has more sheen (skinDeep): drawn toward grey and
+	// matte like light skin, they rendered flat and muddy in a room light.
+	deep := skinDeep(rgb(tone))
+	base := desaturate(rgb(tone), skinGrey*(1-0.6*deep)).scale(skinLift + 0.22*deep)
 	// Lips are the tone with less green and blue (more blood showing):
 	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
 	// Natural lips are only a little deeper and redder than the skin
@@ -50,16 +54,16 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, 0.14*deep)
 		}
 	})
 	return l.maps(0.45)
 }
 
 // skinTexel paints texel i of the skin.
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64) {
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen float64) {
 	if !t.ok {
-		l.base[i], l.rough[i] = base, 0.7
+		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
 	}
 	p := t.pos
@@ -101,7 +105,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.15*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
-	l.rough[i] = 0.7 + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a - gloss + 0.1*in
+	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a - gloss + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
@@ -113,6 +117,20 @@ const skinGrey = 0.22
 // our cheeks were 7 % darker than the leader's of the same lightness in
 // a room light (luma 0.573 against 0.617; room 0.757 against 0.785).
 const skinLift = 1.08
+
+// skinDeep is how deep a tone is, 0 to 1: 0 for medium tones and lighter
+// (linear luminance 0.12 and up), 1 for the deepest (0.03 and below; the
+// palette's "deep" is 0.027). In a room light random-17's deep skin read
+// flat and muddy (cheek luma 0.18, chroma 0.13): its tone had been drawn
+// 22 % toward grey like a light one's, which on a dark brown is mud, and
+// its matte skin (roughness 0.7) showed no sheen to give the face its
+// form. Deep tones now keep more of their colour (grey share down to
+// 0.09), are lifted 8-30 % instead of 8 %, and are glossier (roughness
+// down to 0.56), as dark skin reads in photographs.
+func skinDeep(c rgb) float64 {
+	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	return smooth(0.12, 0.03, y)
+}
 
 // desaturate mixes a linear colour toward the grey of its luminance by t.
 func desaturate(c rgb, t float64) rgb {
