@@ -631,7 +631,7 @@ func pressHair(hair, hatPart *part, c vec3) {
 		}
 	}
 	var idx []uint32
-	nb := make([][]int, n)
+	nb := newNeighbours(n, hair.tris)
 	// lim is how far from the centre a corner of a triangle that reaches
 	// under the rim may lie: inside the hat where its rays meet it and
 	// where the triangle's edges pass under the rim, less the clearance.
@@ -642,11 +642,6 @@ func pressHair(hair, hatPart *part, c vec3) {
 		lim[i] = math.Inf(1)
 	}
 	for _, t := range hair.tris {
-		for k := 0; k < 3; k++ {
-			a, b := int(t[k]), int(t[(k+1)%3])
-			nb[a] = append(nb[a], b)
-			nb[b] = append(nb[b], a)
-		}
 		if covered[t[0]] && covered[t[1]] && covered[t[2]] {
 			// Under the hat: hidden, so gone.
 			continue
@@ -684,14 +679,15 @@ func pressHair(hair, hatPart *part, c vec3) {
 		next := make([]vec3, n)
 		copy(next, move)
 		for i := range n {
-			if covered[i] || len(nb[i]) == 0 || !math.IsInf(lim[i], 1) {
+			around := nb.of(i)
+			if covered[i] || len(around) == 0 || !math.IsInf(lim[i], 1) {
 				continue
 			}
 			var sum vec3
-			for _, j := range nb[i] {
+			for _, j := range around {
 				sum = sum.add(move[j])
 			}
-			next[i] = sum.scale(0.5 / float64(len(nb[i])))
+			next[i] = sum.scale(0.5 / float64(len(around)))
 		}
 		move = next
 	}

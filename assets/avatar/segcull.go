@@ -296,3 +296,41 @@ func (g *fanGrid) near(o [3]float64, f func(t int) bool) bool {
 	}
 	return false
 }
+
+// neighbours are the vertices each vertex shares a triangle edge with,
+// once per edge of each triangle (a vertex twice for an edge two
+// triangles share), in the order the triangles and their edges come: two
+// flat arrays, not a slice per vertex (pressHair's walk over the hair
+// made one for every vertex of it, a third of a hatted build's
+// allocations).
+type neighbours struct {
+	start []int32 // v's neighbours are to[start[v]:start[v+1]]
+	to    []int32
+}
+
+func newNeighbours(n int, tris [][3]uint32) neighbours {
+	nb := neighbours{start: make([]int32, n+1), to: make([]int32, 6*len(tris))}
+	for _, t := range tris {
+		for _, v := range t {
+			nb.start[v+1] += 2
+		}
+	}
+	for v := range n {
+		nb.start[v+1] += nb.start[v]
+	}
+	fill := make([]int32, n)
+	copy(fill, nb.start[:n])
+	for _, t := range tris {
+		for k := 0; k < 3; k++ {
+			a, b := t[k], t[(k+1)%3]
+			nb.to[fill[a]] = int32(b)
+			fill[a]++
+			nb.to[fill[b]] = int32(a)
+			fill[b]++
+		}
+	}
+	return nb
+}
+
+// of is v's neighbours.
+func (nb neighbours) of(v int) []int32 { return nb.to[nb.start[v]:nb.start[v+1]] }
