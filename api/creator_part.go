@@ -43,9 +43,11 @@ var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 // buildPart is the GLB of a configuration's part, from the parts' cache
 // or built in one of their slots when the gate admits class.
 func (b *creatorBuilds) buildPart(ctx context.Context, key string, class priority.Class, cfg avatar.Config, category, standOn string) ([]byte, error) {
-	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func(context.Context) ([]byte, error) {
+	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func(ctx context.Context) ([]byte, error) {
 		t0 := time.Now()
-		sc, err := avatar.BuildPart(cfg, category, standOn)
+		// Stopped at its next stage once nobody waits for it (the page
+		// dropped the part it asked ahead when the person picked).
+		sc, err := avatar.BuildPartContext(ctx, cfg, category, standOn)
 		if err != nil {
 			return nil, err
 		}

@@ -159,8 +159,9 @@ func (c *slotCache) run(key string, f *flight, class priority.Class, budget int,
 		defer release()
 		if entered == priority.Part {
 			// A part nobody waits for any more (the page aborts the
-			// part it asked ahead when the person moves on) runs to
-			// its end, but gives its slot up at once: the style then
+			// part it asked ahead when the person moves on) stops at
+			// its next stage (avatar.BuildPartContext), and gives its
+			// slot up at once: the style then
 			// picked shares the cores with it rather than waiting for
 			// it to end (the beanie's part waited 28 s at load 23
 			// behind parts asked ahead and abandoned).

@@ -1,6 +1,7 @@
 package avatar
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -52,6 +53,17 @@ const partTexture = 256
 // lift the whole avatar in Generate) are swapped in at the height of the
 // avatar on screen, not a centimetre off its legs and head.
 func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
+	return BuildPartContext(context.Background(), cfg, category, standOn)
+}
+
+// BuildPartContext is BuildPart stopping with ctx's error at its next
+// stage once ctx ends: the creator asks the parts of a tab's styles
+// ahead and drops the one in flight when the person picks a style, and
+// that part, run to its end, took half the cores from the part picked
+// (the beanie's part ran 8.0 s beside the cap's abandoned one at load
+// 30, against 0.3 s of CPU). A stage already begun (the thickened hair,
+// which another part may be waiting for) runs to its end.
+func BuildPartContext(ctx context.Context, cfg Config, category, standOn string) (*scene.Scene, error) {
 	cfg = cfg.resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -69,6 +81,9 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 	}
 	body, err := standingBody(stand)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	joints := body.Joints()
@@ -103,6 +118,9 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		if cfg.Headwear.on() {
 			hatPart, hatCentre = hat(b, body, cfg.Headwear.Style)
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if cfg.Hair.Style != "bald" {
 			key, err := partHairKey(stand, cfg.Hair.Style)
 			if err != nil {
@@ -125,8 +143,14 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			if hatPart != nil {
 				pressHair(hair, hatPart, hatCentre)
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
 			if cfg.Outfit.Top.Style == "hoodie" && hoodLifts(hair, joints["Neck"]) {
 				// Long hair lies over the hood, as in the whole build (after the hat).
@@ -156,6 +180,9 @@ func BuildPart(cfg Config, category, standOn string) (*scene.Scene, error) {
 		g := map[string]Garment{"top": cfg.Outfit.Top, "bottom": cfg.Outfit.Bottom, "footwear": cfg.Outfit.Footwear}[category]
 		p, err := fit(category + "/" + g.Style)
 		if err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if category == "top" {

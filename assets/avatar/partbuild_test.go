@@ -1,6 +1,8 @@
 package avatar
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -195,6 +197,23 @@ func TestStyleColorIsBuilt(t *testing.T) {
 			}
 			if slices.Equal(unset, glb(other)) {
 				t.Errorf("a %s in %s is built as in %s: the test cannot tell colours apart", style, other, col)
+			}
+		})
+	}
+}
+
+// TestBuildPartContextStops: a part nobody waits for any more (the
+// creator dropped the part it asked ahead) stops with the context's
+// error instead of building to its end beside the part picked.
+func TestBuildPartContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg := Default(Masculine).WithStyle("headwear", "beanie").WithStyle("top", "hoodie")
+	for _, cat := range []string{"hair", "headwear", "top", "bottom", "footwear"} {
+		t.Run(cat, func(t *testing.T) {
+			sc, err := BuildPartContext(ctx, cfg, cat, "")
+			if !errors.Is(err, context.Canceled) || sc != nil {
+				t.Fatalf("BuildPartContext with an ended context: %v, %v; want context.Canceled and no scene", sc != nil, err)
 			}
 		})
 	}
