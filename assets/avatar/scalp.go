@@ -35,7 +35,7 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 	// tests only the ones near the ray: the same answers as testing
 	// every one of the 125 cells' triangles, in a fraction of the time.
 	first := make([][3]int, len(hair.tris))
-	verts := map[[3]int][]int{}
+	var vertPairs bucketPairs
 	used := make([]bool, len(hair.pos))
 	for t, tri := range hair.tris {
 		first[t] = cell(v3(hair.pos[tri[0]]))
@@ -44,10 +44,10 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 	grid := newTriGrid(hair, 0.01)
 	for i, q := range hair.pos {
 		if used[i] {
-			c := cell(v3(q))
-			verts[c] = append(verts[c], i)
+			vertPairs.add(cell(v3(q)), i)
 		}
 	}
+	verts := vertPairs.build()
 	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
 	ear := float64(joints["Head"][2]) + 0.012
 	for i, q := range head.pos {
@@ -72,7 +72,7 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 			for dy := -2; dy <= 2; dy++ {
 				for dz := -2; dz <= 2; dz++ {
 					k := [3]int{c[0] + dx, c[1] + dy, c[2] + dz}
-					for _, j := range verts[k] {
+					for _, j := range verts.get(k) {
 						d := v3(hair.pos[j]).sub(p)
 						// Over the skin, not behind it.
 						if d.dot(n) > -0.002 {
