@@ -29,6 +29,10 @@ const (
 // position, so UV seams do not split it) whose lowest point hangs more
 // than 6 cm below the eyes and that is at least 12 cm tall: the pieces
 // on the crown and the short ones at the temples keep their shape.
+// tapered is whether a style's hanging ends are tapered: the loose
+// ones. A bun's pieces at the nape are gathered up, not ends.
+func tapered(style string) bool { return style == "long" || style == "ponytail" }
+
 // hairEnds is where a hair part's hanging sheets end: each vertex's
 // piece, the lowest point of each piece, and which vertices lie in the
 // stretch that taperHairEnds shapes.
@@ -110,7 +114,10 @@ func (e *hairEnds) span(r int32) float64 {
 // endTriangles is how many triangles taperHairEnds adds to hair: the
 // split triangles' new ones, and two for the rim under each split open
 // edge. Asked before the budget, like rimTriangles.
-func endTriangles(hair *part, joints map[string][3]float32) int {
+func endTriangles(hair *part, joints map[string][3]float32, style string) int {
+	if !tapered(style) {
+		return 0
+	}
 	e := newHairEnds(hair, joints)
 	if e == nil {
 		return 0
@@ -137,7 +144,10 @@ func endTriangles(hair *part, joints map[string][3]float32) int {
 	return n
 }
 
-func taperHairEnds(hair *part, joints map[string][3]float32) {
+func taperHairEnds(hair *part, joints map[string][3]float32, style string) {
+	if !tapered(style) {
+		return
+	}
 	e := newHairEnds(hair, joints)
 	if e == nil {
 		return

@@ -143,7 +143,7 @@ func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return 0
 	}
-	return 2*len(rimEdges(hair, newHairFrame(joints))) + endTriangles(hair, joints)
+	return 2*len(rimEdges(hair, newHairFrame(joints))) + endTriangles(hair, joints, style)
 }
 
 // thickenHair lifts the hair part off the head and adds a rim under each
@@ -159,7 +159,7 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
 	}
-	taperHairEnds(hair, joints)
+	taperHairEnds(hair, joints, style)
 	f := newHairFrame(joints)
 	edges := rimEdges(hair, f)
 	// The triangle each edge closes, for its outward direction: found
