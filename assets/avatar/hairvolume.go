@@ -152,9 +152,13 @@ func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 // closes); the budget has counted its triangles beforehand
 // (rimTriangles). A rim
 // vertex copies its edge vertex's UV, skin and source, so it is painted,
-// skinned and shaped with it; its normal turns out of the edge, so a
-// lock's edge catches the light as an edge. Curly hair is left as it is
-// (solidHair).
+// skinned and shaped with it, and its normal too, so it shades as its
+// card does. (Turned halfway out of its edge, for a rounded lock edge,
+// the rim's normal pointed away from a viewer who saw the rim's face,
+// and three.js lit those rims as light grey strips: the seam at
+// default-female's temple and the light lines between the cards, issue
+// 22's panel's "seams".) Long and ponytail hair's ends are tapered
+// first (taperHairEnds). Curly hair is left as it is (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
@@ -162,14 +166,6 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	taperHairEnds(hair, joints, style)
 	f := newHairFrame(joints)
 	edges := rimEdges(hair, f)
-	// The triangle each edge closes, for its outward direction: found
-	// before the lift moves the vertices (the lift keeps the turn).
-	third := map[[2]uint32]uint32{}
-	for _, t := range hair.tris {
-		for k := 0; k < 3; k++ {
-			third[[2]uint32{t[k], t[(k+1)%3]}] = t[(k+2)%3]
-		}
-	}
 	dir := make([]vec3, len(hair.pos))
 	depth := make([]float64, len(hair.pos))
 	for i, p := range hair.pos {
@@ -180,8 +176,6 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		hair.pos[i] = v.add(dir[i].scale(l)).f32()
 	}
 	rim := map[uint32]uint32{}
-	var rimN []vec3
-	n0 := uint32(len(hair.pos))
 	rimOf := func(i uint32) uint32 {
 		if r, ok := rim[i]; ok {
 			return r
@@ -201,31 +195,14 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		if hair.mask != nil {
 			hair.mask = append(hair.mask, hair.mask[i])
 		}
-		rimN = append(rimN, vec3{})
 		return r
 	}
 	for _, e := range edges {
 		i, j := e[0], e[1]
-		k := third[e]
-		pi, pj := v3(hair.pos[i]), v3(hair.pos[j])
-		m := rimOut(pi, pj, pi.add(pj).add(v3(hair.pos[k])).scale(1.0/3))
 		ri, rj := rimOf(i), rimOf(j)
 		// The same turn as the triangle, so the rim faces the way the
 		// card's front does where it folds.
 		hair.tris = append(hair.tris, [3]uint32{j, i, ri}, [3]uint32{j, ri, rj})
-		rimN[ri-n0] = rimN[ri-n0].add(m)
-		rimN[rj-n0] = rimN[rj-n0].add(m)
-	}
-	// A rim's normal lies halfway between the card's and the way out of
-	// its edge, so the fold reads as a rounded lock edge, not a crease.
-	edgeOf := make([]uint32, len(rimN))
-	for i, r := range rim {
-		edgeOf[r-n0] = i
-	}
-	for i, n := range rimN {
-		if n.len() > 1e-9 {
-			hair.nrm[n0+uint32(i)] = n.norm().add(v3(hair.nrm[edgeOf[i]])).norm().f32()
-		}
 	}
 	smoothHairNormals(hair)
 }

@@ -104,6 +104,18 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					c = c.mix(base.scale(0.45+0.6*w), light)
 				}
 				ridge := 1.0 // how much of a lock's crest the texel is (sheen)
+				if kind.curly {
+					// The hollows between curls in their shade, and the
+					// sheen on the curls' crests only: white curls were
+					// painted flat white and read as cotton wool (issue
+					// 22's panel), with no depth between the curls.
+					// glTF's occlusion would need the hair's third
+					// texture; baked into the colour, it holds in every
+					// variant.
+					hollow := 1 - strand
+					c = c.scale(1 - (0.35+0.25*light)*hollow*math.Sqrt(hollow))
+					ridge = strand * strand
+				}
 				if lk != nil {
 					// Locks: lit crests, dark grooves between them, and
 					// the layers under the top one in their shade.
@@ -170,7 +182,56 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 		}
 	})
 	clearSpecks(l.alpha, m, n, max(6, n*n/2700))
+	spill(l, m, n, 4)
 	return l.maps(0.6)
+}
+
+// spill carries the colour, height and roughness of the texels on the
+// hair out over the clear texels round each UV piece, passes texels
+// deep (each clear texel takes the mean of its neighbours set in the
+// pass before). The normal map is the slope of the height: with the
+// height dropping to 0 off a piece, every piece's border got a steep
+// false slope, and the hair's rims (which take their edge's UV) and the
+// cards' edges caught the light on it as light lines (issue 22's panel:
+// "seams"; the light seam at default-female's temple). Filtering and
+// mipmaps read these texels too.
+func spill(l *layer, m []texel, n, passes int) {
+	set := make([]bool, n*n)
+	for i := range set {
+		set[i] = m[i].ok
+	}
+	next := make([]bool, n*n)
+	for range passes {
+		copy(next, set)
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				i := y*n + x
+				if set[i] {
+					continue
+				}
+				var c rgb
+				h, r, k := 0.0, 0.0, 0.0
+				for _, o := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					xn, yn := x+o[0], y+o[1]
+					if xn < 0 || yn < 0 || xn >= n || yn >= n || !set[yn*n+xn] {
+						continue
+					}
+					j := yn*n + xn
+					c = rgb{c[0] + l.base[j][0], c[1] + l.base[j][1], c[2] + l.base[j][2]}
+					h += l.height[j]
+					r += l.rough[j]
+					k++
+				}
+				if k == 0 {
+					continue
+				}
+				l.base[i] = c.scale(1 / k)
+				l.height[i], l.rough[i] = h/k, r/k
+				next[i] = true
+			}
+		}
+		set, next = next, set
+	}
 }
 
 // clearSpecks removes the opaque islands of fewer than minSize texels
