@@ -240,10 +240,16 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 		first := uint32(len(p.pos))
 		for i, q := range region.pos {
 			w := float64(region.mask[i])
-			// Hair is shorter where the region thins out.
-			d := c.inner + c.length*h*(0.35+0.65*w)
+			// Hair is shorter where the region thins out, down to the
+			// first shell's height at the beard's edge, so the shells
+			// close on the skin there and the beard tapers into the
+			// cheek and neck: at a third of their length at the edge,
+			// each shell's edge showed as a step beside the next, a
+			// patch laid on the face (issue 22's panel).
+			grow := smooth(0.25, 0.85, w)
+			d := c.inner + c.length*h*grow
 			n := region.nrm[i]
-			droop := 0.35 * c.length * h * h
+			droop := 0.35 * c.length * h * h * grow
 			p.pos = append(p.pos, [3]float32{q[0] + float32(d)*n[0], q[1] + float32(d)*n[1] - float32(droop), q[2] + float32(d)*n[2]})
 			p.nrm = append(p.nrm, beardNormal(n))
 			p.uv = append(p.uv, region.uv[i])
