@@ -103,16 +103,14 @@ type clothException struct {
 // inner upper arm at the armhole, by 2 mm, where the arm swings; the
 // blouse, 1 at the neck; the shorts, 1 on the feminine body of build 0.6
 // with short hair (whose smaller triangle budget leaves the body finer),
-// under the three locomotion clips. Since long hair ends in tapered
-// locks (3090268: about 500 more hair triangles, counted in the budget,
-// so the body and garments of the long-haired avatars are simplified
-// further): the hoodie, 1 under gesture_wave on the masculine body of
-// build 0.6; the jeans, 2 under the running and walking clips on the
-// feminine body of build 0.3.
+// under the three locomotion clips. Since the glasses' temples follow
+// the head (805baf7: about 540 more triangles, counted in the budget,
+// so the body and garments of an avatar with glasses are simplified
+// further): the tank, 1 under gesture_point and locomotion_idle on the
+// masculine body of build 0.3 with round glasses.
 var clothExceptions = map[[3]string]clothException{
-	{"hoodie", "gesture_wave", "Wolf3D_Outfit_Top"}:       {poked: 1},
-	{"jeans", "locomotion_run", "Wolf3D_Outfit_Bottom"}:   {poked: 2},
-	{"jeans", "locomotion_walk", "Wolf3D_Outfit_Bottom"}:  {poked: 2},
+	{"tank", "gesture_point", "Wolf3D_Outfit_Top"}:        {poked: 1},
+	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:      {poked: 1},
 	{"shorts", "locomotion_idle", "Wolf3D_Outfit_Bottom"}: {poked: 1},
 	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:  {poked: 1},
 	{"shorts", "locomotion_walk", "Wolf3D_Outfit_Bottom"}: {poked: 1},

@@ -101,10 +101,6 @@ func TestHatShapes(t *testing.T) {
 // horizontal from the head's centre).
 type capShape struct {
 	reach, length, curve, standTop, standFront float64
-	// seen is how tall the visor's middle looks from a portrait camera
-	// at eye level 60 cm in front (its angle times 60 cm): a visor seen
-	// edge on shows only its thickness.
-	seen float64
 }
 
 func measureCap(t *testing.T) capShape {
@@ -158,19 +154,6 @@ func measureCap(t *testing.T) capShape {
 		side = math.Min(side, p[1])
 	}
 	cs.curve = mid - side
-	// The visor's middle (within 1 cm of x = c, in front of the
-	// forehead by more than the crown stands off it) seen from the
-	// eyes' height, 60 cm in front of them.
-	eyes := centroid(l).add(centroid(r)).scale(0.5)
-	camZ := eyes[2] + 0.6
-	hi, lo := math.Inf(-1), math.Inf(1)
-	for _, p := range hat {
-		if p[2] > forehead+0.03 && math.Abs(p[0]-c[0]) < 0.01 {
-			a := math.Atan2(p[1]-eyes[1], camZ-p[2])
-			hi, lo = math.Max(hi, a), math.Min(lo, a)
-		}
-	}
-	cs.seen = 0.6 * (hi - lo)
 	stand := func(u vec3) float64 {
 		h, ok1 := rayHit(c, u, hat, hatTris)
 		k, ok2 := rayHit(c, u, head, headTris)
@@ -196,13 +179,7 @@ func TestCapShape(t *testing.T) {
 		t.Skip("builds an avatar")
 	}
 	cs := measureCap(t)
-	t.Logf("cap: visor %.1f cm long, %.1f cm in front of the forehead, sides %.1f cm below its middle, seen %.1f cm tall from eye level; crown %.1f cm over the top, %.1f cm in front", 100*cs.length, 100*cs.reach, 100*cs.curve, 100*cs.seen, 100*cs.standTop, 100*cs.standFront)
-	// From a portrait camera at eye level the visor shows its top, a
-	// band (before: 1.4 cm, sloping 12° and flat along its length, a
-	// thin line under a dome).
-	if cs.seen < 0.018 {
-		t.Errorf("the visor looks %.1f cm tall from eye level, want at least 1.8 (its top in sight)", 100*cs.seen)
-	}
+	t.Logf("cap: visor %.1f cm long, %.1f cm in front of the forehead, sides %.1f cm below its middle; crown %.1f cm over the top, %.1f cm in front", 100*cs.length, 100*cs.reach, 100*cs.curve, 100*cs.standTop, 100*cs.standFront)
 	if cs.length < 0.06 || cs.length > 0.08 {
 		t.Errorf("the visor is %.1f cm long, want 6 to 8", 100*cs.length)
 	}

@@ -463,18 +463,12 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 // the buckram stiffens the front panels, and at the back), the visor's
 // reach in front of the crown and how far its sides curve down.
 const (
-	capFront, capBack, capGap = 0.045, -0.012, 0.008
+	capFront, capBack, capGap = 0.035, -0.012, 0.008
 	capStandFront             = 0.022
 	capStandBack              = 0.01
 	capVisor                  = 0.072
 	capVisorCurve             = 0.026
 	capVisorThick             = 0.004
-	// capVisorPitch is the visor's slope down from the rim, and
-	// capVisorDroop how much more its tip bends down at the middle: at
-	// 12° and flat along its length, a camera at eye level saw it edge
-	// on, a line under a dome (issue 22's panel).
-	capVisorPitch = 17 * math.Pi / 180
-	capVisorDroop = 0.005
 )
 
 // capSegments is how many quads go round a cap's crown: a multiple of
@@ -535,10 +529,9 @@ func (p *part) cap(k *skull) {
 	p.hatGrid(button, 0, 0.1, 0.6, 0.63, 0)
 	p.shell = len(p.tris)
 	// The visor: a D from the rim between ±70°, reaching capVisor in
-	// front of the crown at the middle, sloping down capVisorPitch and
-	// bending down toward its tip, its sides curved down by
-	// capVisorCurve at the tip: the top, the underside capVisorThick
-	// below it, and the edge between them.
+	// front of the crown at the middle, sloping down 12°, its sides
+	// curved down by capVisorCurve at the tip: the top, the underside
+	// capVisorThick below it, and the edge between them.
 	const span = 70 * math.Pi / 180
 	const n = 24
 	at := func(i int, s, down float64) vec3 {
@@ -549,7 +542,7 @@ func (p *part) cap(k *skull) {
 		// Forward, a little out to the side, down the slope, and the
 		// sides curving down across the visor as it reaches out.
 		side := math.Sin(th) * 0.012 * s
-		drop := reach*math.Tan(capVisorPitch) + capVisorDroop*s*s + capVisorCurve*a*a*s*s
+		drop := reach*math.Tan(12*math.Pi/180) + capVisorCurve*a*a*s*s
 		return q.add(vec3{side, -drop - down, reach})
 	}
 	var topRows, underRows [][]vec3
