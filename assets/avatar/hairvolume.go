@@ -157,8 +157,7 @@ func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 // the rim's normal pointed away from a viewer who saw the rim's face,
 // and three.js lit those rims as light grey strips: the seam at
 // default-female's temple and the light lines between the cards, issue
-// 22's panel's "seams".) Long and ponytail hair's ends are tapered
-// first (taperHairEnds). Curly hair is left as it is (solidHair).
+// 22's panel's "seams".) Curly hair is left as it is (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
