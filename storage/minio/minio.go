@@ -138,7 +138,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	b := &body{r: r, size: size, left: size}
+	b := &body{ctx: ctx, r: r, size: size, left: size}
 	up, err := s.client.PutObject(ctx, s.bucket, key, b, size, minio.PutObjectOptions{ContentType: contentType, PartSize: partSize})
 	if err != nil && b.err != nil {
 		return kiln.BlobInfo{}, kiln.E(op, b.err)
@@ -303,8 +303,11 @@ func (s *Store) Ping(ctx context.Context) error {
 // longer than announced (size >= 0): minio-go would store the first size
 // bytes of a longer one. Its errors come with no bytes, because minio-go
 // reads through io.ReadFull, which drops an error that arrives with the
-// last bytes it asked for.
+// last bytes it asked for. It also fails once ctx is done: net/http
+// notices a cancelled request only between writes, and a body that goes on
+// to its last byte lets MinIO store the object that Put reports as failed.
 type body struct {
+	ctx        context.Context
 	r          io.Reader
 	size, left int64
 	err        error
@@ -312,6 +315,9 @@ type body struct {
 
 func (b *body) Read(p []byte) (int, error) {
 	n, err := b.read(p)
+	if cerr := b.ctx.Err(); cerr != nil {
+		err = cerr
+	}
 	if err != nil && err != io.EOF {
 		b.err = err
 		return 0, err
