@@ -14,11 +14,7 @@ import (
 func TestFanGridAsFullSearch(t *testing.T) {
 	body := human.Shape(human.Average(0.5))
 	m := human.BodyMesh()
-	teeth, err := body.Fit("teeth/default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lo, hi := bounds(teeth.Pos)
+	lo, hi := teethBox(t, body)
 	c := [3]float64{float64(lo[0]+hi[0]) / 2, float64(lo[1]+hi[1]) / 2, float64(hi[2])}
 	var tris [][3][3]float64
 	for k, tri := range m.Tris {
@@ -37,13 +33,7 @@ func TestFanGridAsFullSearch(t *testing.T) {
 			to := [3]float64{apex[0] - o[0], apex[1] - o[1], apex[2] - o[2]}
 			l := vec3(to).len()
 			d := [3]float64{to[0] / l, to[1] / l, to[2] / l}
-			full := false
-			for _, tri := range tris {
-				if rayHits(o, d, tri, l) {
-					full = true
-					break
-				}
-			}
+			full := anyRayHits(o, d, tris, l)
 			if got := g.near(o, func(k int) bool { return rayHits(o, d, tris[k], l) }); got != full {
 				t.Fatalf("ray %v→%v: grid says %v, the full search %v", o, apex, got, full)
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/lod"
 	"github.com/kilnhq/kiln/assets/scene"
 )
@@ -186,14 +187,7 @@ func visibleTeeth(t *testing.T, s *scene.Scene, shape string) int {
 			to := [3]float64{centre[0] - o[0], centre[1] + dy - o[1], centre[2] - o[2]}
 			l := math.Sqrt(to[0]*to[0] + to[1]*to[1] + to[2]*to[2])
 			d := [3]float64{to[0] / l, to[1] / l, to[2] / l}
-			hit := false
-			for _, tr := range tris {
-				if rayHits(o, d, tr, l) {
-					hit = true
-					break
-				}
-			}
-			if !hit {
+			if !anyRayHits(o, d, tris, l) {
 				seen++
 				break
 			}
@@ -212,11 +206,7 @@ func TestMouthMask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	teeth, err := body.Fit("teeth/default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, hi := bounds(teeth.Pos)
+	_, hi := teethBox(t, body)
 	deep := 0
 	for v, w := range m {
 		if w == 0 {
@@ -232,4 +222,26 @@ func TestMouthMask(t *testing.T) {
 	if deep < 100 {
 		t.Errorf("%d vertices deep in the mouth, want at least 100", deep)
 	}
+}
+
+// teethBox is the box of the default teeth fitted to body.
+func teethBox(t *testing.T, body *human.Body) (lo, hi [3]float32) {
+	t.Helper()
+	teeth, err := body.Fit("teeth/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bounds(teeth.Pos)
+}
+
+// anyRayHits is the search through every triangle that the mouth's
+// grids stand in for: whether the ray o + s·d (0 < s < reach) crosses
+// one of tris.
+func anyRayHits(o, d [3]float64, tris [][3][3]float64, reach float64) bool {
+	for _, tr := range tris {
+		if rayHits(o, d, tr, reach) {
+			return true
+		}
+	}
+	return false
 }

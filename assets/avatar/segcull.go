@@ -64,10 +64,7 @@ func newTriGrid(p *part, cell float64) *triGrid {
 		g.cell *= 2
 	}
 	g.lo = lo
-	ncell := g.dim[0] * g.dim[1] * g.dim[2]
-	g.start = make([]int32, ncell+1)
-	// Two passes over the triangles' cell ranges: count, then place.
-	each := func(t int, f func(k int)) {
+	g.start, g.items = cellLists(g.dim[0]*g.dim[1]*g.dim[2], len(g.tris), func(t int, f func(k int)) {
 		a0, a1 := g.box(g.pos[g.tris[t][0]], g.pos[g.tris[t][1]], g.pos[g.tris[t][2]])
 		for z := a0[2]; z <= a1[2]; z++ {
 			for y := a0[1]; y <= a1[1]; y++ {
@@ -76,23 +73,33 @@ func newTriGrid(p *part, cell float64) *triGrid {
 				}
 			}
 		}
-	}
-	for t := range g.tris {
-		each(t, func(k int) { g.start[k+1]++ })
+	})
+	return g
+}
+
+// cellLists lays out the items of a grid of ncell cells as two flat
+// arrays, cell k holding items[start[k]:start[k+1]] in the items' order:
+// cells(t, f) calls f with each cell item t lies in (none to leave it
+// out). Two passes over the items, count then place, so nothing is
+// allocated per cell; triGrid and fanGrid share it.
+func cellLists(ncell, nitems int, cells func(t int, f func(k int))) (start, items []int32) {
+	start = make([]int32, ncell+1)
+	for t := range nitems {
+		cells(t, func(k int) { start[k+1]++ })
 	}
 	for k := range ncell {
-		g.start[k+1] += g.start[k]
+		start[k+1] += start[k]
 	}
-	g.items = make([]int32, g.start[ncell])
+	items = make([]int32, start[ncell])
 	fill := make([]int32, ncell)
-	copy(fill, g.start[:ncell])
-	for t := range g.tris {
-		each(t, func(k int) {
-			g.items[fill[k]] = int32(t)
+	copy(fill, start[:ncell])
+	for t := range nitems {
+		cells(t, func(k int) {
+			items[fill[k]] = int32(t)
 			fill[k]++
 		})
 	}
-	return g
+	return start, items
 }
 
 // box is the range of cells the box round pts (with the slack) covers,
@@ -224,7 +231,10 @@ func newFanGrid(apex [3]float64, tris [][3][3]float64, cells int) *fanGrid {
 	for a := range 2 {
 		g.dim[a] = int((hi[a]-lo[a])/g.cell) + 1
 	}
-	each := func(t int, f func(k int)) {
+	g.start, g.items = cellLists(g.dim[0]*g.dim[1], len(tris), func(t int, f func(k int)) {
+		if !ok[t] {
+			return // tested always, in no cell
+		}
 		b := boxes[t]
 		x0, x1 := g.at(b[0][0], 0), g.at(b[1][0], 0)
 		y0, y1 := g.at(b[0][1], 1), g.at(b[1][1], 1)
@@ -233,28 +243,7 @@ func newFanGrid(apex [3]float64, tris [][3][3]float64, cells int) *fanGrid {
 				f(y*g.dim[0] + x)
 			}
 		}
-	}
-	n := g.dim[0] * g.dim[1]
-	g.start = make([]int32, n+1)
-	for t := range tris {
-		if ok[t] {
-			each(t, func(k int) { g.start[k+1]++ })
-		}
-	}
-	for k := range n {
-		g.start[k+1] += g.start[k]
-	}
-	g.items = make([]int32, g.start[n])
-	fill := make([]int32, n)
-	copy(fill, g.start[:n])
-	for t := range tris {
-		if ok[t] {
-			each(t, func(k int) {
-				g.items[fill[k]] = int32(t)
-				fill[k]++
-			})
-		}
-	}
+	})
 	return g
 }
 
