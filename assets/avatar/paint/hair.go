@@ -82,8 +82,13 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				}
 				across := float64(x)*f[1] - float64(y)*f[0]
 				along := float64(x)*f[0] + float64(y)*f[1]
-				strand := noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
-				clump := noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
+				// Strands and clumps along the flow; curls and locks (lk)
+				// paint their own and use none of these, so they skip them.
+				var strand, clump float64
+				if lk == nil && !kind.curly {
+					strand = noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
+					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
+				}
 				if kind.curly {
 					// Curls: ridges of noise in 3D (seamless across
 					// cards, so neighbouring cards read as one mass of
@@ -137,7 +142,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 					if dl > 1e-6 {
 						cos := (d[0]*sun[0] + d[1]*sun[1] + d[2]*sun[2]) / dl
-						band := math.Exp(-math.Pow((cos-0.82)/0.13, 2))
+						z := (cos - 0.82) / 0.13
+						band := math.Exp(-(z * z)) // math.Pow(z, 2), to the bit (TestSquareAsPow)
 						streak := smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
 						// Lighter and a little warmer, so dark hair shows
 						// its sheen too.

@@ -95,7 +95,7 @@ func (l *locks) at(p [3]float64, seed uint64) (shape, tone, strand, depth float6
 	d := [3]float64{p[0] - l.crown[0], p[1] - l.crown[1], p[2] - l.crown[2]}
 	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // down the strands
 	phi := math.Atan2(d[0], d[2])                     // round the head
-	c, s := math.Cos(phi), math.Sin(phi)
+	s, c := math.Sincos(phi)                          // math.Cos and math.Sin to the bit (TestSincosAsSinCos)
 	// The locks wander a little as they fall and are not all alike:
 	// a noise on the circle (seamless where the angle wraps).
 	wander := noise3([3]float64{c * 2.5, s * 2.5, g * 22}, seed+11) - 0.5

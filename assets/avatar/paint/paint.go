@@ -316,9 +316,16 @@ func (l *layer) fill(base, nrm, orm *image.NRGBA, bump float64, y0, y1 int) {
 			}
 			dx := (row[right] - row[left]) / 2 * bump
 			dy := (up[x] - down[x]) / 2 * bump
-			nx, ny, nz := -dx, dy, 1.0
-			s := 1 / math.Sqrt(nx*nx+ny*ny+nz*nz)
-			pn[4*x], pn[4*x+1], pn[4*x+2], pn[4*x+3] = unit8(nx*s), unit8(ny*s), unit8(nz*s), 255
+			if dx == 0 && dy == 0 {
+				// Flat (the clear texels round the pieces, most of a
+				// map): the normal straight out, what the formula
+				// below gives for it.
+				pn[4*x], pn[4*x+1], pn[4*x+2], pn[4*x+3] = flatNormal[0], flatNormal[1], flatNormal[2], 255
+			} else {
+				nx, ny, nz := -dx, dy, 1.0
+				s := 1 / math.Sqrt(nx*nx+ny*ny+nz*nz)
+				pn[4*x], pn[4*x+1], pn[4*x+2], pn[4*x+3] = unit8(nx*s), unit8(ny*s), unit8(nz*s), 255
+			}
 			po[4*x], po[4*x+1], po[4*x+2], po[4*x+3] = byte8(l.ao[i]), byte8(l.rough[i]), 0, 255
 		}
 	}
@@ -341,7 +348,12 @@ func parallel(n int, f func(lo, hi int)) {
 }
 
 func unit8(v float64) uint8 { return round8((v*0.5 + 0.5) * 255) }
+
 func byte8(v float64) uint8 { return round8(clamp01(v) * 255) }
+
+// flatNormal is the normal map's texel where the height does not slope:
+// unit8 of (-0, 0, 1), as fill's formula gives it.
+var flatNormal = [3]uint8{unit8(math.Copysign(0, -1)), unit8(0), unit8(1)}
 
 // Encode writes an image as PNG, every row under the Up filter
 // (pngenc.EncodeUp), deflated at BestSpeed: textures are made on every

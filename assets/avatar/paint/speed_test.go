@@ -115,3 +115,57 @@ func TestEncodePixels(t *testing.T) {
 		t.Logf("%s: %d bytes (image/png %d)", name, len(enc), ref.Len())
 	}
 }
+
+// TestSquareAsPow: the hair's sheen band squares with a product where it
+// called math.Pow(z, 2); the two must agree to the bit.
+func TestSquareAsPow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	check := func(z float64) {
+		if got, want := z*z, math.Pow(z, 2); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("z %v: z*z %v, math.Pow %v", z, got, want)
+		}
+	}
+	for _, z := range edgeValues {
+		if z == z {
+			check(z)
+		}
+	}
+	for range 2_000_000 {
+		check((r.Float64()*2 - 1) * 20) // the band's (cos-0.82)/0.13 lies in -14..1.4
+		check((r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(60)-30))
+	}
+}
+
+// TestSincosAsSinCos: the hair's locks take the cosine and sine of their
+// angle round the head from math.Sincos where they called math.Cos and
+// math.Sin; the two must agree to the bit.
+func TestSincosAsSinCos(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(phi float64) {
+		s, c := math.Sincos(phi)
+		if math.Float64bits(s) != math.Float64bits(math.Sin(phi)) || math.Float64bits(c) != math.Float64bits(math.Cos(phi)) {
+			t.Fatalf("phi %v: Sincos %v %v, Sin %v Cos %v", phi, s, c, math.Sin(phi), math.Cos(phi))
+		}
+	}
+	for _, phi := range []float64{0, math.Copysign(0, -1), math.Pi, -math.Pi, math.Pi / 2, -math.Pi / 2, math.Pi / 4, math.Nextafter(math.Pi, 0)} {
+		check(phi)
+	}
+	for range 2_000_000 {
+		check((r.Float64()*2 - 1) * math.Pi) // atan2's range
+	}
+}
+
+// TestFlatNormal: fill writes flatNormal where the height does not slope
+// instead of normalising (0, 0, 1); it must be what the formula gives.
+func TestFlatNormal(t *testing.T) {
+	for _, dx := range []float64{0, math.Copysign(0, -1)} {
+		nx, ny, nz := -dx, dx, 1.0
+		s := 1 / math.Sqrt(nx*nx+ny*ny+nz*nz)
+		if got := [3]uint8{unit8(nx * s), unit8(ny * s), unit8(nz * s)}; got != flatNormal {
+			t.Fatalf("dx %v: the formula gives %v, flatNormal %v", dx, got, flatNormal)
+		}
+	}
+	if flatNormal != [3]uint8{128, 128, 255} {
+		t.Fatalf("flatNormal %v, want 128 128 255 (straight out)", flatNormal)
+	}
+}
