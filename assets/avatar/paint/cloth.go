@@ -67,6 +67,7 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 		sh = newShoe(s, low, soleHeight, rgb(soleColor), kind == Canvas)
 	}
 	parallel(n, func(y0, y1 int) {
+		wear := newFbmMemo(2, seed+1) // fbm3(…, 2, seed+1), one per band
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
 				i := y*n + x
@@ -139,7 +140,7 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					}
 				}
 				// Slow variation, as a worn garment has.
-				tint *= 0.94 + 0.1*fbm3(t.pos, 12, 2, seed+1)
+				tint *= 0.94 + 0.1*wear.at(t.pos, 12)
 				if sh != nil {
 					c, h, rough = sh.paint(t.pos, c, h, rough)
 				}

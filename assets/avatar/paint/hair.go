@@ -65,6 +65,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 		lk = newLocks(s, n, kind.swept)
 	}
 	parallel(n, func(y0, y1 int) {
+		ln := newLockNoise(seed)
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
 				i := y*n + x
@@ -124,7 +125,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				if lk != nil {
 					// Locks: lit crests, dark grooves between them, and
 					// the layers under the top one in their shade.
-					shape, tone, fine, depth := lk.at(t.pos, seed)
+					shape, tone, fine, depth := lk.at(t.pos, seed, &ln)
 					strand = fine
 					v = 0.7*shape + 0.3*fine
 					shade := 1 - 0.45*smooth(0.002, 0.02, depth)

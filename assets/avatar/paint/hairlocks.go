@@ -86,19 +86,27 @@ func (l *locks) bin(p [3]float64) (int, float64) {
 	return i*dirBins + j, r
 }
 
+// lockNoise is the noises of at for one seed, one per band of texels
+// (noiseMemo keeps the cell a neighbouring texel mostly falls in).
+type lockNoise struct{ wander, sub, strand noiseMemo }
+
+func newLockNoise(seed uint64) lockNoise {
+	return lockNoise{wander: newNoiseMemo(seed + 11), sub: newNoiseMemo(seed + 14), strand: newNoiseMemo(seed + 13)}
+}
+
 // lockTexel is the look of the hair at surface point p: shape is 1 in
 // the middle of a lock falling to 0 in the groove at its sides, tone a
 // lock's own lightness (0.85..1.15), strand the fine strands (0..1,
 // seamless, at least two texels wide so they do not alias), depth how
 // far under the top layer p lies (metres, 0 on top).
-func (l *locks) at(p [3]float64, seed uint64) (shape, tone, strand, depth float64) {
+func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, strand, depth float64) {
 	d := [3]float64{p[0] - l.crown[0], p[1] - l.crown[1], p[2] - l.crown[2]}
 	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // down the strands
 	phi := math.Atan2(d[0], d[2])                     // round the head
 	s, c := math.Sincos(phi)                          // math.Cos and math.Sin to the bit (TestSincosAsSinCos)
 	// The locks wander a little as they fall and are not all alike:
 	// a noise on the circle (seamless where the angle wraps).
-	wander := noise3([3]float64{c * 2.5, s * 2.5, g * 22}, seed+11) - 0.5
+	wander := nm.wander.at([3]float64{c * 2.5, s * 2.5, g * 22}) - 0.5
 	u := phi/(2*math.Pi)*lockCount + 1.1*wander
 	k := math.Floor(u)
 	f := u - k
@@ -106,13 +114,13 @@ func (l *locks) at(p [3]float64, seed uint64) (shape, tone, strand, depth float6
 	shape = math.Pow(4*f*(1-f), 0.55)
 	// Finer locks within and across the big ones, so their crests
 	// split and they are not ribbed like corduroy.
-	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(noise3([3]float64{c * 5, s * 5, g * 30}, seed+14)-0.5)
+	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
 	f2 := u2 - math.Floor(u2)
 	shape = 0.68*shape + 0.32*math.Pow(4*f2*(1-f2), 0.8)
 	tone = 0.85 + 0.3*hash3(id, 0, 0, seed+12)
 	// Strands: thin across (round the head), long down it.
 	across := 2.2 * l.texel / 0.09 // radians per strand cell at a head's radius
-	strand = noise3([3]float64{c / across, s / across, g / (25 * l.texel)}, seed+13)
+	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
 	if b, r := l.bin(p); l.outer[b] > 0 {
 		depth = math.Max(0, l.outer[b]-r)
 	}

@@ -169,3 +169,58 @@ func TestFlatNormal(t *testing.T) {
 		t.Fatalf("flatNormal %v, want 128 128 255 (straight out)", flatNormal)
 	}
 }
+
+// TestNoiseMemo: noiseMemo and fbmMemo give noise3's and fbm3's values
+// to the bit, along walks that stay in a cell for a while and leave it
+// (as a band of texels does) and at scattered points.
+func TestNoiseMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, step := range []float64{0.01, 0.3, 3} {
+		m, fm := newNoiseMemo(42), newFbmMemo(3, 7)
+		p := [3]float64{r.Float64() * 10, -r.Float64() * 10, r.Float64()}
+		hits := 0
+		last := [3]int{}
+		for range 100_000 {
+			for a := range p {
+				p[a] += (r.Float64()*2 - 1) * step
+			}
+			if got, want := m.at(p), noise3(p, 42); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("step %v, p %v: noiseMemo %v, noise3 %v", step, p, got, want)
+			}
+			if got, want := fm.at(p, 0.9), fbm3(p, 0.9, 3, 7); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("step %v, p %v: fbmMemo %v, fbm3 %v", step, p, got, want)
+			}
+			if i := [3]int{int(math.Floor(p[0])), int(math.Floor(p[1])), int(math.Floor(p[2]))}; i == last {
+				hits++
+			} else {
+				last = i
+			}
+		}
+		if step == 0.01 && hits < 90_000 || step == 3 && hits > 10_000 {
+			t.Fatalf("step %v: %d of 100000 points in the cell before: the walks do not test both cases", step, hits)
+		}
+	}
+}
+
+// BenchmarkNoise3 is noise3 at points a texel apart in a slow noise, with
+// and without the memo.
+func BenchmarkNoise3(b *testing.B) {
+	for _, memo := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "memo"}[memo], func(b *testing.B) {
+			m := newNoiseMemo(3)
+			p := [3]float64{0.1, 0.2, 0.3}
+			s := 0.0
+			for b.Loop() {
+				p[0] += 0.02
+				if memo {
+					s += m.at(p)
+				} else {
+					s += noise3(p, 3)
+				}
+			}
+			sink = s
+		})
+	}
+}
+
+var sink float64
