@@ -87,7 +87,11 @@ type creatorPartRequest struct {
 // build is.
 func (s *Server) createCreatorPart(c *gin.Context) {
 	asked := time.Now()
-	if !s.limitPreview(c, "creator-part:ip:"+c.ClientIP(), creatorPartRate) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
+	defer cancel()
+	limitKey := "creator-part:ip:" + c.ClientIP()
+	limit, ok := s.limitPreviewBeside(c, limitKey, creatorPartRate, cancel)
+	if !ok {
 		return
 	}
 	limited := time.Since(asked)
@@ -120,11 +124,14 @@ func (s *Server) createCreatorPart(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), creatorPartTimeout)
-	defer cancel()
 	glb, err := s.creatorBuilds.buildPart(ctx, key, priority.Part, cfg, req.Part, req.StandOn)
+	wait := limit.verdict()
 	s.log.Debug("creator part answered", "key", key[:8], "part", req.Part, "style", cfg.Style(req.Part),
 		"limit_ms", limited.Milliseconds(), "ms", time.Since(asked).Milliseconds(), "err", err)
+	if wait > 0 {
+		s.refuse(c, limitKey, creatorPartRate, wait)
+		return
+	}
 	if err != nil {
 		fail(c, err)
 		return
