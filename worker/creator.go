@@ -45,7 +45,8 @@ func (w *Worker) RenderConfig(ctx context.Context, t *asynq.Task) error {
 	// creator builds what a person is waiting on (a part, the avatar on
 	// screen), and runs beside other background work on half the cores;
 	// but for 3 s at most, since it holds a worker slot meanwhile that an
-	// avatar's download may be queued for.
+	// avatar's download may be queued for (past it, it still waits for a
+	// running part: priority.Gate.EnterWithin).
 	leave, err := priority.Default.EnterWithin(ctx, priority.Background, pictureYield)
 	if err != nil {
 		return kiln.E(op, kiln.KindUnavailable, err)
@@ -54,6 +55,11 @@ func (w *Worker) RenderConfig(ctx context.Context, t *asynq.Task) error {
 	s, err := pictureScene(cfg, p.Part)
 	if err != nil {
 		return jobs.Permanent(kiln.E(op, kiln.KindUnprocessable, err))
+	}
+	// A part picked while the scene was made goes first: the picture
+	// draws after it (or after pictureYield), not beside it.
+	if err := priority.Default.Yield(ctx, pictureYield); err != nil {
+		return kiln.E(op, kiln.KindUnavailable, err)
 	}
 	m, err := render.Render(ctx, s, render.Options{Size: p.Size, Camera: p.Camera, Background: render.ForFormat("png", nil)})
 	if err != nil {

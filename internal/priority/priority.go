@@ -99,7 +99,7 @@ func (g *Gate) Enter(ctx context.Context, c Class) (leave func(), err error) {
 }
 
 // EnterWithin is Enter waiting for interactive work at most max, then
-// entering as soon as a background slot is free: for work that holds
+// entering as soon as a background slot is free and no part runs: for work that holds
 // something others need while it waits (a worker's job slot, which an
 // avatar download may be queued for), so that it yields to interactive
 // work for a while but is never starved by it.
@@ -164,6 +164,15 @@ func (g *Gate) admit(c Class, deadline time.Time) (time.Duration, bool) {
 			return 0, false
 		}
 		if late {
+			// Past its wait, background work no longer waits for
+			// whole builds (a person dwelling on a tab has the page
+			// build ahead for minutes), but still for the parts a
+			// person waits on, which end within seconds: a thumbnail
+			// started beside a picked part halved its cores (issue
+			// 20's hoodie, 2.7 s beside part=1 build=1 bg=1).
+			if g.running[Part] > 0 {
+				return 0, false
+			}
 			return 0, true
 		}
 		if g.running[Part]+g.running[Build] > 0 {
@@ -232,4 +241,29 @@ func (g *Gate) Entered(c Class) int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.entered[c]
+}
+
+// Yield is for running background work at a boundary between its
+// stages: it waits while a part runs (a person waits for it), at most
+// max, so that a piece of background work that began before a pick lets
+// the pick's part have the cores from its next stage on. Work of other
+// classes does not wait. It returns ctx's error when ctx ends first.
+func (g *Gate) Yield(ctx context.Context, max time.Duration) error {
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	for {
+		g.mu.Lock()
+		parts, ch := g.running[Part], g.changed
+		g.mu.Unlock()
+		if parts == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			return nil
+		case <-ch:
+		}
+	}
 }

@@ -140,3 +140,73 @@ func TestEnterWithinKeepsBackgroundSlots(t *testing.T) {
 		t.Errorf("entered after %v while the one background slot was taken", d)
 	}
 }
+
+// TestEnterWithinWaitsForParts: past its wait, background work no longer
+// waits for a whole build but still waits for a running part, and
+// enters once the part has left.
+func TestEnterWithinWaitsForParts(t *testing.T) {
+	g := New()
+	leaveBuild := g.Mark(Build)
+	defer leaveBuild()
+	leavePart := g.Mark(Part)
+	time.AfterFunc(300*time.Millisecond, leavePart)
+	t0 := time.Now()
+	leave, err := g.EnterWithin(t.Context(), Background, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave()
+	if d := time.Since(t0); d < 300*time.Millisecond {
+		t.Errorf("entered after %v while a part ran, want after the part left (300ms)", d)
+	}
+	if n := g.Running(Part); n != 0 {
+		t.Errorf("entered with %d parts running", n)
+	}
+}
+
+// TestYield: background work at a stage boundary waits while a part
+// runs, at most the time it is given, not for whole builds, and stops
+// waiting when its context ends.
+func TestYield(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		mark             []Class
+		partLeaves       time.Duration // 0: the part stays
+		max              time.Duration
+		cancel           bool
+		minWait, maxWait time.Duration
+		err              bool
+	}{
+		{"nothing running", nil, 0, time.Second, false, 0, 500 * time.Millisecond, false},
+		{"a build running", []Class{Build}, 0, time.Second, false, 0, 500 * time.Millisecond, false},
+		{"a part that leaves", []Class{Part}, 200 * time.Millisecond, 5 * time.Second, false, 200 * time.Millisecond, 3 * time.Second, false},
+		{"a part that stays", []Class{Part}, 0, 200 * time.Millisecond, false, 200 * time.Millisecond, 3 * time.Second, false},
+		{"context ends", []Class{Part}, 0, 5 * time.Second, true, 100 * time.Millisecond, 3 * time.Second, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New()
+			for _, c := range tc.mark {
+				leave := g.Mark(c)
+				defer leave()
+				if c == Part && tc.partLeaves > 0 {
+					time.AfterFunc(tc.partLeaves, leave)
+				}
+			}
+			ctx := t.Context()
+			if tc.cancel {
+				var cancel func()
+				ctx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
+				defer cancel()
+			}
+			t0 := time.Now()
+			err := g.Yield(ctx, tc.max)
+			d := time.Since(t0)
+			if (err != nil) != tc.err {
+				t.Errorf("err %v, want error %v", err, tc.err)
+			}
+			if d < tc.minWait || d > tc.maxWait {
+				t.Errorf("waited %v, want %v to %v", d, tc.minWait, tc.maxWait)
+			}
+		})
+	}
+}
