@@ -45,6 +45,10 @@ var creatorPartRate = kiln.RateLimit{Rate: 2, Burst: 30}
 func (b *creatorBuilds) buildPart(ctx context.Context, key string, class priority.Class, cfg avatar.Config, category, standOn string) ([]byte, error) {
 	return b.parts.do(ctx, key, class, creatorPartCacheBytes, func(ctx context.Context) ([]byte, error) {
 		t0 := time.Now()
+		if class == priority.Part {
+			// A whole build beside it pauses at its next texture.
+			defer avatar.HoldPaints()()
+		}
 		// Stopped at its next stage once nobody waits for it (the page
 		// dropped the part it asked ahead when the person picked).
 		sc, err := avatar.BuildPartContext(ctx, cfg, category, standOn)

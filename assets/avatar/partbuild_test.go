@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/kilnhq/kiln/internal/gltfcheck"
@@ -216,5 +217,29 @@ func TestBuildPartContextStops(t *testing.T) {
 				t.Fatalf("BuildPartContext with an ended context: %v, %v; want context.Canceled and no scene", sc != nil, err)
 			}
 		})
+	}
+}
+
+// TestHoldPaints: while a part holds the paints, a whole build's texture
+// does not start; it starts once the hold ends, and a part's own texture
+// never waits for the hold.
+func TestHoldPaints(t *testing.T) {
+	done := HoldPaints()
+	started := make(chan func(), 1)
+	go func() { started <- paintSlots.take(false) }()
+	select {
+	case release := <-started:
+		release()
+		t.Fatal("a whole build's texture started while a part held the paints")
+	case <-time.After(200 * time.Millisecond):
+	}
+	paintSlots.take(true)() // a part's texture: at once
+	done()
+	done() // twice is once
+	select {
+	case release := <-started:
+		release()
+	case <-time.After(10 * time.Second):
+		t.Fatal("a whole build's texture did not start once the hold ended")
 	}
 }
