@@ -474,12 +474,15 @@ const AHEAD_MAX = 12;
 // wait for it (the parts are what a pick shows first).
 let partsRun = Promise.resolve();
 // A tab opened while the page is idle has its parts asked ahead only
-// after AHEAD_AFTER_OPEN ms without a pick (and while no build is
-// running: a running build's answer asks them, runBuild): asked at the
+// after AHEAD_AFTER_OPEN ms without a pick, and while no build is
+// running (a running build's answer asks them, runBuild): asked at the
 // opening, the first part ahead shared the server's cores with the
 // style picked a moment later (issue 20: the cap's part, asked ahead,
-// beside the beanie's, 0.86-1.06 s against 800 ms).
-const AHEAD_AFTER_OPEN = 600;
+// beside the beanie's, 0.86-1.06 s against 800 ms; at load 22 the
+// benchmark's click came 0.65 s after its tab's, beside a part asked
+// ahead at 600 ms). A person looks at a tab's pictures longer than that
+// before picking.
+const AHEAD_AFTER_OPEN = 1200;
 let openTimer = 0;
 function askAheadWhenIdle() {
   clearTimeout(openTimer);
