@@ -83,9 +83,12 @@ func newTriGrid(p *part, cell float64) *triGrid {
 // out). Two passes over the items, count then place, so nothing is
 // allocated per cell; triGrid and fanGrid share it.
 func cellLists(ncell, nitems int, cells func(t int, f func(k int))) (start, items []int32) {
+	// The two callbacks are made once: cells is not known here, so a
+	// callback made per item would escape, an allocation for each.
 	start = make([]int32, ncell+1)
+	count := func(k int) { start[k+1]++ }
 	for t := range nitems {
-		cells(t, func(k int) { start[k+1]++ })
+		cells(t, count)
 	}
 	for k := range ncell {
 		start[k+1] += start[k]
@@ -93,11 +96,14 @@ func cellLists(ncell, nitems int, cells func(t int, f func(k int))) (start, item
 	items = make([]int32, start[ncell])
 	fill := make([]int32, ncell)
 	copy(fill, start[:ncell])
+	var cur int32
+	place := func(k int) {
+		items[fill[k]] = cur
+		fill[k]++
+	}
 	for t := range nitems {
-		cells(t, func(k int) {
-			items[fill[k]] = int32(t)
-			fill[k]++
-		})
+		cur = int32(t)
+		cells(t, place)
 	}
 	return start, items
 }
