@@ -53,22 +53,32 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// deep skin flushes deeper, never pink.
 	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
 	parallel(len(m), func(i0, i1 int) {
+		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, 0.14*deep)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, 0.14*deep, &sn)
 		}
 	})
 	return l.maps(0.45)
 }
 
+// skinNoise is skinTexel's slow noises, one per band of texels
+// (fbmMemo: fbm3's values, the corners of a texel's cells kept for the
+// next).
+type skinNoise struct{ mottle, patches fbmMemo }
+
+func newSkinNoise(seed uint64) skinNoise {
+	return skinNoise{mottle: newFbmMemo(3, seed), patches: newFbmMemo(2, seed+10)}
+}
+
 // skinTexel paints texel i of the skin.
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen float64) {
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
 	}
 	p := t.pos
-	v := fbm3(p, 30, 3, seed)
-	r := fbm3(p, 9, 2, seed+10)
+	v := sn.mottle.at(p, 30) // fbm3(p, 30, 3, seed)
+	r := sn.patches.at(p, 9) // fbm3(p, 9, 2, seed+10)
 	fine := noise3(scale3(p, 600), seed+20)
 	c := base.scale(0.95+0.08*v).mix(red, 0.25*smooth(0.45, 0.8, r))
 	c = c.scale(0.97 + 0.05*fine)
