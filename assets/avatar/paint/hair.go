@@ -52,6 +52,12 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
 	edge := edgeDistance(m, n, tipLength)
+	if kind.brow {
+		// A brow thins over twice a tip's length, so its outline fades
+		// into the skin instead of ending in a cut (the panel's "harsh",
+		// "painted-on" brows).
+		edge = edgeDistance(m, n, browFade)
+	}
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
@@ -60,6 +66,15 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	light := smooth(0.1, 0.3, 0.2126*base[0]+0.7152*base[1]+0.0722*base[2])
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
+	// Curls at least five texels across and their fine ridges at least
+	// three: at a texel or two, the ridges' dark troughs aliased into a
+	// salt-and-pepper speckle that dark hair hides and white hair showed
+	// (issue 22's panel: "grainy", "cotton wool"; TestLightHairGrain).
+	curlFreq, fineFreq := 420.0, 900.0
+	if kind.curly {
+		tx := texelSize(s, n)
+		curlFreq, fineFreq = math.Min(curlFreq, 0.2/tx), math.Min(fineFreq, 0.33/tx)
+	}
 	var lk *locks
 	if kind.sheen && !kind.curly {
 		lk = newLocks(s, n, kind.swept)
@@ -94,8 +109,10 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// Curls: ridges of noise in 3D (seamless across
 					// cards, so neighbouring cards read as one mass of
 					// curls, not a cross-hatch of straight strands).
-					r := 1 - math.Abs(2*noise3(scale3(t.pos, 420), seed)-1)
-					r2 := 1 - math.Abs(2*noise3(scale3(t.pos, 900), seed+3)-1)
+					// Light curls' crests rounded (the ridge's crease a
+					// line of light one texel wide on white hair).
+					r := 1 - math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), 1+light)
+					r2 := 1 - math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), 1+light)
 					strand = 0.65*r*r + 0.35*r2*r2
 					clump = fbm3(t.pos, 90, 2, seed+1)
 				}
@@ -119,7 +136,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// texture; baked into the colour, it holds in every
 					// variant.
 					hollow := 1 - strand
-					c = c.scale(1 - (0.35+0.25*light)*hollow*math.Sqrt(hollow))
+					c = c.scale(1 - (0.35+0.17*light)*hollow*math.Sqrt(hollow))
 					ridge = strand * strand
 				}
 				if lk != nil {
@@ -172,10 +189,13 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				switch {
 				case kind.brow:
 					// A brow is all strands: a few gaps in its middle,
-					// fewer strands toward its edges.
-					if 0.7*strand+0.3*v > 0.3+0.4*tip {
+					// fewer and fewer strands toward every edge, and
+					// the strands there a little darker, finer hairs.
+					fade := 1 - float64(edge[i])/browFade
+					if 0.7*strand+0.3*v > 0.3+0.5*fade*fade {
 						l.alpha[i] = 1
 					}
+					l.base[i] = c.scale(1 - 0.35*fade)
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
@@ -319,6 +339,10 @@ func headCentre(pos [][3]float32) [3]float64 {
 // tipLength is how far into a piece of hair, in texels, strand tips
 // reach from its edge.
 const tipLength = 8
+
+// browFade is how far into a brow, in texels, its strands thin out from
+// its edge.
+const browFade = 16
 
 // edgeDistance is, per texel, how many steps (4-connected) it is from
 // the nearest uncovered texel, up to limit.

@@ -54,21 +54,7 @@ func newLocks(s Surface, n int, swept bool) *locks {
 		b, r := l.bin([3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
 		l.outer[b] = math.Max(l.outer[b], r)
 	}
-	// Texel size: the surface's area over its area in the texture.
-	var area3, areaUV float64
-	for _, t := range s.Tris {
-		a, b, c := s.Pos[t[0]], s.Pos[t[1]], s.Pos[t[2]]
-		e1 := [3]float64{float64(b[0] - a[0]), float64(b[1] - a[1]), float64(b[2] - a[2])}
-		e2 := [3]float64{float64(c[0] - a[0]), float64(c[1] - a[1]), float64(c[2] - a[2])}
-		x := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
-		area3 += math.Sqrt(x[0]*x[0]+x[1]*x[1]+x[2]*x[2]) / 2
-		u, v, w := s.UV[t[0]], s.UV[t[1]], s.UV[t[2]]
-		areaUV += math.Abs(float64((v[0]-u[0])*(w[1]-u[1])-(w[0]-u[0])*(v[1]-u[1]))) / 2
-	}
-	l.texel = 0.002
-	if areaUV > 0 {
-		l.texel = math.Sqrt(area3/areaUV) / float64(n)
-	}
+	l.texel = texelSize(s, n)
 	return l
 }
 
@@ -125,4 +111,25 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 		depth = math.Max(0, l.outer[b]-r)
 	}
 	return shape, tone, strand, depth
+}
+
+// texelSize is about how many metres one texel of an n-texel texture
+// spans on the surface s: the square root of its area in space over its
+// area in the texture. Detail finer than two texels cannot be painted
+// there; drawn anyway it aliases into a per-texel speckle.
+func texelSize(s Surface, n int) float64 {
+	var area3, areaUV float64
+	for _, t := range s.Tris {
+		a, b, c := s.Pos[t[0]], s.Pos[t[1]], s.Pos[t[2]]
+		e1 := [3]float64{float64(b[0] - a[0]), float64(b[1] - a[1]), float64(b[2] - a[2])}
+		e2 := [3]float64{float64(c[0] - a[0]), float64(c[1] - a[1]), float64(c[2] - a[2])}
+		x := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		area3 += math.Sqrt(x[0]*x[0]+x[1]*x[1]+x[2]*x[2]) / 2
+		u, v, w := s.UV[t[0]], s.UV[t[1]], s.UV[t[2]]
+		areaUV += math.Abs(float64((v[0]-u[0])*(w[1]-u[1])-(w[0]-u[0])*(v[1]-u[1]))) / 2
+	}
+	if areaUV <= 0 {
+		return 0.002
+	}
+	return math.Sqrt(area3/areaUV) / float64(n)
 }

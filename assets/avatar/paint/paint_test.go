@@ -519,8 +519,9 @@ func TestLightHair(t *testing.T) {
 // brows were painted with before) and counts opaque texels down its
 // middle and near its edge: Hair's brows were solid in the middle (1.00
 // opaque, the panel's "solid dark blocks"); Brows' are strands with
-// gaps (0.88). The edge is logged, not asserted: on a card this narrow
-// it is no thinner (0.91) once clearSpecks fills the small gaps.
+// gaps (0.88). Near the edge the strands thin out over browFade texels
+// (0.80; 0.91 before, when they thinned over a tip's 8 texels and
+// clearSpecks filled the small gaps), so a brow has no cut outline.
 func TestBrowStrands(t *testing.T) {
 	var s Surface
 	const rows = 8
@@ -558,6 +559,9 @@ func TestBrowStrands(t *testing.T) {
 	t.Logf("opaque down the middle: Hair %.2f, Brows %.2f; near the edge: Brows %.2f", oldMid, mid, edge)
 	if mid > 0.9 || mid < 0.4 {
 		t.Errorf("%.2f of the brow's middle opaque, want strands with gaps (0.4–0.9)", mid)
+	}
+	if edge > mid-0.05 {
+		t.Errorf("%.2f of the brow opaque near its edge against %.2f in its middle, want it thinner by 0.05 or more", edge, mid)
 	}
 }
 
