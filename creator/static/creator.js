@@ -433,6 +433,7 @@ async function runPartsAhead(pane = openPane) {
 function stopPartsAhead() {
   partsTurn++;
   clearTimeout(openTimer);
+  clearTimeout(aheadTimer);
   for (const [key, e] of partsAhead) {
     if (e.done || e.picked || !e.prefetched) continue;
     e.ctl.abort();
@@ -488,10 +489,17 @@ function askAheadWhenIdle() {
   clearTimeout(openTimer);
   openTimer = setTimeout(() => { if (!building && picking === 0) buildAhead(); }, AHEAD_AFTER_OPEN);
 }
+// Whole builds ahead start only after BUILDS_AHEAD_AFTER ms without a
+// pick: a whole build cannot be stopped once its generator runs (it
+// holds both cores of issue 20's machine for 1-12 s), and one asked
+// 0.8 s after the last build's answer ran beside the next pick's part
+// (the beanie's part took 3.4 s beside it at load 27, 1.2 s alone). A
+// person who looks that long at a tab is browsing it.
+const BUILDS_AHEAD_AFTER = 8000;
 function buildAhead() {
   partsRun = runPartsAhead();
   clearTimeout(aheadTimer);
-  aheadTimer = setTimeout(() => partsRun.then(runAhead), 800);
+  aheadTimer = setTimeout(() => partsRun.then(runAhead), BUILDS_AHEAD_AFTER);
 }
 async function runAhead() {
   if (building || picking > 0 || !openPane || !lastShown) return;
