@@ -34,10 +34,11 @@ func params(c Config) human.Params {
 }
 
 // shapeBody is the shaped human of a resolved configuration, its face's
-// creases evened (smoothFace).
+// creases evened (smoothFace) and its eyes grown (growEyes).
 func shapeBody(c Config) *human.Body {
 	b := human.Shape(params(c))
 	smoothFace(b)
+	growEyes(b)
 	return b
 }
 

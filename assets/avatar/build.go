@@ -250,7 +250,7 @@ var shapes = sync.OnceValue(func() []map[int32][3]float32 {
 	var out []map[int32][3]float32
 	fade := neckSeamFade()
 	for _, name := range face.All() {
-		idx, d := face.Deltas(name)
+		idx, d := faceDeltas(name)
 		m := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
 			m[v] = scale3f(d[i], fade[v])

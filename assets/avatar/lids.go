@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/kilnhq/kiln/assets/avatar/face"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -12,8 +11,9 @@ import (
 // iris at rest, metres. The house face's larger, more open eyes left
 // white above the iris on many faces, the fixed stare the panel named;
 // in life (and on the leader's avatars) the upper lid covers the top of
-// the iris. Faces whose lids already cover that much keep them.
-const lidCover = 0.002
+// the iris. Faces whose lids already cover that much keep them. Grown
+// with the eyes (eyeGrowth): 2 mm on MakeHuman's eyeball.
+const lidCover = 0.002 * eyeGrowth
 
 // maxRestLid bounds the rest lids, as a share of a blink, so no face
 // looks half asleep.
@@ -80,7 +80,7 @@ func restLid(head, eye *part) float32 {
 		return 0
 	}
 	cover := top - float64(head.pos[i][1])
-	idx, d := face.Deltas("eyeBlinkLeft")
+	idx, d := faceDeltas("eyeBlinkLeft")
 	k := slices.Index(idx, head.base[i])
 	if k < 0 || d[k][1] >= 0 {
 		return 0
@@ -104,7 +104,7 @@ func (p *part) lowerLids(w float32) {
 		p.pos = slices.Clone(p.pos)
 	}
 	for _, name := range blinks {
-		idx, d := face.Deltas(name)
+		idx, d := faceDeltas(name)
 		at := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
 			at[v] = scale3f(d[i], fade[v]*w)
