@@ -827,8 +827,11 @@ func TestSkinEven(t *testing.T) {
 // saturation (drawn toward grey like a light tone's, 0.78 of it, a deep
 // brown read as mud in room light: random-17, the panel's "very dark,
 // flat"), it is lifted at least 12 % over the tone's luma (the light tone
-// 8 %), and it is glossier than light skin by at least 0.08 of roughness
-// (matte deep skin showed no sheen to give the face its form).
+// 8 %), and it is at least 0.04 rougher than light skin (deepMatte):
+// glossier by 0.14, as last session made it, deep faces showed hard
+// highlights in a room light (random-17's cheeks: 95th percentile of
+// luma 2.79 times the median, forehead 2.72; now 2.24 and 1.24), the
+// panel's "shiny", "plasticky".
 func TestSkinDeepNotMuddy(t *testing.T) {
 	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
 	lin := func(c uint8) float64 {
@@ -873,8 +876,8 @@ func TestSkinDeepNotMuddy(t *testing.T) {
 		if l < 1.12*l0 {
 			t.Errorf("%s: luma %.4f, %.2f of the tone's %.4f: want 1.12 or more", tc.name, l, l/l0, l0)
 		}
-		if rough > lightRough-0.08 {
-			t.Errorf("%s: roughness %.2f, light skin's %.2f: want 0.08 glossier", tc.name, rough, lightRough)
+		if rough < lightRough+0.04 {
+			t.Errorf("%s: roughness %.2f, light skin's %.2f: want 0.04 rougher", tc.name, rough, lightRough)
 		}
 	}
 }

@@ -38,9 +38,10 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// orange beside the leader's (cheek saturation 0.36 to 0.50 against
 	// its 0.21 to 0.27 in the same render): the tone is drawn a little
 	// toward the grey of its own luminance, which keeps its lightness.
-	// Deep tones keep more of their warmth and are lifted a little more,
-	// and their skin has more sheen (skinDeep): drawn toward grey and
-	// matte like light skin, they rendered flat and muddy in a room light.
+	// Deep tones keep more of their warmth and are lifted a little more
+	// (skinDeep): drawn toward grey like light skin, they rendered flat
+	// and muddy in a room light. Their skin is a little rougher
+	// (deepMatte), not glossier: glossy, it read as plastic.
 	deep := skinDeep(rgb(tone))
 	base := desaturate(rgb(tone), skinGrey*(1-0.6*deep)).scale(skinLift + 0.22*deep)
 	// Lips are the tone with less green and blue (more blood showing):
@@ -55,7 +56,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	parallel(len(m), func(i0, i1 int) {
 		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, 0.14*deep, &sn)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, &sn)
 		}
 	})
 	// Pores are finer than a texel where a texture is spread thin (the
@@ -145,8 +146,8 @@ const skinLift = 1.08
 // 22 % toward grey like a light one's, which on a dark brown is mud, and
 // its matte skin (roughness 0.7) showed no sheen to give the face its
 // form. Deep tones now keep more of their colour (grey share down to
-// 0.09), are lifted 8-30 % instead of 8 %, and are glossier (roughness
-// down to 0.56), as dark skin reads in photographs.
+// 0.09) and are lifted 8-30 % instead of 8 %. (They were glossier too,
+// roughness down to 0.56, which read as plastic: deepMatte.)
 func skinDeep(c rgb) float64 {
 	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
 	return smooth(0.12, 0.03, y)
@@ -226,3 +227,13 @@ const lipBowDip = 0.08
 const lipSlitShade = 0.5
 
 func sq(x float64) float64 { return x * x }
+
+// deepMatte is how much rougher the deepest skin is than light skin's
+// 0.7. Last session's sheen (roughness down to 0.56) gave deep faces the
+// form a matte dark brown lacked, but in a room light random-17's
+// forehead and cheeks showed hard highlights (the 95th percentile of the
+// cheeks' luma 2.8 times their median, a light face's 1.16) that the
+// panel called shiny and plasticky: on a dark albedo the same specular
+// is a far larger share of what is seen, so deep skin is a little
+// rougher instead, its highlight broad and soft.
+const deepMatte = 0.08
