@@ -2,6 +2,7 @@ package avatar
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -158,5 +159,48 @@ func TestBeardTapersAtEdge(t *testing.T) {
 	t.Logf("outer shell over the inner: %.1f mm at the edge (%.0f vertices), %.1f mm in the middle (%.0f)", 1000*edge, ne, 1000*middle, nm)
 	if edge > 0.003 || middle < 0.006 {
 		t.Errorf("outer shell %.1f mm over the inner at the edge (max 3), %.1f mm in the middle (min 6)", 1000*edge, 1000*middle)
+	}
+}
+
+// TestBeardShadowReaches: the stubble and roots painted on the skin
+// under a beard (beard.shadow) reach about a centimetre past the edge of
+// the beard's shells, so the skin darkens toward the beard over that
+// band and the beard grows out of the skin rather than sitting on it as
+// a patch (issue 22's panel: "pasted patch"). Measured on the default
+// masculine head: the 90th percentile, over the skin vertices the
+// shadow reaches (weight over 0.05) outside the beard (its weight under
+// 0.3, the shells' edge), of the distance to the nearest beard vertex.
+// Before the shadow had its own reach (it was the beard's own weights):
+// 7.9 mm over 65 vertices (full beard); now 13.7 mm over 156.
+func TestBeardShadowReaches(t *testing.T) {
+	for _, style := range []string{"full-beard", "short-beard"} {
+		cfg := Default(Masculine)
+		cfg.FacialHair.Style = style
+		body, head := restingHead(t, cfg)
+		bd := newBeard(cfg, head, body.Joints())
+		var in []vec3
+		for i, w := range bd.weights {
+			if w >= 0.3 {
+				in = append(in, v3(head.pos[i]))
+			}
+		}
+		var far []float64
+		for i, w := range bd.shadow {
+			if w < 0.05 || bd.weights[i] >= 0.3 {
+				continue
+			}
+			p, best := v3(head.pos[i]), math.Inf(1)
+			for _, q := range in {
+				d := p.sub(q)
+				best = math.Min(best, d.dot(d))
+			}
+			far = append(far, math.Sqrt(best))
+		}
+		slices.Sort(far)
+		reach := far[len(far)*9/10]
+		t.Logf("%s: shadow past the beard's edge, 90th percentile %.1f mm over %d vertices", style, 1000*reach, len(far))
+		if reach < 0.011 || reach > 0.02 {
+			t.Errorf("%s: the shadow reaches %.1f mm past the beard, want 11 to 20", style, 1000*reach)
+		}
 	}
 }

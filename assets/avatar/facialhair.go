@@ -47,6 +47,13 @@ type beardCut struct {
 	shadow float64
 }
 
+// stubbleReach is how far, in units of the face (about 7 cm), the
+// stubble and the roots' shadow painted on the skin reach past the
+// beard's soft edge: about a centimetre, over which the skin darkens
+// toward the beard's colour, so a beard grows out of the skin and is
+// not a patch laid on it (issue 22's panel: "pasted patch").
+const stubbleReach = 0.15
+
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
 	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, shadow: 0.85},
@@ -140,8 +147,11 @@ func smooth(a, b, x float64) float64 {
 // with soft edges so the hair thins out instead of stopping at a line.
 // Heights are in units of the face (f.unit) from the lips' middle;
 // the cheek line rises from the mouth toward the ears as the face turns
-// back, so it is drawn against depth (dr) rather than width.
-func beardWeights(head *part, f faceFrame, region string) []float32 {
+// back, so it is drawn against depth (dr) rather than width. reach
+// widens the soft edge at the cheek line, under the jaw and behind the
+// sideburns by that many units (0 for the beard's shells; stubbleReach
+// for the stubble painted on the skin).
+func beardWeights(head *part, f faceFrame, region string, reach float64) []float32 {
 	lips, nose := lipMask(), noseMask()
 	out := make([]float32, len(head.pos))
 	u := f.unit
@@ -152,7 +162,7 @@ func beardWeights(head *part, f faceFrame, region string) []float32 {
 		dr := (f.lip[2] - z) / u
 		// Never on the nose, inside the mouth, or behind the sideburns;
 		// on the lips only where a moustache hangs over the upper one.
-		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear, f.ear+0.012, z)
+		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear-0.3*reach*u, f.ear+0.012, z)
 		if y < 0.07 {
 			w *= 1 - smooth(0.45, 0.75, float64(lips[v]))
 		}
@@ -178,7 +188,7 @@ func beardWeights(head *part, f faceFrame, region string) []float32 {
 				top = math.Min(0.22+0.38*dr*dr, 0.75)
 				low = 0.1
 			}
-			w *= smooth(top+0.05, top-0.05, y) * smooth(chin-low-0.1, chin-low, y)
+			w *= smooth(top+0.05+reach, top-0.05, y) * smooth(chin-low-0.1-reach, chin-low, y)
 			// The upper lip is the moustache's part of the region.
 			// It joins the beard round the mouth's corners: a gap there
 			// showed skin in patches between the two (issue 22's panel).
@@ -302,8 +312,11 @@ func (f FacialHair) validate() error {
 type beard struct {
 	cut     beardCut
 	weights []float32
-	color   paint.RGB
-	part    *part
+	// shadow is the region with its edges widened by stubbleReach: where
+	// the stubble and the roots are painted on the skin.
+	shadow []float32
+	color  paint.RGB
+	part   *part
 }
 
 // newBeard cuts the configuration's facial hair on the head.
@@ -317,7 +330,9 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 		col = cfg.Hair.Color
 	}
 	bd := beard{cut: c, color: paint.RGB(colorOf(hairColors, col))}
-	bd.weights = beardWeights(head, frameOf(head, joints), c.region)
+	f := frameOf(head, joints)
+	bd.weights = beardWeights(head, f, c.region, 0)
+	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
 	if c.shells > 0 {
 		bd.part = beardPart(head, bd.weights, c)
 	}
@@ -330,7 +345,7 @@ func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 	if bd.weights == nil {
 		return
 	}
-	paint.Stubble(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.weights}, bd.color, bd.cut.shadow, seed)
+	paint.Stubble(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.shadow}, bd.color, bd.cut.shadow, seed)
 }
 
 // mesh adds Wolf3D_Beard (the leader's name for its beards): alpha

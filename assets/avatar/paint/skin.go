@@ -61,9 +61,10 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	})
 	// Pores are finer than a texel where a texture is spread thin (the
 	// body's 512 texels over the whole body: about 3 mm each, against
-	// the head's under 2.1 mm whatever its size): there they alias into a per-texel hatch of
-	// bumps, a hairy-looking patch at an open collar (issue 22's panel),
-	// so the normal map's detail fades out with the texel's size.
+	// the head's under 2.1 mm whatever its size): there they alias into
+	// a per-texel hatch of bumps, a hairy-looking patch at an open collar
+	// (issue 22's panel), so the normal map's detail fades out with the
+	// texel's size.
 	if d := smooth(2.4e-3, 2.1e-3, texelSize(s, n)); d < 1 {
 		for i := range l.height {
 			l.height[i] *= d
