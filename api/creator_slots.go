@@ -100,6 +100,13 @@ func (c *slotCache) do(ctx context.Context, key string, class priority.Class, bu
 		return b, nil
 	}
 	f, joined := c.flight[key]
+	if joined && f.ctx.Err() != nil {
+		// Abandoned by everyone who asked before (the page dropped a
+		// build it asked ahead) and stopping: a request now is a new
+		// production, not an answer of errAbandoned (a 500 at the
+		// dwell's pick, issue 20's benchmark at load 23).
+		joined = false
+	}
 	if !joined {
 		f = &flight{done: make(chan struct{}), urgent: make(chan struct{})}
 		f.ctx, f.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -121,6 +128,9 @@ func (c *slotCache) do(ctx context.Context, key string, class priority.Class, bu
 	}
 	select {
 	case <-f.done:
+		if errors.Is(f.err, errAbandoned) {
+			return nil, busy()
+		}
 		return f.b, f.err
 	case <-ctx.Done():
 		c.mu.Lock()
@@ -250,7 +260,9 @@ func (c *slotCache) finish(key string, f *flight, budget int) {
 		c.put(key, f.b, budget)
 	}
 	c.mu.Lock()
-	delete(c.flight, key)
+	if c.flight[key] == f {
+		delete(c.flight, key)
+	}
 	c.mu.Unlock()
 	close(f.done)
 }
