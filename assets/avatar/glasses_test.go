@@ -13,13 +13,10 @@ import (
 // the nose under it.
 func glassesFit(t *testing.T, cfg Config) (out, in, nose float64) {
 	t.Helper()
-	s, err := Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	specs, _ := meshPositions(s, "Wolf3D_Glasses")
-	head, headTris := meshPositions(s, "Wolf3D_Head")
-	hair, hairTris := meshPositions(s, "Wolf3D_Hair")
+	m := generatedMeshes(t, cfg)
+	specs := m["Wolf3D_Glasses"].pos
+	head, headTris := m["Wolf3D_Head"].pos, m["Wolf3D_Head"].tris
+	hair, hairTris := m["Wolf3D_Hair"].pos, m["Wolf3D_Hair"].tris
 	if len(specs) == 0 || len(head) == 0 {
 		t.Fatal("no glasses or no head")
 	}

@@ -107,14 +107,10 @@ func measureCap(t *testing.T) capShape {
 	t.Helper()
 	cfg := Default(Masculine)
 	cfg.Headwear = Headwear{Style: "cap"}
-	s, err := Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
-	head, headTris := meshPositions(s, "Wolf3D_Head")
-	l, _ := meshPositions(s, "EyeLeft")
-	r, _ := meshPositions(s, "EyeRight")
+	m := generatedMeshes(t, cfg)
+	hat, hatTris := m["Wolf3D_Headwear"].pos, m["Wolf3D_Headwear"].tris
+	head, headTris := m["Wolf3D_Head"].pos, m["Wolf3D_Head"].tris
+	l, r := m["EyeLeft"].pos, m["EyeRight"].pos
 	c := headCentre(centroid(l), centroid(r))
 	forehead := math.Inf(-1)
 	for _, p := range head {

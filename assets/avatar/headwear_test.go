@@ -8,6 +8,29 @@ import (
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
+// meshGeom is one mesh's positions and triangles (meshPositions).
+type meshGeom struct {
+	pos  []vec3
+	tris [][3]uint32
+}
+
+// generatedMeshes builds cfg, failing the test on an error, and gives
+// each of its meshes' positions and triangles by name: how glassesFit
+// and measureCap both begin.
+func generatedMeshes(t *testing.T, cfg Config) map[string]meshGeom {
+	t.Helper()
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]meshGeom{}
+	for _, m := range s.Meshes {
+		pos, tris := meshPositions(s, m.Name)
+		out[m.Name] = meshGeom{pos, tris}
+	}
+	return out
+}
+
 // meshPositions are the vertices of the named mesh's primitives, in the
 // bind pose the generator builds them in.
 func meshPositions(s *scene.Scene, name string) ([]vec3, [][3]uint32) {
