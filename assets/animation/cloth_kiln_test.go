@@ -107,19 +107,9 @@ type clothException struct {
 // the head (805baf7: about 540 more triangles, counted in the budget,
 // so the body and garments of an avatar with glasses are simplified
 // further): the tank, 1 under gesture_point and locomotion_idle on the
-// masculine body of build 0.3 with round glasses. Since the budget keeps
-// the body and garments apart from the hair, beard, headwear and glasses
-// (part.go's budget, a fixed share for the body and garments), that
-// tank avatar's body is simplified the same with or without them, a
-// little coarser than before: the same 1 vertex comes out under every
-// gesture clip.
+// masculine body of build 0.3 with round glasses.
 var clothExceptions = map[[3]string]clothException{
 	{"tank", "gesture_point", "Wolf3D_Outfit_Top"}:        {poked: 1},
-	{"tank", "gesture_clap", "Wolf3D_Outfit_Top"}:         {poked: 1},
-	{"tank", "gesture_nod", "Wolf3D_Outfit_Top"}:          {poked: 1},
-	{"tank", "gesture_shrug", "Wolf3D_Outfit_Top"}:        {poked: 1},
-	{"tank", "gesture_thumbsup", "Wolf3D_Outfit_Top"}:     {poked: 1},
-	{"tank", "gesture_wave", "Wolf3D_Outfit_Top"}:         {poked: 1},
 	{"tank", "locomotion_idle", "Wolf3D_Outfit_Top"}:      {poked: 1},
 	{"shorts", "locomotion_idle", "Wolf3D_Outfit_Bottom"}: {poked: 1},
 	{"shorts", "locomotion_run", "Wolf3D_Outfit_Bottom"}:  {poked: 1},

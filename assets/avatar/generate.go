@@ -114,18 +114,20 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
 	}
 	// What the build adds after the budget, counted in it: the hair's
-	// rims and tapered ends and the glasses (placed on the head, not
-	// fitted) in the accessories' share, the hood in the core's.
-	nspecs, hood := 0, 0
+	// rims, the glasses (placed on the head, not fitted) and the hood.
+	later := 0
+	if hair := parts["hair"]; hair != nil {
+		later += rimTriangles(hair, body.Joints(), cfg.Hair.Style)
+	}
 	var specs *part
 	if cfg.Glasses.Style != "none" {
 		specs = glasses(b, body, cfg.Glasses.Style)
-		nspecs = len(specs.tris)
+		later += len(specs.tris)
 	}
 	if top.Style == "hoodie" {
-		hood = hoodTriangles
+		later += hoodTriangles
 	}
-	budget(parts, hood, nspecs, tapered(cfg.Hair.Style), func(hair *part) int { return rimTriangles(hair, body.Joints(), cfg.Hair.Style) })
+	budget(parts, later)
 	if hair := parts["hair"]; hair != nil {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}

@@ -136,14 +136,14 @@ func rimOut(a, b, c vec3) vec3 {
 }
 
 // rimTriangles is how many triangles thickenHair will add to hair: two
-// for each edge that gets a rim, and the tapered ends' (endTriangles). Asked before the budget, which counts
+// for each edge that gets a rim. Asked before the budget, which counts
 // them; the edges are about the same after it, since the budget's
 // simplification keeps open borders in place.
 func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return 0
 	}
-	return 2*len(rimEdges(hair, newHairFrame(joints))) + endTriangles(hair, joints, style)
+	return 2 * len(rimEdges(hair, newHairFrame(joints)))
 }
 
 // thickenHair lifts the hair part off the head and adds a rim under each
@@ -157,13 +157,11 @@ func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
 // the rim's normal pointed away from a viewer who saw the rim's face,
 // and three.js lit those rims as light grey strips: the seam at
 // default-female's temple and the light lines between the cards, issue
-// 22's panel's "seams".) Long and ponytail hair's ends are tapered
-// first (taperHairEnds). Curly hair is left as it is (solidHair).
+// 22's panel's "seams".) Curly hair is left as it is (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
 	}
-	taperHairEnds(hair, joints, style)
 	f := newHairFrame(joints)
 	edges := rimEdges(hair, f)
 	dir := make([]vec3, len(hair.pos))

@@ -315,7 +315,6 @@ func (k *skull) crown(front, back, gap, puff float64, rows int) [][]vec3 {
 func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	k := newSkull(b, body)
 	p := &part{}
-	var under vspan // the cap visor's underside (faceDown)
 	switch style {
 	case "beanie":
 		// A knitted dome pulled down over the tops of the ears, a little
@@ -343,7 +342,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		p.hatGrid(cuff, 0, 1, 0.66, 1, 1)
 		p.shell = len(p.tris)
 	case "cap":
-		under = p.cap(k)
+		p.cap(k)
 	case "fedora":
 		// A felt crown over a band at the rim, tapering, with a centre
 		// dent and two front pinches, a ribbon round its foot and a
@@ -453,7 +452,6 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		p.hatGrid(brim, 0, 1, 0.72, 1, 0)
 	}
 	p.hatNormals(k.c)
-	p.faceDown(under)
 	p.rigid(b.joint("Head"))
 	p.minKeep = 1
 	return p, k.c
@@ -483,7 +481,7 @@ const capSegments = 60
 // with a button on top, a back band above the neck and a pre-curved
 // visor about 7 cm long with a thickness. Fitted close to the skull with
 // a flat visor, it read as a skull cap or a do-rag.
-func (p *part) cap(k *skull) (under vspan) {
+func (p *part) cap(k *skull) {
 	const rows = 10
 	crown := make([][]vec3, rows+1)
 	for r := 0; r <= rows; r++ {
@@ -558,33 +556,8 @@ func (p *part) cap(k *skull) (under vspan) {
 		topRows, underRows = append(topRows, tr), append(underRows, ur)
 	}
 	p.hatGrid(topRows, 0, 1, 0.65, 0.95, 1)
-	under = vspan{len(p.pos), 0, len(p.tris), 0}
 	p.hatGrid(underRows, 0, 1, 0.65, 0.95, 1)
-	under.v1, under.t1 = len(p.pos), len(p.tris)
 	p.hatGrid([][]vec3{topRows[5], underRows[5]}, 0, 1, 0.96, 1, 1)
-	return under
-}
-
-// vspan is a run of a part's vertices [v0, v1) and triangles [t0, t1):
-// the cap's visor underside.
-type vspan struct{ v0, v1, t0, t1 int }
-
-// faceDown turns the underside s of a visor to face down: its triangles
-// wound the other way and its normals the top's turned over. Built
-// like the top, and hatNormals turning every normal away from the
-// head, the underside's normals pointed up, so a viewer's light from
-// above lit the visor's underside as brightly as its top, and seen from
-// below (a double-sided material lights a back face with its normal
-// flipped) it was shaded as if facing away from every light.
-func (p *part) faceDown(s vspan) {
-	for t := s.t0; t < s.t1; t++ {
-		p.tris[t][1], p.tris[t][2] = p.tris[t][2], p.tris[t][1]
-	}
-	for i := s.v0; i < s.v1; i++ {
-		if p.nrm[i][1] > 0 {
-			p.nrm[i] = [3]float32{-p.nrm[i][0], -p.nrm[i][1], -p.nrm[i][2]}
-		}
-	}
 }
 
 // The fedora's crown: how deep its centre dent is at the front of the

@@ -139,154 +139,53 @@ func fittedPart(f *human.Fitted) *part {
 	return p
 }
 
-// The triangle budget (lod 0). maxWithLater is the leader's documented
-// ceiling for a whole avatar, 30,000, the generator's aim (the lod 0
-// ceiling is 32,000). Of it accessoryReserve is kept for what the hair,
-// headwear, beard and glasses add (long hair's sheets, about 4,000, with
-// the rims and tapered ends thickenHair adds, and a pair of glasses,
-// 1,920); the rest, coreTriangles, is the body's, the garments' and the
-// face's. hairKeep is the least share of its triangles the hair keeps:
-// simplified further, it opened holes onto the scalp
-// (TestNoSkinThroughHair) and lost its volume (TestHairStandsOffScalp).
-// accessoryCeiling is what the whole is filled up to as counted at the
-// budget, where the core stands about 1,500 over what it ends with (the
-// body under the garments is cut after it), so that the avatar ends
-// under maxWithLater (TestTwentyRandomAvatars). Past stackCeiling, as
-// counted there, the core gives.
+// maxTriangles is what the generator keeps an avatar's fitted parts
+// under; maxWithLater is the leader's documented ceiling for a whole
+// avatar, 30,000, which what the build adds after the budget (the hair's
+// rims, the glasses, the hood) may reach but not pass.
 const (
-	maxWithLater     = 30000
-	accessoryReserve = 7500
-	coreTriangles    = maxWithLater - accessoryReserve
-	hairKeep         = 0.5
-	accessoryCeiling = 30700
-	stackCeiling     = 32000
+	maxTriangles = 28000
+	maxWithLater = 30000
 )
 
-// accessories are the parts whose triangles come out of
-// accessoryReserve, not out of the body's and garments' share.
-var accessories = map[string]bool{"hair": true, "headwear": true, "beard": true}
-
-// budget keeps the avatar under maxWithLater in two independent shares.
-//
-// The core (head, body, garments, the small parts of the face, and hood,
-// the hoodie's hood added after it) is simplified alone to
-// coreTriangles: the parts that can give (body, garments) by one common
-// ratio, the head and the face's small parts kept as modelled. So the
-// body and garments are simplified the same whatever hair, beard,
-// headwear or glasses are chosen. When they shared one ratio with the
-// hair, and the triangles added after the budget (later) were taken from
-// them, a hair style or a pair of glasses changed how the top was
-// simplified: the slider preview (Basis) and the part builds no longer
-// matched the whole build, and cloth avatars pushed body vertices
-// through their garments (6146a78 backed out three look changes for it).
-//
-// The accessories (hair, headwear, beard, and what the build adds after
-// the budget: the hair's rims and tapered ends, rimsOf, and the glasses,
-// specs) get what the core leaves under accessoryCeiling; past it the
-// hair gives, down to hairKeep (under a hat, but for tapered hair, to
-// its minKeep). Only what
-// is past stackCeiling even then, with the hair at its least, is charged
-// to the core: an avatar that stacks them (a bun, a full beard, a fedora and
-// glasses, about 12,000), which would pass the lod 0 ceiling. It
-// returns the ratios the core's flexible parts and the hair were asked
-// for (1 when whole).
-func budget(parts map[string]*part, hood, specs int, taperedHair bool, rimsOf func(*part) int) (core, hair float64) {
-	h := parts["hair"]
-	rims := 0
-	if h != nil {
-		rims = rimsOf(h)
-	}
+// budget simplifies the parts that can give (body, garments, hair) by one
+// common ratio, when the avatar would be over maxTriangles. The head and
+// the small parts of the face are kept as modelled. The later triangles
+// the build adds after it use the room up to maxWithLater; past that,
+// the body and garments give the rest, not the hair: simplified further,
+// the hair opened holes onto the scalp (TestNoSkinThroughHair) and lost
+// its volume (TestHairStandsOffScalp).
+func budget(parts map[string]*part, later int) {
 	flexible := func(p *part) bool { return p.minKeep < 1 && len(p.tris) >= 1000 }
-	fixed, flex, acc := hood, 0, rims+specs
+	fixed, flex, hair := 0, 0, 0
 	for k, p := range parts {
 		switch {
-		case accessories[k]:
-			acc += len(p.tris)
-		case flexible(p):
-			flex += len(p.tris)
-		default:
+		case !flexible(p):
 			fixed += len(p.tris)
+		case k == "hair":
+			hair = len(p.tris)
+			flex += hair
+		default:
+			flex += len(p.tris)
 		}
 	}
-	core, hair = 1, 1
-	if fixed+flex > coreTriangles && flex > 0 {
-		core = float64(coreTriangles-fixed) / float64(flex)
+	ratio := 1.0
+	if fixed+flex > maxTriangles && flex > 0 {
+		ratio = float64(maxTriangles-fixed) / float64(flex)
 	}
-	// The hair at the least it keeps: under a hat down to its minKeep
-	// (the hat covers most of it, and presses the rest), but for the
-	// tapered styles, whose locks below a fedora then ended in level
-	// cuts (TestHatHairEnds).
-	keep := 1.0
-	if h != nil && flexible(h) {
-		keep = math.Max(hairKeep, h.minKeep)
-		if parts["headwear"] != nil && !taperedHair {
-			keep = h.minKeep
+	others := ratio
+	if excess := float64(fixed) + ratio*float64(flex) + float64(later) - maxWithLater; excess > 0 && flex > hair {
+		others = (ratio*float64(flex-hair) - excess) / float64(flex-hair)
+	}
+	for k, p := range parts {
+		r := others
+		if k == "hair" {
+			r = ratio
+		}
+		if flexible(p) && r < 1 {
+			p.reduce(math.Max(r, p.minKeep))
 		}
 	}
-	whole := map[string]part{}
-	reduceCore := func() int {
-		n := fixed
-		for k, p := range parts {
-			if accessories[k] || !flexible(p) {
-				continue
-			}
-			if _, ok := whole[k]; !ok {
-				whole[k] = *p
-			}
-			*p = whole[k]
-			if core < 1 {
-				p.reduce(math.Max(core, p.minKeep))
-			}
-			n += len(p.tris)
-		}
-		return n
-	}
-	n := reduceCore()
-	// The hair gives: simplified from its whole self again until it and
-	// the rims and ends thickenHair adds to it, counted on the simplified
-	// hair (fewer than on the whole: most of the ends' split edges close),
-	// fit the room.
-	room := accessoryCeiling - n
-	rest, total := acc-rims, rims
-	if h != nil {
-		rest -= len(h.tris)
-		total += len(h.tris)
-	}
-	if h != nil && flexible(h) {
-		hair = h.give(room-rest, keep, func() int { return rimsOf(h) })
-		total = len(h.tris) + rimsOf(h)
-	}
-	// What the accessories still pass the ceiling by, the hair at its
-	// least (an avatar that stacks them), the core gives.
-	if over := n + rest + total - stackCeiling; over > 0 && flex > 0 {
-		core -= float64(over) / float64(flex)
-		reduceCore()
-	}
-	return core, hair
-}
-
-// give simplifies the hair h from its whole self again until it and the
-// rims and ends thickenHair adds to it (rims, counted on the simplified
-// hair: fewer than on the whole, as most of the ends' split edges close)
-// fit room, down to keep of its triangles. It returns the ratio asked.
-func (h *part) give(room int, keep float64, rims func() int) float64 {
-	hair, whole := 1.0, *h
-	best, bestRatio := *h, 1.0
-	// Three tries at most: each comes nearer, as the count of rims
-	// follows the hair's. The fewest is kept: long hair's tapered ends
-	// split its coarser triangles into more, so simplified it can grow.
-	total := len(h.tris) + rims()
-	least := total
-	for try := 0; try < 3 && total > room && hair > keep; try++ {
-		hair = math.Max(keep, hair*float64(room)/float64(total))
-		*h = whole
-		h.reduce(hair)
-		if total = len(h.tris) + rims(); total < least {
-			best, bestRatio, least = *h, hair, total
-		}
-	}
-	*h = best
-	return bestRatio
 }
 
 // reduce simplifies the part to about ratio of its triangles, keeping
