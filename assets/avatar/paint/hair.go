@@ -146,7 +146,10 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					strand = fine
 					v = 0.7*shape + 0.3*fine
 					shade := 1 - 0.45*smooth(0.002, 0.02, depth)
-					k := tone * shade * (0.3 + 0.7*shape) * (0.75 + 0.5*fine)
+					// The grooves deep (0.18 of a crest's light) and the
+					// fine strands shallower than the locks, so a
+					// portrait sees locks, not a comb of thin stripes.
+					k := tone * shade * (0.18 + 0.82*shape) * (0.82 + 0.36*fine)
 					c = base.scale(0.25 + 1.05*k)
 					if light > 0 {
 						// Light hair: the same locks, shallower, never
@@ -162,7 +165,16 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 						cos := (d[0]*sun[0] + d[1]*sun[1] + d[2]*sun[2]) / dl
 						z := (cos - 0.82) / 0.13
 						band := math.Exp(-(z * z)) // math.Pow(z, 2), to the bit (TestSquareAsPow)
-						streak := smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
+						var streak float64
+						if lk != nil {
+							// Locks: the sheen in streaks of their own
+							// strands, along them wherever the UV pieces
+							// turn (a texel-space streak swirled across
+							// them).
+							streak = smooth(0.35, 0.75, strand)
+						} else {
+							streak = smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
+						}
 						// Lighter and a little warmer, so dark hair shows
 						// its sheen too.
 						hi := rgb{c[0]*2.2 + 0.05, c[1]*2.1 + 0.04, c[2]*1.9 + 0.03}

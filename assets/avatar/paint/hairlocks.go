@@ -24,9 +24,11 @@ type locks struct {
 }
 
 const (
-	// lockCount is how many locks go round the head: about 1.4 cm wide
-	// at a head's 9 cm radius, as chunky as the leader's.
-	lockCount = 40
+	// lockCount is how many locks go round the head: about 2.2 cm wide
+	// at a head's 9 cm radius, as chunky as the leader's (at 40, 1.4 cm,
+	// they blurred in a 512-px portrait into even vertical stripes: the
+	// panel's "flat curtain").
+	lockCount = 26
 	// subLockCount is the finer locks' count, not a multiple of
 	// lockCount so they fall differently in every lock.
 	subLockCount = 107
@@ -74,36 +76,47 @@ func (l *locks) bin(p [3]float64) (int, float64) {
 
 // lockNoise is the noises of at for one seed, one per band of texels
 // (noiseMemo keeps the cell a neighbouring texel mostly falls in).
-type lockNoise struct{ wander, sub, strand noiseMemo }
+type lockNoise struct{ wander, width, sub, strand noiseMemo }
 
 func newLockNoise(seed uint64) lockNoise {
-	return lockNoise{wander: newNoiseMemo(seed + 11), sub: newNoiseMemo(seed + 14), strand: newNoiseMemo(seed + 13)}
+	return lockNoise{wander: newNoiseMemo(seed + 11), width: newNoiseMemo(seed + 15), sub: newNoiseMemo(seed + 14), strand: newNoiseMemo(seed + 13)}
 }
 
-// lockTexel is the look of the hair at surface point p: shape is 1 in
-// the middle of a lock falling to 0 in the groove at its sides, tone a
-// lock's own lightness (0.85..1.15), strand the fine strands (0..1,
-// seamless, at least two texels wide so they do not alias), depth how
-// far under the top layer p lies (metres, 0 on top).
+// at is the look of the hair at surface point p: shape is 1 in the
+// middle of a lock falling to 0 in the groove at its sides, tone a
+// lock's own lightness (0.78..1.22) times the shade at its roots, strand
+// the fine strands (0..1, seamless, at least two texels wide so they do
+// not alias), depth how far under the top layer p lies (metres, 0 on
+// top).
 func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, strand, depth float64) {
 	d := [3]float64{p[0] - l.crown[0], p[1] - l.crown[1], p[2] - l.crown[2]}
 	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // down the strands
 	phi := math.Atan2(d[0], d[2])                     // round the head
 	s, c := math.Sincos(phi)                          // math.Cos and math.Sin to the bit (TestSincosAsSinCos)
 	// The locks wander a little as they fall and are not all alike:
-	// a noise on the circle (seamless where the angle wraps).
+	// a noise on the circle (seamless where the angle wraps). A second,
+	// faster one (a period of about three locks) squeezes some locks and
+	// widens others, so they are not an even comb of stripes.
 	wander := nm.wander.at([3]float64{c * 2.5, s * 2.5, g * 22}) - 0.5
-	u := phi/(2*math.Pi)*lockCount + 1.1*wander
+	width := nm.width.at([3]float64{c * 7, s * 7, g * 9}) - 0.5
+	u := phi/(2*math.Pi)*lockCount + 1.1*wander + 0.9*width
 	k := math.Floor(u)
 	f := u - k
 	id := ((int(k) % lockCount) + lockCount) % lockCount
-	shape = math.Pow(4*f*(1-f), 0.55)
+	// A round lock: the groove between two locks is as wide as the
+	// light falling off a round crest leaves it (a power of 0.55 kept
+	// the crest flat and the groove a hairline that the portrait's
+	// filtering lost).
+	shape = math.Pow(4*f*(1-f), 0.85)
 	// Finer locks within and across the big ones, so their crests
 	// split and they are not ribbed like corduroy.
 	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
 	f2 := u2 - math.Floor(u2)
-	shape = 0.68*shape + 0.32*math.Pow(4*f2*(1-f2), 0.8)
-	tone = 0.85 + 0.3*hash3(id, 0, 0, seed+12)
+	shape = 0.78*shape + 0.22*math.Pow(4*f2*(1-f2), 0.8)
+	// The roots, where the locks part from the crown (a parting, the
+	// whorl), lie in the shade of the locks round them.
+	roots := 0.62 + 0.38*smooth(0.008, 0.05, g)
+	tone = (0.78 + 0.44*hash3(id, 0, 0, seed+12)) * roots
 	// Strands: thin across (round the head), long down it.
 	across := 2.2 * l.texel / 0.09 // radians per strand cell at a head's radius
 	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})

@@ -572,9 +572,9 @@ func TestBrowStrands(t *testing.T) {
 // texture on rings round the head against down it. Hair reads as hair
 // by its locks: the linear luma, smoothed over the fine strands, swings
 // between lit crests and dark grooves going round the head and changes
-// slowly going down it: 3.4 times (the clumps painted before, 2.9), the
-// grooves at 0.61 of the crests (before 0.57: the locks' grooves are
-// carried by the normal map as much as by the colour).
+// slowly going down it: 3.6 times (the clumps painted before, 2.9), the
+// grooves at 0.54 of the crests (0.61 with 40 thinner locks, whose
+// grooves a portrait lost; the clumps before, 0.57).
 func TestHairLocks(t *testing.T) {
 	const r, seg, n = 0.1, 48, 512
 	var s Surface
@@ -632,8 +632,8 @@ func TestHairLocks(t *testing.T) {
 	if ratio < 2.5 {
 		t.Errorf("round the head the hair changes %.2f× as much as down it, want locks falling from the crown (at least 2.5×)", ratio)
 	}
-	if groove > 0.7 {
-		t.Errorf("grooves at %.2f of the crests' luma, want dark gaps between locks (at most 0.7)", groove)
+	if groove > 0.58 {
+		t.Errorf("grooves at %.2f of the crests' luma, want dark gaps between locks (at most 0.58)", groove)
 	}
 }
 
