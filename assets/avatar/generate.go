@@ -113,12 +113,10 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if cfg.Headwear.on() {
 		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
 	}
-	// What the build adds after the budget, counted in it: the hair's
-	// rims, the glasses (placed on the head, not fitted) and the hood.
+	// What the build adds after the budget, counted in it: the glasses
+	// (placed on the head, not fitted), the hood, and the hair's rims
+	// (counted on the simplified hair, in budget).
 	later := 0
-	if hair := parts["hair"]; hair != nil {
-		later += rimTriangles(hair, body.Joints(), cfg.Hair.Style)
-	}
 	var specs *part
 	if cfg.Glasses.Style != "none" {
 		specs = glasses(b, body, cfg.Glasses.Style)
@@ -127,7 +125,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if top.Style == "hoodie" {
 		later += hoodTriangles
 	}
-	budget(parts, later)
+	budget(parts, later, func(hair *part) int { return rimTriangles(hair, body.Joints(), cfg.Hair.Style) })
 	if hair := parts["hair"]; hair != nil {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}
