@@ -42,8 +42,8 @@ type beardCut struct {
 	// inner and length are the first shell's height over the skin and
 	// the hair's length beyond it, metres.
 	inner, length float64
-	// shadow is how dark the skin under it is painted (0..1): stubble,
-	// and the roots seen between the strands of a beard.
+	// shadow is how dark stubble paints the skin (0..1); a cut with
+	// shells paints its roots under them instead (paint.Roots).
 	shadow float64
 }
 
@@ -56,10 +56,10 @@ const stubbleReach = 0.15
 
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
-	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, shadow: 0.85},
-	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008, shadow: 0.9},
-	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006, shadow: 0.85},
-	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, shadow: 0.85},
+	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004},
+	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008},
+	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006},
+	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004},
 }
 
 // noseMask is, per base vertex, how much of the nose it is (0..1): the
@@ -329,7 +329,7 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	if col == "" {
 		col = cfg.Hair.Color
 	}
-	bd := beard{cut: c, color: paint.RGB(colorOf(hairColors, col))}
+	bd := beard{cut: c, color: paint.RGB(beardTone(colorOf(hairColors, col)))}
 	f := frameOf(head, joints)
 	bd.weights = beardWeights(head, f, c.region, 0)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
@@ -340,12 +340,19 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 }
 
 // stubble paints the region's shadow into the head's skin maps (painted
-// over hs, the head's surface).
+// over hs, the head's surface): stubble alone, or under a beard's
+// shells its roots, dense under the shells and fading past their edge
+// (paint.Roots says why).
 func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 	if bd.weights == nil {
 		return
 	}
-	paint.Stubble(skin, paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.shadow}, bd.color, bd.cut.shadow, seed)
+	s := paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.shadow}
+	if bd.cut.shells > 0 {
+		paint.Roots(skin, s, bd.color, seed)
+		return
+	}
+	paint.Stubble(skin, s, bd.color, bd.cut.shadow, seed)
 }
 
 // mesh adds Wolf3D_Beard (the leader's name for its beards): alpha

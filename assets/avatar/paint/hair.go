@@ -484,6 +484,7 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
 	parallel(n, func(y0, y1 int) {
+		clumps, edges := newFbmMemo(2, seed+51), newFbmMemo(2, seed+53)
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
 				i := y*n + x
@@ -494,10 +495,13 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				}
 				p := t.pos
 				// Strands: thin across (x and z), long down the face (y),
-				// slightly slanted so they do not look combed.
-				q := [3]float64{p[0]*1800 + p[1]*300, p[1] * 160, p[2]*1800 - p[1]*200}
+				// slightly slanted so they do not look combed. About
+				// 1.4 mm apart across, two texels and more of a beard's
+				// texture: at 0.55 mm, under a texel, they aliased into
+				// a smear (issue 22's panel, "smeared").
+				q := [3]float64{p[0]*700 + p[1]*120, p[1] * 160, p[2]*700 - p[1]*80}
 				strand := noise3(q, seed+50)
-				clump := fbm3(p, 220, 2, seed+51)
+				clump := clumps.at(p, 220)
 				// Coverage: every texel inside the beard's edge is hair,
 				// so the shell on the skin is one even patch; its edge is
 				// an iso-line of the region's weight, wobbling a few
@@ -507,14 +511,17 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// "ragged"). The strands' length rises from the edge
 				// inward, so the outer shells step back from it and the
 				// beard thins toward its edge as a lock does.
-				edge := beardEdge + 0.08*(fbm3(p, 40, 2, seed+53)-0.5)
+				edge := beardEdge + 0.08*(edges.at(p, 40)-0.5)
 				if t.mask > edge {
 					in := smooth(edge, edge+0.3, t.mask)
 					length := in * (0.72 + 0.28*strand) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
 				}
 				v := 0.5*strand + 0.5*clump
-				l.base[i] = base.scale(0.8 + 0.5*v)
+				// Darker on average than the colour (0.85 of it), as the
+				// roots painted under it are: lit at 0.8-1.3 of it, a
+				// blonde goatee read a flat pale patch.
+				l.base[i] = base.scale(0.62 + 0.45*v)
 				l.height[i] = 1.2 * strand
 				l.rough[i] = 0.72 - 0.08*v
 			}

@@ -1,0 +1,52 @@
+package paint
+
+import "math"
+
+// Roots paints the skin under a beard (m, a painted skin over the same
+// UV layout as s): where s.Mask, the beard's region widened past its
+// edge, is high the skin takes the roots' colour on every texel, a shade
+// darker than the beard; toward the mask's edge it fades out by density,
+// the dots of stubble thinning, over about a centimetre. The beard's
+// shells end in alpha-cut strands; over bare skin their ends drew a
+// notched orange edge and the skin showed through between them in spots
+// (issue 22's panel, random-11). Over skin already the beard's colour
+// the shells' edge is lost in it, and what the viewer sees is a dense
+// mass whose edge fades onto the skin, as the leader's beards do.
+// Stubble, with no shells over it, keeps its lighter shadow (Stubble).
+func Roots(m Maps, s Surface, color RGB, seed uint64) {
+	n := m.Base.Rect.Dx()
+	sm := surfaceMap(s, n, nil)
+	defer release(sm)
+	roots := rgb(color).scale(rootShade)
+	parallel(n, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				t := sm[y*n+x]
+				if !t.ok || t.mask < 0.01 {
+					continue
+				}
+				o := m.Base.PixOffset(x, y)
+				px := m.Base.Pix[o : o+3 : o+3]
+				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
+				w := rootsCover(t.mask, noise3(scale3(t.pos, 2200), seed+61))
+				c = c.mix(roots, w)
+				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
+			}
+		}
+	})
+}
+
+// rootShade is the roots' colour over the beard's: the shade between
+// the strands.
+const rootShade = 0.8
+
+// rootsCover is how much of the roots' colour covers the skin at a mask
+// value, with dots (stubble noise, 0..1) breaking the fade: 0.95 under
+// the beard and just past its shells' edge (mask 0.3 and over: the
+// shells end where the widened mask is 0.2 to 0.5), a smooth fall to 0
+// at mask 0.02, the dots going last.
+func rootsCover(mask, dots float64) float64 {
+	c := smooth(0.02, 0.3, mask)
+	d := smooth(0.7-0.5*c, 0.8-0.35*c, dots)
+	return 0.95 * math.Min(1, 0.6*c*c+0.4*c*d+0.4*c*c*c)
+}
