@@ -126,6 +126,18 @@ func (f *Face) feature(name string) *map[string]float64 {
 // (default-female) eye-distances over the teeth, the leader's two 0.87
 // and 0.80; a shorter masculine head (head-scale-vert -0.15) moved the
 // caps' and beards' fit for no gain that showed.
+//
+// Read down the face's middle (TestFaceThirds, in eye-distances), the
+// panel's "long, narrow lower face, the mouth low" was a long upper lip
+// over a short chin that tapered early into a narrow jaw: nose to lips
+// 0.43 (masculine) and 0.39 (feminine), lips to chin 0.65 and 0.61, the
+// face 1.85 and 1.60 wide under the lower lip; the leader's 0.31-0.34,
+// 0.90 and 2.07-2.19, a wide, rounded jaw and a full chin. The jaw is
+// wider (chin-bones 0.4, head-square 0.3: 2.03 and 1.93), the chin a
+// little taller (chin-height 0.25: 0.73 and 0.70; at 0.5 random-17's
+// face read long), and the nose a little longer (nose-scale-vert 0.3,
+// was -0.2), which lifts the philtrum's top (0.38 and 0.33) without
+// moving the mouth or its inside.
 var houseFace = map[string]map[string]float64{
 	Masculine: houseEvery,
 	Feminine: merged(houseEvery, map[string]float64{
@@ -138,12 +150,13 @@ var houseFace = map[string]map[string]float64{
 var houseEvery = map[string]float64{
 	"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 	"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
-	"nose/nose-point-width": -0.5, "nose/nose-scale-vert": -0.2,
+	"nose/nose-point-width":       -0.5,
 	"mouth/mouth-upperlip-volume": -0.35, "mouth/mouth-lowerlip-volume": -1, "mouth/mouth-lowerlip-height": -0.4,
 	"mouth/mouth-scale-vert": -0.3, "mouth/mouth-upperlip-width": 0.3, "mouth/mouth-lowerlip-width": 0.3,
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
 	"cheek/cheek-volume": 0.4, "eyes/eye-bag": -0.5, "mouth/mouth-laugh-lines": -0.4,
+	"chin/chin-height": 0.25, "chin/chin-bones": 0.4, "head/head-square": 0.3, "nose/nose-scale-vert": 0.3,
 }
 
 // merged is a new map with a's entries and then b's.

@@ -2,7 +2,6 @@ package avatar
 
 import (
 	"math"
-	"os"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -103,15 +102,7 @@ func measureFace(t *testing.T, s *scene.Scene) faceLook {
 
 func leaderFace(t *testing.T, name string) faceLook {
 	t.Helper()
-	data, err := os.ReadFile("../../../shared/testdata/" + name)
-	if err != nil {
-		t.Skipf("leader's avatar not available: %v", err)
-	}
-	s, err := scene.Read(data, scene.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return measureFace(t, s)
+	return measureFace(t, leaderScene(t, name))
 }
 
 // creases is the RMS, in millimetres, of how far each vertex of the
