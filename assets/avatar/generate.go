@@ -119,7 +119,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	later := 0
 	var specs *part
 	if cfg.Glasses.Style != "none" {
-		specs = glasses(b, body, cfg.Glasses.Style)
+		specs = glasses(b, body, cfg.Glasses.Style, parts["eyebrows/default"].pos)
 		later += len(specs.tris)
 	}
 	if top.Style == "hoodie" {

@@ -23,7 +23,12 @@ var earMask = sync.OnceValue(func() []float32 {
 // a real pair's; taken straight back from the widest point near the
 // eyes, which took in the ears, they stood a centimetre and more out
 // beside the hair (issue 22's panel: "float", "stick out oddly").
-func glasses(b *builder, body *human.Body, style string) *part {
+//
+// The rims' tops stay under the brows (brows, the fitted eyebrows'
+// vertices): a rim 4.2 cm tall round the eye's height rose through the
+// brows and into a low fringe (issue 22's panel, random-03), where the
+// leader's frames sit under the brows and frame the eyes.
+func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *part {
 	l := b.at("LeftEye")
 	const (
 		tube  = 0.0016 // frame radius
@@ -73,11 +78,13 @@ func glasses(b *builder, body *human.Body, style string) *part {
 	if style == "square" {
 		rw, rh = 0.026, 0.019
 	}
+	cy := l[1] - 0.002
+	rh, cy = underBrows(brows, cx, cy, rw, rh, tube, style == "square")
 	// One temple, on the left; the right one mirrors it. From the outer
 	// top of the rim straight back until it meets the side of the head,
 	// then along it, falling gently to the top of the ear's root, and
 	// down behind the ear.
-	outer := vec3{cx + rw, l[1] + 0.004, z - 0.004}
+	outer := vec3{cx + rw, math.Min(l[1]+0.004, cy+0.8*rh), z - 0.004}
 	// The temple ends over the root of the ear, a centimetre into it.
 	back := earFront - 0.01
 	var temple []vec3
@@ -117,7 +124,7 @@ func glasses(b *builder, body *human.Body, style string) *part {
 	}
 	p := &part{}
 	for _, sx := range []float64{1, -1} {
-		c := vec3{sx * cx, l[1] - 0.002, z}
+		c := vec3{sx * cx, cy, z}
 		var rim []vec3
 		for i := 0; i < 40; i++ {
 			a := 2 * math.Pi * float64(i) / 40
@@ -139,7 +146,7 @@ func glasses(b *builder, body *human.Body, style string) *part {
 	// Bridge between the inner edges of the rims, arched over the nose
 	// and set back in the middle to rest on it.
 	in := cx - rw
-	by := l[1] + 0.008
+	by := cy + 0.01
 	nose := math.Inf(-1)
 	for _, v := range m.Base {
 		q := body.Pos[v]
@@ -153,7 +160,7 @@ func glasses(b *builder, body *human.Body, style string) *part {
 		t := float64(i) / 8
 		x := in - 2*in*t
 		s := math.Sin(math.Pi * t)
-		bridge = append(bridge, vec3{x, l[1] + 0.004 + 0.004*s, z + 0.002 - dip*s})
+		bridge = append(bridge, vec3{x, cy + 0.006 + 0.004*s, z + 0.002 - dip*s})
 	}
 	p.sweep(bridge, tube, sides, false)
 	p.rigid(b.joint("Head"))

@@ -216,7 +216,11 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 		keep = []string{"Wolf3D_Body"}
 	case "glasses":
 		if cfg.Glasses.Style != "none" {
-			p := glasses(b, body, cfg.Glasses.Style)
+			brows, err := body.Fit("eyebrows/default")
+			if err != nil {
+				return nil, fmt.Errorf("avatar: %w", err)
+			}
+			p := glasses(b, body, cfg.Glasses.Style, fittedPart(brows).pos)
 			metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
 			b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 		}
