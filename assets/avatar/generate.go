@@ -170,6 +170,9 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	hs.Inner = headPart.mouthDepth()
 	hs.Blush = headBlush
 	hs.Mouth = headPart.mouthFrame()
+	if hs.Mouth != nil {
+		hs.Shade = jawShade(headPart, hs.Mouth.Centre[1]-0.01)
+	}
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface

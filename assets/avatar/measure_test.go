@@ -3,7 +3,8 @@ package avatar
 import (
 	"bytes"
 	"image"
-	"image/png"
+	_ "image/jpeg" // the leader's textures
+	_ "image/png"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -49,7 +50,7 @@ func baseColorImage(t *testing.T, s *scene.Scene, material string) image.Image {
 			continue
 		}
 		src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
-		img, err := png.Decode(bytes.NewReader(src.Data))
+		img, _, err := image.Decode(bytes.NewReader(src.Data))
 		if err != nil {
 			t.Fatal(err)
 		}

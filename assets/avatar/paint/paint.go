@@ -38,6 +38,10 @@ type Surface struct {
 	// Blush is, per vertex, how much blood shows under the skin (0..1:
 	// cheeks, the nose, the ears), for the skin painter; nil for none.
 	Blush []float32
+	// Shade is, per vertex, how much the jaw overhead shades the skin
+	// (0..1: the throat and the neck under the jaw line), for the skin
+	// painter; nil for none.
+	Shade []float32
 	// Mouth is where the lips are, for the skin painter to shape their
 	// colour; nil for a surface without them.
 	Mouth *Mouth
@@ -58,6 +62,8 @@ type texel struct {
 	mask float64
 	// blush is Surface.Blush, blended like mask.
 	blush float64
+	// shade is Surface.Shade, blended like mask.
+	shade float64
 	// flow is a per-vertex 2D attribute blended like mask (the UV
 	// direction hair strands run in).
 	flow [2]float64
@@ -127,7 +133,7 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 						tx.pos[a] += w[k] * float64(s.Pos[v][a])
 					}
 				}
-				tx.mask, tx.blush, tx.flow = 0, 0, [2]float64{}
+				tx.mask, tx.blush, tx.shade, tx.flow = 0, 0, 0, [2]float64{}
 				if flow != nil {
 					for k, v := range t {
 						tx.flow[0] += w[k] * flow[v][0]
@@ -142,6 +148,11 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 				if s.Blush != nil {
 					for k, v := range t {
 						tx.blush += w[k] * float64(s.Blush[v])
+					}
+				}
+				if s.Shade != nil {
+					for k, v := range t {
+						tx.shade += w[k] * float64(s.Shade[v])
 					}
 				}
 			}

@@ -102,6 +102,9 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	// The flush breaks up with the mottling, as blood shows in life.
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
 	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
+	// Under the jaw (Surface.Shade) a warm shadow ends the face.
+	js := jawShadeDepth * t.shade
+	c = rgb{c[0] * (1 - 0.8*js), c[1] * (1 - js), c[2] * (1 - 0.95*js)}
 	a := smooth(0.25, 0.8, t.mask)
 	var gloss float64
 	if mo != nil && a > 0 {
@@ -131,6 +134,14 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
+
+// jawShadeDepth is how much darker the skin is where the jaw shades it
+// most (Surface.Shade 1). The leader's throat just under its chin is
+// baked 0.74-0.78 of its cheeks' luma; ours was 1.01 and is 0.91-0.93
+// (TestJawShade): the shade fades down the throat, soft in a room
+// light and a three-point rig alike; earlier panels called a stronger
+// shading muddy.
+const jawShadeDepth = 0.5
 
 // skinGrey is the share of grey in the painted skin's base (desaturate).
 const skinGrey = 0.22
