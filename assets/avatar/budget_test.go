@@ -20,6 +20,7 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 		ratio float64 // the budget's common ratio the filler forces
 	}{
 		{"long", 0.78},
+		{"long", 1},
 		{"ponytail", 0.78},
 		{"bun", 0.78},
 		{"bun", 0.63},
@@ -42,7 +43,7 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 			}
 			hair := fittedPart(f)
 			trimHairline(hair, head, joints)
-			whole := rimTriangles(hair, joints, c.style)
+			whole := thickTriangles(hair, joints, c.style)
 			before := len(hair.tris)
 			// A part the budget cannot simplify, as large as makes the common
 			// ratio c.ratio: fixed + ratio*hair = maxTriangles.
@@ -51,7 +52,7 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 				filler.tris = make([][3]uint32, maxTriangles-int(c.ratio*float64(before))-len(head.tris))
 			}
 			parts := map[string]*part{"head": head, "hair": hair, "filler": filler}
-			counted := budget(parts, 0, func(h *part) int { return rimTriangles(h, joints, c.style) })
+			counted := budget(parts, 0, func(h *part) int { return thickTriangles(h, joints, c.style) })
 			kept := len(hair.tris)
 			thickenHair(hair, joints, c.style)
 			built := len(hair.tris) - kept

@@ -125,7 +125,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if top.Style == "hoodie" {
 		later += hoodTriangles
 	}
-	budget(parts, later, func(hair *part) int { return rimTriangles(hair, body.Joints(), cfg.Hair.Style) })
+	budget(parts, later, func(hair *part) int { return thickTriangles(hair, body.Joints(), cfg.Hair.Style) })
 	if hair := parts["hair"]; hair != nil {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}

@@ -135,23 +135,32 @@ func rimOut(a, b, c vec3) vec3 {
 	return m.norm()
 }
 
-// rimTriangles is how many triangles thickenHair will add to hair: two
-// for each edge that gets a rim. The budget asks it of the hair it has
-// simplified, whose open edges are the rims' (asked of the whole hair,
-// a bun's rims were counted 2,326 where 3,024 were built: simplifying
-// its strips opens edges).
-func rimTriangles(hair *part, joints map[string][3]float32, style string) int {
+// thickTriangles is how many triangles thickenHair will add to hair:
+// the tapered ends' (taperHairEnds splits the triangles of a hanging
+// sheet's last centimetres) and two for each edge that gets a rim,
+// counted on a copy of the hair tapered as thickenHair will taper it.
+// The budget asks it of the hair it has simplified, whose open edges
+// are the rims' (asked of the whole hair, a bun's rims were counted
+// 2,326 triangles where 3,024 were built, and the tapered ends with the
+// rims about 4,850 where about 2,300 were).
+func thickTriangles(hair *part, joints map[string][3]float32, style string) int {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return 0
 	}
-	return 2 * len(rimEdges(hair, newHairFrame(joints)))
+	h := hair
+	if tapered(style) {
+		h = hair.shapeCopy()
+		taperHairEnds(h, joints, style)
+	}
+	return len(h.tris) - len(hair.tris) + 2*len(rimEdges(h, newHairFrame(joints)))
 }
 
 // thickenHair lifts the hair part off the head and adds a rim under each
 // open edge that shows (rimEdges), reaching in toward the head. It runs
 // after the budget (simplified, a rim collapses into the edge it
 // closes); the budget has counted its triangles beforehand
-// (rimTriangles). A rim
+// (thickTriangles). Long and ponytail hair's ends are tapered first
+// (taperHairEnds). A rim
 // vertex copies its edge vertex's UV, skin and source, so it is painted,
 // skinned and shaped with it, and its normal too, so it shades as its
 // card does. (Turned halfway out of its edge, for a rounded lock edge,
@@ -163,6 +172,7 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
 		return
 	}
+	taperHairEnds(hair, joints, style)
 	f := newHairFrame(joints)
 	edges := rimEdges(hair, f)
 	dir := make([]vec3, len(hair.pos))
