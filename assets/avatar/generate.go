@@ -93,6 +93,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	b.lid = restLid(headPart, parts["eyes/left"])
 	headPart.lowerLids(b.lid)
 	parts["eyelashes/default"].lowerLids(b.lid)
+	thickenBrows(parts["eyebrows/default"], headPart)
 	if sculpted(cfg.Hair.Style) {
 		parts["hair"] = sculptedHair(headPart, body.Joints(), cfg.Hair.Style)
 	} else if cfg.Hair.Style != "bald" {
@@ -213,7 +214,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
-	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", paintedBy(paint.Brows, brows.surface(), paint.RGB(rgb(hairC).scale(0.85)), seed, 256), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", paintedBy(paint.Brows, brows.surface(), paint.RGB(browColor(rgb(hairC))), seed, 256), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])

@@ -200,14 +200,17 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
 				case kind.brow:
-					// A brow is all strands: a few gaps in its middle,
-					// fewer and fewer strands toward every edge, and
-					// the strands there a little darker, finer hairs.
+					// A brow is a filled shape whose edge breaks into
+					// hairs: solid in its middle (a brow of sparse
+					// strands all over read as a thin line of hairs
+					// beside the leader's filled brows, issue 22), fewer
+					// and fewer strands toward every edge, and those a
+					// little lighter, so the edge is soft, not a cut.
 					fade := 1 - float64(edge[i])/browFade
-					if 0.7*strand+0.3*v > 0.3+0.5*fade*fade {
+					if 0.7*strand+0.3*v > 1.1*fade-0.15 {
 						l.alpha[i] = 1
 					}
-					l.base[i] = c.scale(1 - 0.35*fade)
+					l.base[i] = c.scale(0.85 + 0.5*fade)
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
@@ -354,7 +357,7 @@ const tipLength = 8
 
 // browFade is how far into a brow, in texels, its strands thin out from
 // its edge.
-const browFade = 16
+const browFade = 10
 
 // edgeDistance is, per texel, how many steps (4-connected) it is from
 // the nearest uncovered texel, up to limit.
