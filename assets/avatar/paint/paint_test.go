@@ -929,3 +929,34 @@ func TestCurlyHairHollows(t *testing.T) {
 		})
 	}
 }
+
+// TestSkinFineFadesOnLargeTexels paints skin on a head-sized sphere
+// (texels about 1.4 mm) and on a body-sized one (about 4.8 mm, as the
+// body's 512 texels are over 3 mm) and reads the texel-to-texel change
+// of luma (RMS of neighbours' difference over the mean): the fine noise
+// (1.7 mm cells) is a faint grain on the face but on large texels it
+// aliased into a speckle (random-17's chest), so there it fades out as
+// the normal map's pores do: body-sized 0.0068 before (more than the
+// head-sized 0.0062), 0.0033 now.
+func TestSkinFineFadesOnLargeTexels(t *testing.T) {
+	grain := func(s Surface) float64 {
+		img := decode(t, Skin(s, RGB{0.474, 0.216, 0.138}, 3, 256).Base)
+		var sq, sum, n float64
+		for u := 0.3; u < 0.7; u += 1.0 / 256 {
+			for v := 0.3; v < 0.7; v += 1.0 / 256 {
+				a, b := at(img, u, v), at(img, u+1.0/256, v)
+				la := 0.2126*float64(a[0]) + 0.7152*float64(a[1]) + 0.0722*float64(a[2])
+				lb := 0.2126*float64(b[0]) + 0.7152*float64(b[1]) + 0.0722*float64(b[2])
+				sq += (la - lb) * (la - lb)
+				sum += la
+				n++
+			}
+		}
+		return math.Sqrt(sq/n) / (sum / n)
+	}
+	head, body := grain(sphere([3]float32{0, 1.6, 0}, 0.1, 64)), grain(sphere([3]float32{0, 1, 0}, 0.35, 64))
+	t.Logf("texel-to-texel luma change: head-sized %.4f, body-sized %.4f", head, body)
+	if body > 0.6*head {
+		t.Errorf("body-sized texels change %.4f texel to texel, want at most 0.6 of the head's %.4f", body, head)
+	}
+}

@@ -53,19 +53,21 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// Blood under thin skin: a multiple of the tone like the lips, so
 	// deep skin flushes deeper, never pink.
 	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
-	parallel(len(m), func(i0, i1 int) {
-		sn := newSkinNoise(seed)
-		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, &sn)
-		}
-	})
 	// Pores are finer than a texel where a texture is spread thin (the
 	// body's 512 texels over the whole body: about 3 mm each, against
 	// the head's under 2.1 mm whatever its size): there they alias into
 	// a per-texel hatch of bumps, a hairy-looking patch at an open collar
 	// (issue 22's panel), so the normal map's detail fades out with the
-	// texel's size.
-	if d := smooth(2.4e-3, 2.1e-3, texelSize(s, n)); d < 1 {
+	// texel's size, and so does the colour's and roughness's fine noise
+	// (1.7 mm cells), a speckle on random-17's chest.
+	d := smooth(2.4e-3, 2.1e-3, texelSize(s, n))
+	parallel(len(m), func(i0, i1 int) {
+		sn := newSkinNoise(seed)
+		for i := i0; i < i1; i++ {
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, &sn)
+		}
+	})
+	if d < 1 {
 		for i := range l.height {
 			l.height[i] *= d
 		}
@@ -82,8 +84,9 @@ func newSkinNoise(seed uint64) skinNoise {
 	return skinNoise{mottle: newFbmMemo(3, seed), patches: newFbmMemo(2, seed+10)}
 }
 
-// skinTexel paints texel i of the skin.
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen float64, sn *skinNoise) {
+// skinTexel paints texel i of the skin; fineAmt (0..1) is how much of
+// the pore-scale noise a texel this size keeps.
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
@@ -91,7 +94,10 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	p := t.pos
 	v := sn.mottle.at(p, 30) // fbm3(p, 30, 3, seed)
 	r := sn.patches.at(p, 9) // fbm3(p, 9, 2, seed+10)
-	fine := noise3(scale3(p, 600), seed+20)
+	fine := 0.5
+	if fineAmt > 0 {
+		fine += fineAmt * (noise3(scale3(p, 600), seed+20) - 0.5)
+	}
 	c := base.scale(0.95+0.08*v).mix(red, 0.25*smooth(0.45, 0.8, r))
 	c = c.scale(0.97 + 0.05*fine)
 	// Hollows in warm shadow, ridges (nose, ears, knuckles) flushed:
