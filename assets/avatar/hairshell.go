@@ -65,6 +65,9 @@ func hairlineAt(a float64) float64 {
 type scalpFrame struct {
 	eye, x, z float64
 	curly     bool
+	// sweep is the point the short cut's locks sweep back from
+	// (paint.SweepCentre of the shell before its locks are raised).
+	sweep [3]float64
 	// earX is how far out from the middle an ear begins.
 	earX float64
 }
@@ -127,19 +130,15 @@ const (
 )
 
 // hairLockRise is how far a lock's crest stands over the grooves beside
-// it on the top of the sculpted cut (metres), hairLockWidth about how
-// wide a lock is at the front of the head (radians round the sweep's
-// centre behind the head).
-const (
-	hairLockRise  = 0.004
-	hairLockWidth = 0.11
-)
+// it and over the root of the lock behind its tip, on the top of the
+// sculpted cut (metres).
+const hairLockRise = 0.0075
 
-// lockRise is how much a lock raises the hair at p: chunky locks swept
-// from the forehead back over the top, as the leader's cut has, and none
-// on the short sides. The locks fan out from a point behind and below
-// the crown, so over the top they run front to back; each wanders a
-// little and has its own height.
+// lockRise is how much a lock raises the hair at p: the tousle's chunky
+// locks (paint.Tousle), swept from the forehead back over the top and
+// lying a little every way, each tier's tip over the next one's root, as
+// the leader's cut has; none on the short sides. The painter shades the
+// same locks.
 func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	if f.curly {
 		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1]) * paint.CurlBumps(p, hairCurlCell, 31)
@@ -149,15 +148,26 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 		return 0
 	}
 	top = math.Min(1, top)
-	d := p.sub(vec3{f.x, f.eye + 0.06, f.z - 0.16})
-	phi := math.Atan2(d[0], d[2])
-	g := d.len()
-	u := phi/hairLockWidth + 0.35*math.Sin(g*55+phi*9)
-	k := math.Floor(u)
-	fr := u - k
-	crest := math.Pow(4*fr*(1-fr), 0.7)
-	h := 0.7 + 0.3*math.Abs(math.Sin(k*12.9898))
-	return hairLockRise * top * crest * h
+	return hairLockRise * top * paint.Tousle(p, f.sweep).Rise
+}
+
+// openVertices is the set of vertices (below n) on the open edges of
+// tris: edges of one triangle.
+func openVertices(tris [][3]uint32, n int) map[uint32]bool {
+	count := map[[2]uint32]int{}
+	for _, t := range tris {
+		for k := 0; k < 3; k++ {
+			a, b := t[k], t[(k+1)%3]
+			count[[2]uint32{min(a, b), max(a, b)}]++
+		}
+	}
+	out := map[uint32]bool{}
+	for e, c := range count {
+		if c == 1 && int(e[0]) < n && int(e[1]) < n {
+			out[e[0]], out[e[1]] = true, true
+		}
+	}
+	return out
 }
 
 // subdivide splits each of p's triangles into four at its edges'
@@ -258,12 +268,24 @@ func sculptedHair(head *part, joints map[string][3]float32, style string) *part 
 	// The head's vertices are about a centimetre apart: halved, the
 	// locks raised in the shell (lockRise) have room to show.
 	subdivide(p)
-	// The skin points, kept for the rim's foot, then pushed out.
+	// The skin points, kept for the rim's foot, then pushed out: first
+	// by the hair's thickness, which fixes the centre the short cut's
+	// locks sweep from (read off the shell and the rim's feet as the
+	// painter reads it off the finished mesh), then by the locks.
 	n0 := len(p.pos)
 	skin := make([]vec3, n0)
+	shell := make([][3]float32, 0, n0)
 	for i := range p.pos {
 		q, n := v3(p.pos[i]), v3(p.nrm[i])
 		skin[i] = q.add(n.scale(hairSkinGap))
+		shell = append(shell, q.add(n.scale(f.thickness(q, n, f.inside(q)))).f32())
+	}
+	for i := range openVertices(p.tris, n0) {
+		shell = append(shell, skin[i].f32())
+	}
+	f.sweep = paint.SweepCentre(shell)
+	for i := range p.pos {
+		q, n := v3(p.pos[i]), v3(p.nrm[i])
 		in := f.inside(q)
 		d := f.thickness(q, n, in) + f.lockRise(q, n, in)
 		o := q.add(n.scale(d))

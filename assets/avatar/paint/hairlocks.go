@@ -21,6 +21,8 @@ type locks struct {
 	outer []float64
 	// texel is about how many metres one texel spans on the surface.
 	texel float64
+	// swept: the locks are the short cut's tousle (Tousle), from crown.
+	swept bool
 }
 
 const (
@@ -50,7 +52,9 @@ func newLocks(s Surface, n int, swept bool) *locks {
 		outer:  make([]float64, dirBins*dirBins),
 	}
 	if swept {
-		l.crown = [3]float64{(lo[0] + hi[0]) / 2, hi[1] - 0.3*(hi[1]-lo[1]), lo[2] - 0.25*(hi[2]-lo[2])}
+		// The tousle's centre, as the sculpted cut's geometry found
+		// it: the painted locks lie on its raised ones.
+		l.crown, l.swept = SweepCentre(s.Pos), true
 	}
 	for _, p := range s.Pos {
 		b, r := l.bin([3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
@@ -92,7 +96,10 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	d := [3]float64{p[0] - l.crown[0], p[1] - l.crown[1], p[2] - l.crown[2]}
 	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // down the strands
 	phi := math.Atan2(d[0], d[2])                     // round the head
-	s, c := math.Sincos(phi)                          // math.Cos and math.Sin to the bit (TestSincosAsSinCos)
+	if l.swept {
+		return l.tousled(p, g, seed, nm)
+	}
+	s, c := math.Sincos(phi) // math.Cos and math.Sin to the bit (TestSincosAsSinCos)
 	// The locks wander a little as they fall and are not all alike:
 	// a noise on the circle (seamless where the angle wraps). A second,
 	// faster one (a period of about three locks) squeezes some locks and
@@ -124,6 +131,20 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 		depth = math.Max(0, l.outer[b]-r)
 	}
 	return shape, tone, strand, depth
+}
+
+// tousled is at for the short cut: its tousle's locks (Tousle), with
+// finer locks and strands along each lock's own direction, so the
+// strands turn with the lock instead of all running from the crown.
+func (l *locks) tousled(p [3]float64, g float64, seed uint64, nm *lockNoise) (shape, tone, strand, depth float64) {
+	tl := Tousle(p, l.crown)
+	s, c := math.Sincos(tl.Angle)
+	u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
+	f2 := u2 - math.Floor(u2)
+	shape = 0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8)
+	across := 2.2 * l.texel / 0.09
+	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
+	return shape, tl.Tone, strand, 0
 }
 
 // texelSize is about how many metres one texel of an n-texel texture
