@@ -21,7 +21,7 @@ func Eye(s Surface, iris RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	defer release(m)
 	l := newLayer(n)
-	ir := rgb(iris)
+	ir := muted(rgb(iris))
 	parallel(len(m), func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
 			l.rough[i] = 0.08
@@ -73,14 +73,17 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
 		col = ir.scale(0.55 + 0.7*fib)
 		col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
-		// A soft limbal ring: the iris darkens over its outer fifth
-		// and fades into the white past it (below), no drawn line.
-		col = col.mix(ir.scale(0.45), 0.6*smooth(0.8, 1, q))
+		// The limbal ring: the iris darkens to near black over its
+		// outer quarter and fades into the white past it (below). A ring
+		// of the iris's colour at half its light (0.45, 0.6 of the
+		// way) did not show in a portrait, and the iris then read as a
+		// flat disc beside the leader's dark-edged ones (issue 22).
+		col = col.mix(ir.scale(limbalDark), 0.9*smooth(0.7, 0.95, q))
 		h = -0.5 * fib
 	default:
 		v := fbm3(t.pos, 400, 2, seed+5)
 		col = white.scale(0.95+0.08*v).mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
-		col = col.mix(ir.scale(0.45), 0.6*(1-smooth(limbus, limbus+0.07, theta)))
+		col = col.mix(ir.scale(limbalDark), 0.7*(1-smooth(limbus, limbus+0.06, theta)))
 	}
 	// The catchlights: angular distances on the eye from their centres.
 	if theta < limbus {
@@ -90,4 +93,19 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		col = col.mix(rgb{0.92, 0.92, 0.95}, a)
 	}
 	return col, h
+}
+
+// limbalDark is the limbal ring's light as a share of the iris colour's.
+const limbalDark = 0.08
+
+// irisMute is how far an iris's colour is taken toward the grey of its
+// own luminance: the palette's colours painted as they are drew bright
+// green and blue irises (issue 22: "very saturated iris colours"); the
+// leader's irises are soft, greyed colours.
+const irisMute = 0.35
+
+// muted is c taken irisMute of the way to the grey of its luminance.
+func muted(c rgb) rgb {
+	l := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	return c.mix(rgb{l, l, l}, irisMute)
 }

@@ -1,0 +1,61 @@
+package paint
+
+import (
+	"math"
+	"testing"
+)
+
+// TestIrisSoftWithDarkRing paints the palette's green and blue eyes and
+// measures the iris on the texture: its mean saturation (sRGB, (max -
+// min) / max) between the pupil and the ring, and the limbal ring's
+// light (the iris's outer edge, 0.53 rad from the front, against its
+// middle, 0.35 rad). Issue 22's panel saw bright green irises with no
+// edge: the palette's colours painted as they are measured 0.44 (green)
+// and 0.56 (blue) saturation and the ring 0.88 of the middle's light; the leader's irises are
+// greyed colours ringed near black.
+func TestIrisSoftWithDarkRing(t *testing.T) {
+	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
+	for _, tc := range []struct {
+		name string
+		iris RGB // the palette's green #4f7a45 and blue #4a77a8, linear
+	}{
+		{"green", RGB{0.078, 0.195, 0.060}},
+		{"blue", RGB{0.069, 0.184, 0.392}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			img := decode(t, Eye(eye, tc.iris, 1, 256).Base)
+			// ring is the mean sRGB luminance and saturation of the
+			// texels at angle theta from the eye's front, all round.
+			ring := func(theta float64) (lum, sat float64) {
+				n := 0.0
+				for phi := 0.0; phi < 2*math.Pi; phi += 0.05 {
+					// Avoid the catchlights (up-left and down-right).
+					if d := math.Mod(phi+2*math.Pi, math.Pi/2); d < 0.5 || d > math.Pi/2-0.5 {
+						continue
+					}
+					c := at(img, 0.5+theta*math.Cos(phi)/(2*math.Pi), 0.5-theta*math.Sin(phi)/math.Pi)
+					r, g, b := float64(c[0]), float64(c[1]), float64(c[2])
+					hi, lo := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+					lum += 0.2126*r + 0.7152*g + 0.0722*b
+					if hi > 0 {
+						sat += (hi - lo) / hi
+					}
+					n++
+				}
+				return lum / n, sat / n
+			}
+			mid, sat := ring(0.35)
+			edge, _ := ring(0.53)
+			t.Logf("%s: saturation %.2f, ring at %.2f of the middle's light", tc.name, sat, edge/mid)
+			if sat > 0.42 {
+				t.Errorf("iris saturation %.2f, want 0.42 or less (soft, not bright)", sat)
+			}
+			if sat < 0.2 {
+				t.Errorf("iris saturation %.2f, want 0.2 or more (still %s)", sat, tc.name)
+			}
+			if edge/mid > 0.55 {
+				t.Errorf("the limbal ring has %.2f of the iris's light, want 0.55 or less (a dark edge)", edge/mid)
+			}
+		})
+	}
+}
