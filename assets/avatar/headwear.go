@@ -315,6 +315,7 @@ func (k *skull) crown(front, back, gap, puff float64, rows int) [][]vec3 {
 func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	k := newSkull(b, body)
 	p := &part{}
+	var visor visorSpans // the cap's (faceVisor)
 	switch style {
 	case "beanie":
 		// A knitted dome pulled down over the tops of the ears, a little
@@ -342,7 +343,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		p.hatGrid(cuff, 0, 1, 0.66, 1, 1)
 		p.shell = len(p.tris)
 	case "cap":
-		p.cap(k)
+		visor = p.cap(k)
 	case "fedora":
 		// A felt crown over a band at the rim, tapering, with a centre
 		// dent and two front pinches, a ribbon round its foot and a
@@ -452,6 +453,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		p.hatGrid(brim, 0, 1, 0.72, 1, 0)
 	}
 	p.hatNormals(k.c)
+	p.faceVisor(visor)
 	p.rigid(b.joint("Head"))
 	p.minKeep = 1
 	return p, k.c
@@ -480,8 +482,10 @@ const capSegments = 60
 // stands off the head (higher at the front), grooved along its seams,
 // with a button on top, a back band above the neck and a pre-curved
 // visor about 7 cm long with a thickness. Fitted close to the skull with
-// a flat visor, it read as a skull cap or a do-rag.
-func (p *part) cap(k *skull) {
+// a flat visor, it read as a skull cap or a do-rag. It returns where
+// the visor lies, which hat turns to face up on top and down under
+// (faceVisor).
+func (p *part) cap(k *skull) (visor visorSpans) {
 	const rows = 10
 	crown := make([][]vec3, rows+1)
 	for r := 0; r <= rows; r++ {
@@ -555,9 +559,14 @@ func (p *part) cap(k *skull) {
 		}
 		topRows, underRows = append(topRows, tr), append(underRows, ur)
 	}
+	visor.all = vspan{len(p.pos), 0, len(p.tris), 0}
 	p.hatGrid(topRows, 0, 1, 0.65, 0.95, 1)
+	visor.under = vspan{len(p.pos), 0, len(p.tris), 0}
 	p.hatGrid(underRows, 0, 1, 0.65, 0.95, 1)
+	visor.under.v1, visor.under.t1 = len(p.pos), len(p.tris)
 	p.hatGrid([][]vec3{topRows[5], underRows[5]}, 0, 1, 0.96, 1, 1)
+	visor.all.v1, visor.all.t1 = len(p.pos), len(p.tris)
+	return visor
 }
 
 // The fedora's crown: how deep its centre dent is at the front of the
