@@ -16,8 +16,9 @@ import (
 // beard's 0.9, left 0.80 of those texels under 0.8 cover, the skin
 // showing in spots between the shells' strands (issue 22's panel,
 // random-11). And the fade onto the skin is soft: the band from cover
-// 0.8 down to 0.1 at least 6 mm wide along the sphere, with the skin
-// untouched where the mask is 0.
+// 0.8 down to 0.1 at least 14 mm wide along the sphere (it was 9.8 mm,
+// and the beard's cheek line read as a hard outline in a portrait),
+// with the skin untouched where the mask is 0.
 func TestRootsUnderBeard(t *testing.T) {
 	const seg, n, r = 64, 256, 0.1
 	s := sphere([3]float32{0, 1.6, 0}, r, seg)
@@ -83,8 +84,8 @@ func TestRootsUnderBeard(t *testing.T) {
 			if share > 0.001 {
 				t.Errorf("%.2f of the texels under the beard show the skin through (max 0.001)", share)
 			}
-			if hi < 0 || lo < 0 || width < 0.006 {
-				t.Errorf("the roots fade onto the skin over %.1f mm (min 6)", 1000*width)
+			if hi < 0 || lo < 0 || width < 0.014 {
+				t.Errorf("the roots fade onto the skin over %.1f mm (min 14)", 1000*width)
 			}
 			if touched > 0 {
 				t.Errorf("%d texels past the mask's end painted", touched)

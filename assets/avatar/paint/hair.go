@@ -515,16 +515,23 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// inward, so the outer shells step back from it and the
 				// beard thins toward its edge as a lock does.
 				edge := beardEdge + 0.08*(edges.at(p, 40)-0.5)
+				in := 0.0
 				if t.mask > edge {
-					in := smooth(edge, edge+0.3, t.mask)
+					in = smooth(edge, edge+0.3, t.mask)
 					length := in * (0.72 + 0.28*strand) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
 				}
 				v := 0.5*strand + 0.5*clump
 				// Darker on average than the colour (0.85 of it), as the
 				// roots painted under it are: lit at 0.8-1.3 of it, a
-				// blonde goatee read a flat pale patch.
-				l.base[i] = base.scale(0.62 + 0.45*v)
+				// blonde goatee read a flat pale patch. Toward the edge
+				// the strands' light and dark even out to the roots'
+				// flat colour on the skin beside them (rootShade under
+				// the shells' 0.9 vertex shade), so the shells' outline
+				// is not a line of lit strand tips against the skin but
+				// goes on into the roots' fade (rootsCover).
+				flat := smooth(0, 0.6, in)
+				l.base[i] = base.scale((0.62+0.45*v)*flat + rootShade/0.9*(1-flat))
 				l.height[i] = 1.2 * strand
 				l.rough[i] = 0.72 - 0.08*v
 			}
