@@ -115,7 +115,7 @@ func rimEdges(hair *part, f hairFrame) [][2]uint32 {
 			if r > 1e-6 && over.beyond(mid.sub(f.centre).scale(1/r), r+hairCover) {
 				continue
 			}
-			if rimOut(pi, pj, c).dot(f.out(pi).add(f.out(pj)).norm()) < -0.5 {
+			if o := rimOut(pi, pj, c); o.dot(f.out(pi).add(f.out(pj)).norm()) < -0.5 && !f.fringeEdge(mid, o) {
 				continue
 			}
 			out = append(out, [2]uint32{i, j})
@@ -123,6 +123,25 @@ func rimEdges(hair *part, f hairFrame) [][2]uint32 {
 	}
 	return out
 }
+
+// fringeEdge is whether the open edge whose middle is mid, and out of
+// which the hair's surface would go on in direction o (rimOut), is the
+// lower edge of a fringe: over the forehead, above the eyes, pointing
+// down the face. Above the eyes out (from a centre at their height)
+// tilts up, so such an edge, tilted back a little where the cards part,
+// measured as turned in to the head and lost its rim, while its
+// neighbours kept theirs: the rims hang half a centimetre below the
+// cards' edge, and default-female's fringe had a notch 1.4 cm wide and
+// 0.7 cm deep at its parting (issue 22's panel: "notched parting").
+// Everyone who looks at the face sees that edge.
+func (f hairFrame) fringeEdge(mid, o vec3) bool {
+	return mid[1] > f.centre[1] && mid[2]-f.centre[2] > hairFringeFront && o[1] < -0.7
+}
+
+// hairFringeFront is how far in front of the hair frame's centre
+// (metres) an edge over the forehead lies: the forehead is about 10 cm
+// in front of it, the temples about 6.
+const hairFringeFront = 0.07
 
 // rimOut is the unit direction out of the edge ab of a triangle whose
 // centre is c, across the edge and away from the triangle.
