@@ -98,8 +98,9 @@ const lipCornerBoost = 4
 // the lower within lipFrameMid of the face's middle; the lips' half-width
 // (the painted lips' widest vertex, lipColour at least 0.5); how far the
 // parting's ends stand above its middle (the same midpoint, over the
-// outer quarter of the width); and the height of each lip in the
-// middle (the painted lips' highest and lowest vertices there). nil
+// outer quarter of the width); the height of each lip in the
+// middle (the painted lips' highest and lowest vertices there); and
+// their front there (the most forward of those vertices). nil
 // when the head has no lips (a broken build, which the tests catch).
 func (p *part) mouthFrame() *paint.Mouth {
 	col, full, lower := lipColour(), lipMask(), lowerLipMask()
@@ -142,17 +143,18 @@ func (p *part) mouthFrame() *paint.Mouth {
 	if !ok {
 		yc = y0
 	}
-	top, bot := y0, y0
+	top, bot, front := y0, y0, math.Inf(-1)
 	for i, v := range p.base {
 		if col[v] < 0.5 || math.Abs(float64(p.pos[i][0])-cx) >= lipFrameMid {
 			continue
 		}
 		y := float64(p.pos[i][1])
 		top, bot = math.Max(top, y), math.Min(bot, y)
+		front = math.Max(front, float64(p.pos[i][2]))
 	}
 	return &paint.Mouth{
 		Centre: [2]float64{cx, y0}, Half: half, Corner: (yc - y0) / 0.64,
-		Upper: top - y0, Lower: y0 - bot,
+		Upper: top - y0, Lower: y0 - bot, Front: front,
 	}
 }
 

@@ -113,7 +113,12 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	c = rgb{c[0] * (1 - 0.8*js), c[1] * (1 - js), c[2] * (1 - 0.95*js)}
 	a := smooth(0.25, 0.8, t.mask)
 	var gloss float64
-	if mo != nil && a > 0 {
+	if mo != nil && t.mask > 0 {
+		// Shaped lips take their full colour from lower in the mask: the
+		// mask fades over the mesh's 2-3 mm triangles, and the upper lip's
+		// colour ran out over 5 mm into the skin, a blur with no edge. The
+		// shape (Mouth.lips) draws the edge instead; the mask only bounds it.
+		a = smooth(lipMaskFloor, 0.45, t.mask)
 		var lc rgb
 		var shape, slit float64
 		shape, slit, gloss, lc = mo.lips(p, lip)
@@ -123,6 +128,13 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 		c = c.scale(1 - slit)
 	} else {
 		c = c.mix(lip, a)
+	}
+	if mo != nil {
+		line, shade := mo.around(p)
+		// Lighter in its own hue: mixed toward white, the line read
+		// as an ashen rim on deep skin (random-17).
+		c = c.scale(1 + line)
+		c = rgb{c[0] * (1 - 0.8*shade), c[1] * (1 - shade), c[2] * (1 - 0.95*shade)}
 	}
 	// Inside the mouth (s.Inner): the lips' wet inner side, then the
 	// mouth's walls, which no light reaches in life; a renderer without
@@ -199,7 +211,67 @@ type Mouth struct {
 	// Upper and Lower are how far the upper lip's edge stands above
 	// the parting in the middle and the lower lip's below it.
 	Upper, Lower float64
+	// Front is the lips' front in the middle (z): the shading around
+	// the lips (around) stays within lipAroundDepth behind it, on the
+	// face, not on the back of the head at the same height.
+	Front float64
 }
+
+// edges are the upper lip's edge above the parting and the lower lip's
+// below it at au (a share of the half-width from the middle, 0..1).
+func (mo *Mouth) edges(u, au float64) (top, bot float64) {
+	// The upper lip's edge: highest at the bow's two peaks, a small
+	// dip between them, thinning toward the corners.
+	bow := 1 - lipBowDip*math.Exp(-sq(u/0.09)) + 0.05*math.Exp(-sq((au-0.2)/0.1))
+	top = mo.Upper * (0.3 + 0.8*math.Pow(1-au*au, 1.2)) * bow
+	// The lower lip's edge: full in the middle, tapering to the corners.
+	bot = mo.Lower * (0.3 + 0.8*(1-au*au))
+	return top, bot
+}
+
+// around is how the skin around the lips is lit, as the leader bakes
+// it and as a room light shows a real mouth: a thin lighter line just
+// above the upper lip's edge (its rolled border, which catches the
+// light and draws the upper lip's shape: ours faded from skin to lip
+// with no line, the panel's "no shape") and a soft shade under the lower
+// lip, where the chin's fold turns away from the light (the leader's
+// lower lip casts one; ours had none and the lower lip read as painted
+// on a flat chin). line lightens, shade darkens (0..1 each).
+func (mo *Mouth) around(p [3]float64) (line, shade float64) {
+	if p[2] < mo.Front-lipAroundDepth {
+		return 0, 0
+	}
+	u := (p[0] - mo.Centre[0]) / mo.Half
+	if math.Abs(u) > 1.3 {
+		return 0, 0
+	}
+	au := math.Min(1, math.Abs(u))
+	dy := p[1] - (mo.Centre[1] + mo.Corner*au*au)
+	top, bot := mo.edges(u, au)
+	// Across the mouth, fading out past the corners.
+	wide := smooth(1.25, 0.7, math.Abs(u))
+	line = lipLine * wide * math.Exp(-sq((dy-top-0.0015)/0.0013))
+	// The shade sits in the fold under the lower lip's middle, less
+	// toward the corners where the lip thins.
+	shade = lipUnderShade * smooth(1.1, 0.3, math.Abs(u)) * math.Exp(-sq((-dy-bot-0.0025)/0.002))
+	return line, shade
+}
+
+// lipAroundDepth is how far behind the lips' front the shading around
+// them reaches, in metres: the corners and the chin's fold lie within
+// a centimetre and a half of it.
+const lipAroundDepth = 0.015
+
+// lipMaskFloor is the lips' mask (Surface.Mask) below which shaped lips
+// take no colour.
+const lipMaskFloor = 0.08
+
+// lipLine is how much lighter the upper lip's border is at its line.
+const lipLine = 0.1
+
+// lipUnderShade is how much darker the fold under the lower lip is at
+// its deepest.
+const lipUnderShade = 0.3
 
 // lips is the shaping of the lips at point p: how much of the mask's
 // colour stays (shape), how much the parting darkens it (slit), how much
@@ -209,18 +281,17 @@ func (mo *Mouth) lips(p [3]float64, lip rgb) (shape, slit, gloss float64, c rgb)
 	u := (p[0] - mo.Centre[0]) / mo.Half
 	au := math.Min(1, math.Abs(u))
 	dy := p[1] - (mo.Centre[1] + mo.Corner*au*au)
-	// The upper lip's edge: highest at the bow's two peaks, a small
-	// dip between them, thinning toward the corners.
-	bow := 1 - lipBowDip*math.Exp(-sq(u/0.09)) + 0.05*math.Exp(-sq((au-0.2)/0.1))
-	top := mo.Upper * (0.3 + 0.8*math.Pow(1-au*au, 1.2)) * bow
-	// The lower lip's edge: full in the middle, tapering to the corners.
-	bot := mo.Lower * (0.3 + 0.8*(1-au*au))
-	const soft = 0.0015 // the edge's softness, metres
+	top, bot := mo.edges(u, au)
+	// The edges' softness, metres: the upper lip's border is a crisp
+	// line (the leader's), the lower lip fades into the shade under it.
+	const upSoft, lowSoft = 0.001, 0.0015
 	if dy >= 0 {
-		shape = 1 - smooth(top-0.5*soft, top+soft, dy)
+		shape = 1 - smooth(top-0.5*upSoft, top+upSoft, dy)
 	} else {
-		shape = 1 - smooth(bot-0.5*soft, bot+soft, -dy)
+		shape = 1 - smooth(bot-0.5*lowSoft, bot+lowSoft, -dy)
 	}
+	// Past the corners the colour ends within a few millimetres.
+	shape *= smooth(1.12, 1, math.Abs(u))
 	// The upper lip deep and red, the lower light and pink, its middle
 	// lighter and glossier, as the light from above catches its fullest
 	// part: the leader's lips in a room light, upper lip luma 0.49 and
