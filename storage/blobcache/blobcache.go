@@ -121,7 +121,9 @@ func (c *Cache) open(ctx context.Context, key string) (*File, bool) {
 	}
 	f, err := os.Open(e.path)
 	if err != nil {
-		// evicted between the lookup and the open
+		// Evicted between the lookup and the open, or removed behind the
+		// cache's back: forget the file so that fill fetches anew.
+		c.dropPath(key, e.path)
 		return nil, false
 	}
 	return &File{File: f, info: e.info}, true
@@ -162,6 +164,12 @@ func (c *Cache) revalidate(ctx context.Context, e entry) bool {
 // back as the store's own.
 func (c *Cache) fill(ctx context.Context, key string) (blob kiln.Blob, again bool, err error) {
 	c.mu.Lock()
+	if c.entries[key] != nil {
+		// Another caller's fill landed between our lookup and here (it
+		// adds the entry before it clears filling): use its file.
+		c.mu.Unlock()
+		return nil, true, nil
+	}
 	if done, busy := c.filling[key]; busy {
 		c.mu.Unlock()
 		select {
@@ -267,6 +275,16 @@ func (c *Cache) drop(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[key]; e != nil {
+		c.removeLocked(e)
+	}
+}
+
+// dropPath forgets key if its entry is still the file at path, so that a
+// newer fill of the same key survives.
+func (c *Cache) dropPath(key, path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[key]; e != nil && e.path == path {
 		c.removeLocked(e)
 	}
 }

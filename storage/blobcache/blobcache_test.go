@@ -248,3 +248,37 @@ func TestNewEmptiesTheDirectory(t *testing.T) {
 		t.Errorf("a cache of 0 bytes: %v", err)
 	}
 }
+
+// TestRemovedFileIsFetchedAnew: a cached file removed behind the cache's
+// back (a cleaner, an operator) is fetched again, not served as an error
+// and not retried forever.
+func TestRemovedFileIsFetchedAnew(t *testing.T) {
+	store := newDisk(t)
+	dir := filepath.Join(t.TempDir(), "cache")
+	c, err := New(store, dir, 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, store, "k", "glTF bytes")
+	if data, _, _ := get(t, c, "k"); data != "glTF bytes" {
+		t.Fatalf("first get: %q", data)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		os.Remove(f)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	b, err := c.Get(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(b)
+	b.Close()
+	if string(data) != "glTF bytes" {
+		t.Errorf("after removal: %q", data)
+	}
+	if n := store.gets.Load(); n != 2 {
+		t.Errorf("the store saw %d Gets, want 2", n)
+	}
+}
