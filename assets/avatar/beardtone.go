@@ -16,7 +16,7 @@ const (
 // (linear RGB): "red" (#a2461f) becomes a natural auburn (#7c4332),
 // "blonde" a sandy #a38b66, black stays near black.
 func beardTone(c rgb) rgb {
-	l := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	l := c.luma()
 	var out rgb
 	for i := range c {
 		out[i] = beardShade * (c[i] + beardGrey*(l-c[i]))

@@ -165,7 +165,7 @@ func (s skinPatch) onto(p [3]float32) (q vec3, height float64, n vec3) {
 // Their luminance runs from 0.85 of dark hair's to about 0.4 of
 // blonde's.
 func browColor(hair rgb) rgb {
-	l := 0.2126*hair[0] + 0.7152*hair[1] + 0.0722*hair[2]
+	l := hair.luma()
 	s := 0.85
 	if l > 0.05 {
 		s = math.Min(s, (0.05+0.3*(l-0.05))/l)

@@ -92,7 +92,7 @@ func seenBrow(s *scene.Scene, alpha image.Image, side float64) float64 {
 // platinum, grey, white) much darker, so that the brows still frame the
 // eyes on light skin, and never as light as sRGB 150.
 func TestBrowColor(t *testing.T) {
-	lum := func(c rgb) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	lum := rgb.luma
 	for _, tc := range []struct {
 		hair     string
 		min, max float64 // the brows' luminance over the hair's

@@ -257,7 +257,7 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 		if g.Style == "sneakers" {
 			sole = hexColor("#f2f0ea")
 			// A white sole vanishes under a light upper: gum then.
-			if up := colorOf(clothColors, g.Color); 0.2126*up[0]+0.7152*up[1]+0.0722*up[2] > 0.45 {
+			if up := colorOf(clothColors, g.Color); up.luma() > 0.45 {
 				sole = hexColor("#b5835a")
 			}
 		}

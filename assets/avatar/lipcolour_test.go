@@ -100,7 +100,7 @@ type lipProfile struct {
 // redness is 1 - G/R: lips are redder than the skin around them.
 func redness(c [3]float64) float64 { return 1 - c[1]/math.Max(c[0], 1e-6) }
 
-func luma(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+func luma(c [3]float64) float64 { return paint.Luma(c) }
 
 var lipColumns = []float64{0.1, 0.2, 0.5, 0.8}
 

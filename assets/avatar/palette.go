@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // Named colours of the configuration ("#rrggbb" is accepted wherever a
@@ -119,6 +121,8 @@ func names(p map[string]string) []string {
 type rgb [3]float64
 
 func (c rgb) scale(s float64) rgb { return rgb{c[0] * s, c[1] * s, c[2] * s} }
+
+func (c rgb) luma() float64 { return paint.Luma(c) }
 
 // hexColor parses "#rrggbb" (validated before) into linear light.
 func hexColor(s string) rgb {

@@ -33,7 +33,7 @@ func TestSkinTonesWarm(t *testing.T) {
 		if hue := 60 * (s[1] - s[2]) / (hi - lo); hue < 10 || hue > 23 {
 			t.Errorf("%s %s: hue %.1f°, want 10..23°", name, skinTones[name], hue)
 		}
-		lum := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+		lum := c.luma()
 		if lum >= prev {
 			t.Errorf("%s (luminance %.3f) is not darker than the tone before it (%.3f)", name, lum, prev)
 		}

@@ -15,7 +15,7 @@ func printOf(pr Print, cloth string, top *part, b *builder) paint.Print {
 	if ink == "" {
 		c := colorOf(clothColors, cloth)
 		ink = "white"
-		if 0.2126*c[0]+0.7152*c[1]+0.0722*c[2] > 0.3 {
+		if c.luma() > 0.3 {
 			ink = "black"
 		}
 	}

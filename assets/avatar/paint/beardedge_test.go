@@ -24,7 +24,7 @@ func TestBeardEdgeTakesRootsColour(t *testing.T) {
 	for i, uv := range s.UV {
 		s.Mask[i] = float32(clamp01((0.55 - float64(uv[1])) / 0.25))
 	}
-	lum := func(c rgb) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	lum := rgb.luma
 	for _, hair := range []RGB{{0.2, 0.06, 0.03}, {0.03, 0.025, 0.02}, {0.45, 0.3, 0.15}} {
 		m := Beard(s, hair, 3, n)
 		l0 := lum(rgb(hair))

@@ -28,7 +28,7 @@ func TestRootsUnderBeard(t *testing.T) {
 	}
 	skin := RGB{0.6, 0.35, 0.25}
 	hair := RGB{0.2, 0.06, 0.03}
-	lum := func(c rgb) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	lum := rgb.luma
 	for _, tc := range []struct {
 		name  string
 		paint func(Maps)

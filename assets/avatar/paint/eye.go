@@ -106,6 +106,6 @@ const irisMute = 0.35
 
 // muted is c taken irisMute of the way to the grey of its luminance.
 func muted(c rgb) rgb {
-	l := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	l := c.luma()
 	return c.mix(rgb{l, l, l}, irisMute)
 }

@@ -63,7 +63,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	base := rgb(color)
 	centre := headCentre(s.Pos)
 	// How light the hair is: 0 for brown and darker, 1 for grey and white.
-	light := smooth(0.1, 0.3, 0.2126*base[0]+0.7152*base[1]+0.0722*base[2])
+	light := smooth(0.1, 0.3, base.luma())
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
 	// Curls at least five texels across and their fine ridges at least

@@ -210,6 +210,13 @@ func growRows(m []texel, prev, next []bool, n, y0, y1 int) {
 type rgb [3]float64
 
 func (c rgb) scale(s float64) rgb { return rgb{c[0] * s, c[1] * s, c[2] * s} }
+
+// Luma is the Rec. 709 luminance of a linear colour: the one place its
+// weights are written, for the painters here and the avatar's colour
+// choices (how dark a brow, which ink on a print).
+func Luma(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+
+func (c rgb) luma() float64 { return Luma(c) }
 func (c rgb) mix(d rgb, t float64) rgb {
 	return rgb{c[0] + (d[0]-c[0])*t, c[1] + (d[1]-c[1])*t, c[2] + (d[2]-c[2])*t}
 }

@@ -790,7 +790,7 @@ func TestSkinEven(t *testing.T) {
 		hi, lo := max(c[0], c[1], c[2]), min(c[0], c[1], c[2])
 		return (hi - lo) / hi
 	}
-	luma := func(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	luma := Luma
 	for _, tc := range []struct {
 		name string
 		tone RGB
@@ -849,7 +849,7 @@ func TestSkinDeepNotMuddy(t *testing.T) {
 		hi, lo := max(c[0], c[1], c[2]), min(c[0], c[1], c[2])
 		return (hi - lo) / hi
 	}
-	luma := func(c [3]float64) float64 { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+	luma := Luma
 	read := func(tone RGB) (s, l, rough float64) {
 		mp := Skin(head, tone, 3, 256)
 		img, orm := decode(t, mp.Base), decode(t, mp.ORM)

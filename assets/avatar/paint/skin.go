@@ -179,13 +179,13 @@ const skinLift = 1.08
 // 0.09) and are lifted 8-30 % instead of 8 %. (They were glossier too,
 // roughness down to 0.56, which read as plastic: deepMatte.)
 func skinDeep(c rgb) float64 {
-	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	y := c.luma()
 	return smooth(0.12, 0.03, y)
 }
 
 // desaturate mixes a linear colour toward the grey of its luminance by t.
 func desaturate(c rgb, t float64) rgb {
-	y := 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	y := c.luma()
 	return c.mix(rgb{y, y, y}, t)
 }
 
