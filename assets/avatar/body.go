@@ -34,13 +34,11 @@ func params(c Config) human.Params {
 }
 
 // shapeBody is the shaped human of a resolved configuration, its face's
-// creases evened (smoothFace), its eyes grown (growEyes) and the hollow
-// under them filled (smoothEyeRing).
+// creases evened (smoothFace) and its eyes grown (growEyes).
 func shapeBody(c Config) *human.Body {
 	b := human.Shape(params(c))
 	smoothFace(b)
 	growEyes(b)
-	smoothEyeRing(b)
 	return b
 }
 

@@ -174,6 +174,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if hs.Mouth != nil {
 		hs.Shade = jawShade(headPart, hs.Mouth.Centre[1]-0.01)
 	}
+	hs.Form = formShade(headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface

@@ -42,6 +42,11 @@ type Surface struct {
 	// (0..1: the throat and the neck under the jaw line), for the skin
 	// painter; nil for none.
 	Shade []float32
+	// Form is, per vertex, how much of a soft key light above and in
+	// front the face's own form keeps from the skin (0..1: the nose's
+	// sides, the eye sockets, the face's sides), for the skin painter;
+	// nil for none.
+	Form []float32
 	// Mouth is where the lips are, for the skin painter to shape their
 	// colour; nil for a surface without them.
 	Mouth *Mouth
@@ -64,6 +69,8 @@ type texel struct {
 	blush float64
 	// shade is Surface.Shade, blended like mask.
 	shade float64
+	// form is Surface.Form, blended like mask.
+	form float64
 	// flow is a per-vertex 2D attribute blended like mask (the UV
 	// direction hair strands run in).
 	flow [2]float64
@@ -133,7 +140,7 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 						tx.pos[a] += w[k] * float64(s.Pos[v][a])
 					}
 				}
-				tx.mask, tx.blush, tx.shade, tx.flow = 0, 0, 0, [2]float64{}
+				tx.mask, tx.blush, tx.shade, tx.form, tx.flow = 0, 0, 0, 0, [2]float64{}
 				if flow != nil {
 					for k, v := range t {
 						tx.flow[0] += w[k] * flow[v][0]
@@ -153,6 +160,11 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 				if s.Shade != nil {
 					for k, v := range t {
 						tx.shade += w[k] * float64(s.Shade[v])
+					}
+				}
+				if s.Form != nil {
+					for k, v := range t {
+						tx.form += w[k] * float64(s.Form[v])
 					}
 				}
 			}

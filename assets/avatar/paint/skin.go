@@ -12,7 +12,10 @@ type RGB [3]float64
 // mesh's hollows and ridges (cavity) in the colour and occlusion. Where
 // s.Blush says blood shows (cheeks, nose, ears) the tone warms toward
 // red and the nose's skin is a little glossier: without it the face was
-// one even tone, the waxy look the blind panel saw. The mottling and the
+// one even tone, the waxy look the blind panel saw. Where s.Form says
+// the face's own form keeps a key light off (the nose's sides, the eye
+// sockets, the face's sides) the skin is darker in a warm shade, the
+// light the leader bakes into its faces. The mottling and the
 // hollows' shade are faint (TestSkinEven): at twice the strength, and
 // with the hollows darkened twice (in the colour and in the occlusion,
 // which a room light's environment multiplies), the panel saw blotchy,
@@ -64,7 +67,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	parallel(len(m), func(i0, i1 int) {
 		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, &sn)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, formDepth*(1-formDeep*deep), &sn)
 		}
 	})
 	if d < 1 {
@@ -85,8 +88,9 @@ func newSkinNoise(seed uint64) skinNoise {
 }
 
 // skinTexel paints texel i of the skin; fineAmt (0..1) is how much of
-// the pore-scale noise a texel this size keeps.
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt float64, sn *skinNoise) {
+// the pore-scale noise a texel this size keeps, form how much darker the
+// skin is where its form keeps all of the key light off (formDepth).
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt, form float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
@@ -111,6 +115,11 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	// Under the jaw (Surface.Shade) a warm shadow ends the face.
 	js := jawShadeDepth * t.shade
 	c = rgb{c[0] * (1 - 0.8*js), c[1] * (1 - js), c[2] * (1 - 0.95*js)}
+	// Where the face's form keeps the key light off (Surface.Form) the
+	// skin is darker and redder, as skin's shadows are: blood shows in
+	// them, so their red falls less than their green and blue.
+	fs := form * t.form
+	c = rgb{c[0] * (1 - formRed*fs), c[1] * (1 - fs), c[2] * (1 - fs)}
 	a := smooth(0.25, 0.8, t.mask)
 	var gloss float64
 	if mo != nil && t.mask > 0 {
@@ -160,6 +169,23 @@ func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[
 // light and a three-point rig alike; earlier panels called a stronger
 // shading muddy.
 const jawShadeDepth = 0.5
+
+// formDepth is how much darker the skin's green and blue are where the
+// face's form keeps all of the key light off (Surface.Form 1), and
+// formRed how much of that its red darkens: the leader's shadows on the
+// face (its nose's sides beside its cheeks) lose 0.06 of their red and
+// 0.17-0.20 of their green and blue; with formDepth 0.55 our default
+// faces' nose sides are 0.91-0.94 of their bridges' luma, their temples
+// 0.88-0.89 of their cheeks' and their eye sockets 0.79-0.80 of their
+// foreheads' (TestFaceFormShaded; all 0.95-1.01 before). With the
+// leader's share of red kept (formRed 0.4-0.5) a medium tone's cheeks
+// and jaw read ruddy, orange in a room light. Deep skin is shaded less
+// (formDeep): its shadows, as dark a share of a dark tone, read muddy.
+const (
+	formDepth = 0.55
+	formRed   = 0.7
+	formDeep  = 0.35
+)
 
 // skinGrey is the share of grey in the painted skin's base (desaturate).
 const skinGrey = 0.22
