@@ -34,11 +34,13 @@ func params(c Config) human.Params {
 }
 
 // shapeBody is the shaped human of a resolved configuration, its face's
-// creases evened (smoothFace) and its eyes grown (growEyes).
+// creases evened (smoothFace), its eyes grown (growEyes) and the hollow
+// under them filled (smoothEyeRing).
 func shapeBody(c Config) *human.Body {
 	b := human.Shape(params(c))
 	smoothFace(b)
 	growEyes(b)
+	smoothEyeRing(b)
 	return b
 }
 
