@@ -14,6 +14,29 @@ var earMask = sync.OnceValue(func() []float32 {
 	return moveMask(map[string]float64{"ears/ear-scale": 1})
 })
 
+// earRoot is the height of the top of the ear's root: the highest of
+// the ear's vertices (ear) in its front rootDepth, behind earFront, its
+// frontmost. Behind that the helix rises free of the head by a
+// centimetre and more; a temple rests in the crease in front of it.
+func earRoot(ear []vec3, earFront float64) float64 {
+	top := math.Inf(-1)
+	for _, p := range ear {
+		if p[2] > earFront-rootDepth {
+			top = math.Max(top, p[1])
+		}
+	}
+	return top
+}
+
+// closeIn is how steeply (width over depth) a temple may close in on
+// the head from the hinge: enough to lie on a narrow face beside the
+// eyes (straight back, a feminine face's stood 5.7 mm off it), too
+// little to dive behind the lens.
+const closeIn = 0.15
+
+// rootDepth is how far back from the ear's front its root runs.
+const rootDepth = 0.012
+
 // glasses builds a pair of frames (MakeHuman has none to fit): a rim in
 // front of each eye, round or square, a bridge resting on the nose, and
 // temples that run back along the side of the skull to the top of the
@@ -63,15 +86,18 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		}
 		return w
 	}
-	// The ear on the left (+x) side: its top and its front.
-	earTop, earFront := math.Inf(-1), math.Inf(-1)
+	// The ear on the left (+x) side: its front, and the top of its
+	// front (earRoot's root), where a real pair's temple rests.
+	earFront := math.Inf(-1)
+	var ear []vec3
 	for _, v := range m.Base {
 		p := body.Pos[v]
 		if ears[v] > 0.9 && p[0] > 0 && float64(p[1]) < l[1]+0.03 {
-			earTop = math.Max(earTop, float64(p[1]))
+			ear = append(ear, v3(p))
 			earFront = math.Max(earFront, float64(p[2]))
 		}
 	}
+	earTop := earRoot(ear, earFront)
 	cx := math.Abs(l[0]) * 1.04
 	z := l[2] + 0.03 // in front of the brow and lids
 	rw, rh := 0.024, 0.021
@@ -80,10 +106,9 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	}
 	cy := l[1] - 0.002
 	rh, cy = underBrows(brows, cx, cy, rw, rh, tube, style == "square")
-	// One temple, on the left; the right one mirrors it. From the outer
-	// top of the rim straight back until it meets the side of the head,
-	// then along it, falling gently to the top of the ear's root, and
-	// down behind the ear.
+	// One temple, on the left; the right one mirrors it. From the hinge
+	// beside the rim's outer top straight back until it meets the side
+	// of the head, then along it to the top of the ear's root.
 	outer := vec3{cx + rw, math.Min(l[1]+0.004, cy+0.8*rh), z - 0.004}
 	// The temple ends over the root of the ear, a centimetre into it.
 	back := earFront - 0.01
@@ -100,16 +125,21 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	for i := 0; i <= steps; i++ {
 		t := float64(i) / steps
 		zz := outer[2] + (back-outer[2])*t
-		yy := outer[1] + (earTop-0.003-outer[1])*t*t
-		// From the hinge the temple closes in on the head within two
-		// centimetres: the face beside the eyes is narrower than the
-		// frame's front. Over the ear it runs on at the width in front
-		// of it.
+		// Straight back from the hinge to the top of the ear's root:
+		// bent up to the top of the helix (t²), the temple rose 2.2 cm
+		// and curved over the side of the face, above the ears.
+		yy := outer[1] + (earTop+tube-outer[1])*t
+		// From the hinge it runs back, closing in on the head no faster
+		// than closeIn, until the side of the head, widening toward
+		// the ears, reaches it; then along it. Closing in at once on
+		// the narrower face beside the eyes, it dove a centimetre and
+		// more toward the nose behind the lens and out again. Over the
+		// ear it runs on at the width in front of it.
 		w := last + off
 		if zz > earFront {
 			w = skullOr(yy, zz) + off
 		}
-		x := math.Max(w, outer[0]+(w-outer[0])*smooth(0, 2.0/steps, t))
+		x := math.Max(w, outer[0]-closeIn*(outer[2]-zz))
 		temple = append(temple, vec3{x, yy, zz})
 	}
 	// Smooth the x the skull gave, twice (in by half a millimetre at most),
