@@ -23,6 +23,12 @@ import (
 // avatars (about 20 rays, in the notches of the hairline), now 0.0%.
 // Less than the pictures suggest: the hairline's notches mostly reach
 // below 6 cm, where forehead and gap cannot be told apart by height.
+//
+// random-02 (the panel's, `configs -n 18 -seed 1`) wears the bun, which
+// the budget's simplification broke into strips over a bald scalp
+// (hairMaxError): 89.0% of its rays saw skin; now 0.0%. random-16's bun
+// broke the same way, but its beanie covers all of its scalp, so
+// TestBudgetKeepsTheScalpCovered measures its hair instead.
 func TestNoSkinThroughHair(t *testing.T) {
 	dark := Default(Feminine)
 	dark.Skin.Tone, dark.Hair.Color = "dark", "black"
@@ -33,6 +39,7 @@ func TestNoSkinThroughHair(t *testing.T) {
 	}{
 		{"default-female", Default(Feminine), 0.001},
 		{"long-black-on-dark", dark, 0.001},
+		{"random-02-bun", Random(2), 0.001},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := Generate(c.cfg)
@@ -45,7 +52,7 @@ func TestNoSkinThroughHair(t *testing.T) {
 				t.Fatalf("only %d rays meet the scalp", rays)
 			}
 			if share > c.max {
-				t.Errorf("%.1f%% of the rays onto the scalp see skin, want at most %.0f%%", 100*share, 100*c.max)
+				t.Errorf("%.1f%% of the rays onto the scalp see skin, want at most %.1f%%", 100*share, 100*c.max)
 			}
 		})
 	}
