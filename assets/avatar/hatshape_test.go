@@ -206,74 +206,23 @@ func hairCuts(t *testing.T, style string) float64 {
 	l, _ := meshPositions(s, "EyeLeft")
 	r, _ := meshPositions(s, "EyeRight")
 	c := headCentre(centroid(l), centroid(r))
-	// Open edges: used by one triangle, welded by position (the hair's
-	// cards repeat positions along UV seams).
-	key := func(p vec3) [3]int32 {
-		return [3]int32{int32(math.Round(p[0] * 1e4)), int32(math.Round(p[1] * 1e4)), int32(math.Round(p[2] * 1e4))}
-	}
-	type edge [2][3]int32
-	count := map[edge]int{}
-	ends := map[edge][2]vec3{}
-	for _, tri := range hairTris {
-		for k := 0; k < 3; k++ {
-			a, b := hair[tri[k]], hair[tri[(k+1)%3]]
-			ka, kb := key(a), key(b)
-			if ka == kb {
-				continue
-			}
-			if ka[0] > kb[0] || (ka[0] == kb[0] && (ka[1] > kb[1] || (ka[1] == kb[1] && ka[2] > kb[2]))) {
-				ka, kb, a, b = kb, ka, b, a
-			}
-			e := edge{ka, kb}
-			count[e]++
-			ends[e] = [2]vec3{a, b}
-		}
-	}
-	// The level cut edges in sight, joined where they share an end.
-	parent := map[[3]int32][3]int32{}
-	var find func(k [3]int32) [3]int32
-	find = func(k [3]int32) [3]int32 {
-		if p, ok := parent[k]; ok && p != k {
-			r := find(p)
-			parent[k] = r
-			return r
-		}
-		parent[k] = k
-		return k
-	}
-	length := map[[3]int32]float64{}
-	var cuts []edge
-	for e, n := range count {
-		if n != 1 {
-			continue
-		}
-		a, b := ends[e][0], ends[e][1]
+	// The level cut edges in sight.
+	return edgeChains(hair, hairTris, func(a, b vec3) bool {
 		d := b.sub(a)
 		if d.len() < 1e-6 || math.Abs(d[1]) > d.len()*math.Sin(25*math.Pi/180) {
-			continue
+			return false
 		}
 		m := a.add(b).scale(0.5)
 		if m[1] < c[1]-0.1 {
-			continue
+			return false
 		}
 		out := vec3{m[0] - c[0], 0, m[2] - c[2]}
 		if out.len() < 1e-6 {
-			continue
+			return false
 		}
-		if _, ok := rayHit(m, out.norm(), hat, hatTris); ok {
-			continue
-		}
-		cuts = append(cuts, e)
-		parent[find(e[0])] = find(e[1])
-	}
-	longest := 0.0
-	for _, e := range cuts {
-		d := ends[e][1].sub(ends[e][0]).len()
-		r := find(e[0])
-		length[r] += d
-		longest = math.Max(longest, length[r])
-	}
-	return longest
+		_, hidden := rayHit(m, out.norm(), hat, hatTris)
+		return !hidden
+	})
 }
 
 // TestHatHairEnds puts each hat on long hair and checks that no lock
