@@ -140,12 +140,11 @@ func TestShortCutOldGLB(t *testing.T) {
 	t.Logf("%s: forehead %.2f, top %.2f, side %.2f eye distances; lumps %.2f mm", path, c.forehead, c.top, c.side, 1000*hairLumps(t, s))
 }
 
-// hairLumps is how lumpy the hair's outer surface is over the top of
-// the head: along rays from the head's centre every 2° of azimuth at
-// elevations 40° to 70°, the hair's farthest crossing, less the mean of
-// the crossings 6° either side (which a smooth shell matches); the root
-// mean square of that, metres.
-func hairLumps(t *testing.T, s *scene.Scene) float64 {
+// hairReach is the set-up hairLumps and hairLumpsAlong share: the
+// hair's farthest crossing (metres, NaN for none) along the ray from the
+// head's centre (its middle, at the eyes' height, 8 cm behind them) at
+// azimuth az and elevation el (degrees).
+func hairReach(t *testing.T, s *scene.Scene) func(az, el float64) float64 {
 	t.Helper()
 	hp, ht := meshPositions(s, "Wolf3D_Hair")
 	l, _ := meshPositions(s, "EyeLeft")
@@ -156,17 +155,30 @@ func hairLumps(t *testing.T, s *scene.Scene) float64 {
 	}
 	e := centroid(append(slices.Clone(l), r...))
 	c := vec3{centroid(kp)[0], e[1], e[2] - 0.08}
+	return func(az, el float64) float64 {
+		a, b := az*math.Pi/180, el*math.Pi/180
+		u := vec3{math.Cos(b) * math.Sin(a), math.Sin(b), math.Cos(b) * math.Cos(a)}
+		f, ok := farthest(c, u, hp, ht)
+		if !ok {
+			return math.NaN()
+		}
+		return f
+	}
+}
+
+// hairLumps is how lumpy the hair's outer surface is over the top of
+// the head: along rays from the head's centre every 2° of azimuth at
+// elevations 40° to 70°, the hair's farthest crossing, less the mean of
+// the crossings 6° either side (which a smooth shell matches); the root
+// mean square of that, metres.
+func hairLumps(t *testing.T, s *scene.Scene) float64 {
+	t.Helper()
+	reach := hairReach(t, s)
 	sum, n := 0.0, 0
 	for el := 40.0; el <= 70; el += 10 {
 		var d []float64
 		for az := 0.0; az < 360; az += 2 {
-			a, b := az*math.Pi/180, el*math.Pi/180
-			u := vec3{math.Cos(b) * math.Sin(a), math.Sin(b), math.Cos(b) * math.Cos(a)}
-			f, ok := farthest(c, u, hp, ht)
-			if !ok {
-				f = math.NaN()
-			}
-			d = append(d, f)
+			d = append(d, reach(az, el))
 		}
 		for i := range d {
 			m := (d[(i+len(d)-3)%len(d)] + d[(i+3)%len(d)]) / 2
@@ -222,26 +234,12 @@ func TestShortCutTousle(t *testing.T) {
 // metres.
 func hairLumpsAlong(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	hp, ht := meshPositions(s, "Wolf3D_Hair")
-	l, _ := meshPositions(s, "EyeLeft")
-	r, _ := meshPositions(s, "EyeRight")
-	kp, _ := meshPositions(s, "Wolf3D_Head")
-	if len(ht) == 0 || len(l) == 0 || len(kp) == 0 {
-		t.Fatal("no hair, eyes or head")
-	}
-	e := centroid(append(slices.Clone(l), r...))
-	c := vec3{centroid(kp)[0], e[1], e[2] - 0.08}
+	reach := hairReach(t, s)
 	sum, n := 0.0, 0
 	for az := -40.0; az <= 40; az += 4 {
 		var d []float64
 		for el := 35.0; el <= 85; el++ {
-			a, b := az*math.Pi/180, el*math.Pi/180
-			u := vec3{math.Cos(b) * math.Sin(a), math.Sin(b), math.Cos(b) * math.Cos(a)}
-			f, ok := farthest(c, u, hp, ht)
-			if !ok {
-				f = math.NaN()
-			}
-			d = append(d, f)
+			d = append(d, reach(az, el))
 		}
 		for i := 4; i+4 < len(d); i++ {
 			if x := d[i] - (d[i-4]+d[i+4])/2; !math.IsNaN(x) {
