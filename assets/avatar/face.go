@@ -107,7 +107,13 @@ func (f *Face) feature(name string) *map[string]float64 {
 // down, each lip's width up): with the lower lip at -0.7 of its volume
 // and the upper at -0.1, feminine faces still showed a rounded, bunched
 // pair of lips (the panel's "pout"; default-female's lips were 0.28 of
-// their width high, now 0.24; the leader's about 0.27). The cupid's bow
+// their width high, then 0.24; the leader's about 0.27). Drawn in that
+// far (lower lip volume -1, height -0.4) the mouth read small and flat,
+// a thin line: the lower lip is a little fuller again (volume -0.7,
+// height -0.1), lipShape's height over width 0.195 -> 0.215 on
+// default-female and 0.172 -> 0.191 on default-male, the panel's
+// randoms at most 0.274 (random-07) and every face's lips still behind
+// the E-line (TestLipsNaturalSizeAtRest). The cupid's bow
 // is drawn (mouth-cupidsbow 0.8; at 0.4 the upper lip's edge was nearly
 // straight, the panel's "flat bar"; the skin painter shapes the lips'
 // colour to it, paint.Mouth). The
@@ -151,7 +157,7 @@ var houseEvery = map[string]float64{
 	"eyes/eye-scale": 0.8, "eyes/eye-height2": 0.7, "eyes/eye-height1": 0.4, "eyes/eye-corner2": 0.2,
 	"nose/nose-scale-horiz": -0.5, "nose/nose-volume": -0.5, "nose/nose-nostrils-width": -0.4,
 	"nose/nose-point-width":       -0.5,
-	"mouth/mouth-upperlip-volume": -0.35, "mouth/mouth-lowerlip-volume": -1, "mouth/mouth-lowerlip-height": -0.4,
+	"mouth/mouth-upperlip-volume": -0.35, "mouth/mouth-lowerlip-volume": -0.7, "mouth/mouth-lowerlip-height": -0.1,
 	"mouth/mouth-scale-vert": -0.3, "mouth/mouth-upperlip-width": 0.3, "mouth/mouth-lowerlip-width": 0.3,
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
