@@ -169,14 +169,7 @@ func readLips(t *testing.T, cfg Config) lipProfile {
 // colour) the heights were the same across the mouth and the two lips
 // one colour.
 func TestLipsShaped(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  Config
-	}{
-		{"default-female", Default(Feminine)}, {"default-male", Default(Masculine)},
-		{"random-03", Random(103)}, {"random-14", Random(114)},
-	}
-	for _, c := range cases {
+	for _, c := range lipCases() {
 		t.Run(c.name, func(t *testing.T) {
 			p := readLips(t, c.cfg)
 			ls, lu, ll, lp := luma(p.skin), luma(p.upper), luma(p.lower), luma(p.parting)

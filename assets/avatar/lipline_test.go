@@ -45,14 +45,7 @@ func lipSurround(t *testing.T, f *paintedFace, p lipProfile, u float64) (line, s
 // logged: 0.96-0.99 of the skin above before, 0.97-1.03 now, a texel
 // (2 mm here) too coarse to test a 1 mm line.
 func TestLipsShadeUnder(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  Config
-	}{
-		{"default-female", Default(Feminine)}, {"default-male", Default(Masculine)},
-		{"random-03", Random(103)}, {"random-14", Random(114)},
-	}
-	for _, c := range cases {
+	for _, c := range lipCases() {
 		t.Run(c.name, func(t *testing.T) {
 			f := paintFace(t, c.cfg)
 			p := readLips(t, c.cfg)
