@@ -106,13 +106,18 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
 				}
 				if kind.curly {
-					// Curls: ridges of noise in 3D (seamless across
-					// cards, so neighbouring cards read as one mass of
-					// curls, not a cross-hatch of straight strands).
-					// Light curls' crests rounded (the ridge's crease a
-					// line of light one texel wide on white hair).
-					r := 1 - math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), 1+light)
-					r2 := 1 - math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), 1+light)
+					// Curls: rounded masses of noise in 3D (seamless
+					// across cards, so neighbouring cards read as one
+					// mass of curls, not a cross-hatch of straight
+					// strands), parted by narrow grooves where the noise
+					// crosses its middle. The other way round (crests
+					// along the middle, the noise's highs and lows the
+					// hollows) the hollows were round pits in a lit
+					// network: the panel's "sponge" on blonde curls
+					// (TestCurlyHairGrooves). Light curls' masses
+					// fuller, their grooves finer.
+					r := math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), 0.35/(1+light))
+					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), 0.35/(1+light))
 					strand = 0.65*r*r + 0.35*r2*r2
 					clump = fbm3(t.pos, 90, 2, seed+1)
 				}
@@ -135,8 +140,11 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// glTF's occlusion would need the hair's third
 					// texture; baked into the colour, it holds in every
 					// variant.
+					// The grooves cover less than the pits did: a little
+					// deeper, so the hollows hold their depth
+					// (TestCurlyHairHollows).
 					hollow := 1 - strand
-					c = c.scale(1 - (0.35+0.17*light)*hollow*math.Sqrt(hollow))
+					c = c.scale(1 - (0.4+0.2*light)*hollow*math.Sqrt(hollow))
 					ridge = strand * strand
 				}
 				if lk != nil {
