@@ -24,7 +24,14 @@ func (p *part) faceVisor(v visorSpans) {
 			p.nrm[i] = [3]float32{-p.nrm[i][0], -p.nrm[i][1], -p.nrm[i][2]}
 		}
 	}
-	for t := v.all.t0; t < v.all.t1; t++ {
+	p.windToNormals(v.all)
+}
+
+// windToNormals turns each triangle of span s to face the way its
+// vertices' normals do: a double-sided material lights a triangle seen
+// from its back with the normals flipped.
+func (p *part) windToNormals(s vspan) {
+	for t := s.t0; t < s.t1; t++ {
 		tri := p.tris[t]
 		a, b, c := v3(p.pos[tri[0]]), v3(p.pos[tri[1]]), v3(p.pos[tri[2]])
 		n := v3(p.nrm[tri[0]]).add(v3(p.nrm[tri[1]])).add(v3(p.nrm[tri[2]]))
@@ -32,4 +39,19 @@ func (p *part) faceVisor(v visorSpans) {
 			p.tris[t][1], p.tris[t][2] = tri[2], tri[1]
 		}
 	}
+}
+
+// faceUp turns the normals of span s (a fedora's brim) up and its
+// triangles with them. hatNormals turns them away from the head's
+// centre, which lies level with the brim: where it curls up at the
+// sides, away was nearly along it, and the normals turned over from row
+// to row, a sawtooth of dark and light along the brim's edge (issue
+// 22's panel: "a jagged fedora brim").
+func (p *part) faceUp(s vspan) {
+	for i := s.v0; i < s.v1; i++ {
+		if p.nrm[i][1] < 0 {
+			p.nrm[i] = [3]float32{-p.nrm[i][0], -p.nrm[i][1], -p.nrm[i][2]}
+		}
+	}
+	p.windToNormals(s)
 }

@@ -316,6 +316,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 	k := newSkull(b, body)
 	p := &part{}
 	var visor visorSpans // the cap's (faceVisor)
+	var brim vspan       // the fedora's (faceUp)
 	switch style {
 	case "beanie":
 		// A knitted dome pulled down over the tops of the ears, a little
@@ -436,7 +437,7 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 		// The brim: 6.5 cm wide at the front and back, 5.8 at the sides,
 		// curling up 1.8 cm at the sides and 0.6 cm at the back, and
 		// down 1.2 cm at the front.
-		var brim [][]vec3
+		var rows [][]vec3
 		for r := 0; r <= 5; r++ {
 			s := float64(r) / 5
 			row := make([]vec3, hatSegments+1)
@@ -448,12 +449,15 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 				curl := (0.018*math.Pow(math.Sin(th), 2) - 0.012*math.Pow(math.Max(0, math.Cos(th)), 2) + 0.006*math.Pow(math.Max(0, -math.Cos(th)), 2)) * s * s
 				row[i] = q.add(out.scale(w)).add(vec3{0, curl, 0})
 			}
-			brim = append(brim, row)
+			rows = append(rows, row)
 		}
-		p.hatGrid(brim, 0, 1, 0.72, 1, 0)
+		brim = vspan{len(p.pos), 0, len(p.tris), 0}
+		p.hatGrid(rows, 0, 1, 0.72, 1, 0)
+		brim.v1, brim.t1 = len(p.pos), len(p.tris)
 	}
 	p.hatNormals(k.c)
 	p.faceVisor(visor)
+	p.faceUp(brim)
 	p.rigid(b.joint("Head"))
 	p.minKeep = 1
 	return p, k.c
