@@ -469,10 +469,10 @@ func hat(b *builder, body *human.Body, style string) (*part, vec3) {
 // the buckram stiffens the front panels, and at the back), the visor's
 // reach in front of the crown and how far its sides curve down.
 const (
-	capFront, capBack, capGap = 0.035, -0.012, 0.008
+	capFront, capBack, capGap = 0.045, -0.012, 0.008
 	capStandFront             = 0.022
 	capStandBack              = 0.01
-	capVisor                  = 0.072
+	capVisor                  = 0.068
 	capVisorCurve             = 0.026
 	capVisorThick             = 0.004
 )
