@@ -14,25 +14,9 @@ import "math"
 // mass whose edge fades onto the skin, as the leader's beards do.
 // Stubble, with no shells over it, keeps its lighter shadow (Stubble).
 func Roots(m Maps, s Surface, color RGB, seed uint64) {
-	n := m.Base.Rect.Dx()
-	sm := surfaceMap(s, n, nil)
-	defer release(sm)
 	roots := rgb(color).scale(rootShade)
-	parallel(n, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := 0; x < n; x++ {
-				t := sm[y*n+x]
-				if !t.ok || t.mask < 0.01 {
-					continue
-				}
-				o := m.Base.PixOffset(x, y)
-				px := m.Base.Pix[o : o+3 : o+3]
-				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
-				w := rootsCover(t.mask, noise3(scale3(t.pos, 2200), seed+61))
-				c = c.mix(roots, w)
-				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
-			}
-		}
+	overMask(m, s, func(t texel, c rgb) rgb {
+		return c.mix(roots, rootsCover(t.mask, noise3(scale3(t.pos, 2200), seed+61)))
 	})
 }
 

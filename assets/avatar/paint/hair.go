@@ -554,31 +554,15 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 // shadow of it: stubble alone, or the roots that show between a beard's
 // strands.
 func Stubble(m Maps, s Surface, color RGB, amount float64, seed uint64) {
-	n := m.Base.Rect.Dx()
-	sm := surfaceMap(s, n, nil)
-	defer release(sm)
 	hair := rgb(color)
-	parallel(n, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := 0; x < n; x++ {
-				t := sm[y*n+x]
-				if !t.ok || t.mask < 0.01 {
-					continue
-				}
-				o := m.Base.PixOffset(x, y)
-				px := m.Base.Pix[o : o+3 : o+3]
-				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
-				// Toward the region's edge the shadow goes first and the
-				// dots thin out, so stubble (and a beard's roots) fade
-				// into the skin by density over the mask's soft edge,
-				// not as a tint that stops at a line.
-				dense := smooth(0.02, 0.5, t.mask)
-				dots := smooth(0.62-0.17*dense, 0.8-0.05*dense, noise3(scale3(t.pos, 2200), seed+60))
-				w := amount * (0.45*dense*dense + 0.55*math.Sqrt(dense)*dots)
-				c = c.mix(hair, w)
-				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
-			}
-		}
+	overMask(m, s, func(t texel, c rgb) rgb {
+		// Toward the region's edge the shadow goes first and the
+		// dots thin out, so stubble (and a beard's roots) fade
+		// into the skin by density over the mask's soft edge,
+		// not as a tint that stops at a line.
+		dense := smooth(0.02, 0.5, t.mask)
+		dots := smooth(0.62-0.17*dense, 0.8-0.05*dense, noise3(scale3(t.pos, 2200), seed+60))
+		return c.mix(hair, amount*(0.45*dense*dense+0.55*math.Sqrt(dense)*dots))
 	})
 }
 
