@@ -52,7 +52,7 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 				filler.tris = make([][3]uint32, maxTriangles-int(c.ratio*float64(before))-len(head.tris))
 			}
 			parts := map[string]*part{"head": head, "hair": hair, "filler": filler}
-			counted := budget(parts, 0, func(h *part) int { return thickTriangles(h, joints, c.style) })
+			counted, _ := budget(parts, 0, func(h *part) int { return thickTriangles(h, joints, c.style) })
 			kept := len(hair.tris)
 			thickenHair(hair, joints, c.style)
 			built := len(hair.tris) - kept
@@ -70,3 +70,52 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetCountsWhatIsBuilt: the triangles the budget counted for an
+// avatar are the ones the built avatar has, within budgetSlack, for
+// avatars whose budget simplifies (tops with and without sleeves, hair
+// with rims, glasses, a hood). Counting the body's skin the garments
+// hide after the budget and the lower lashes, it counted 1,340 to 1,670
+// triangles more than were built and took them from the body and
+// garments for nothing. Not yet counted: the hair a hat presses away
+// (pressHair), about 1,800 under a cap.
+func TestBudgetCountsWhatIsBuilt(t *testing.T) {
+	tank := Default(Masculine)
+	tank.Outfit.Top.Style, tank.Outfit.Bottom.Style, tank.Body.Build = "tank", "jeans", 0.3
+	tank.Hair.Style, tank.Glasses.Style, tank.FacialHair.Style = "ponytail", "round", "goatee"
+	hoodie := Default(Feminine)
+	hoodie.Outfit.Top.Style = "hoodie"
+	blouse := Default(Feminine)
+	blouse.Outfit.Top.Style, blouse.Hair.Style, blouse.Glasses.Style = "blouse", "long", "square"
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"default-masculine", Default(Masculine)},
+		{"default-feminine", Default(Feminine)},
+		{"tank-ponytail-glasses", tank},
+		{"hoodie", hoodie},
+		{"blouse-long-glasses", blouse},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg.resolve()
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := assemble(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			built := b.sc.Stats().Triangles
+			t.Logf("%s: the budget counted %d triangles, %d built", c.name, b.budgeted, built)
+			if d := b.budgeted - built; d > budgetSlack || d < -budgetSlack {
+				t.Errorf("%s: the budget counted %d triangles, the avatar has %d (%+d, more than %d apart)", c.name, b.budgeted, built, d, budgetSlack)
+			}
+		})
+	}
+}
+
+// budgetSlack is how far the built triangles may be from the budget's
+// count: the simplifier stops near its target, not on it, and the skin
+// hidden is found on the body before it is simplified.
+const budgetSlack = 500

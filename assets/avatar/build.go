@@ -36,6 +36,9 @@ type builder struct {
 	// urgent textures paint ahead of the others (paintTurns): a style
 	// part's (BuildPart).
 	urgent bool
+	// budgeted is the avatar's triangles as the budget counted them
+	// before it simplified the parts (budget).
+	budgeted int
 }
 
 // newBuilder adds the joint nodes under an "Armature" root and the skin,

@@ -35,6 +35,16 @@ func Generate(cfg Config) (*scene.Scene, error) {
 // generate builds a resolved, valid configuration; with sliders, their
 // targets replace the face shapes (Basis).
 func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
+	b, err := assemble(cfg, sliders)
+	if err != nil {
+		return nil, err
+	}
+	return b.sc, nil
+}
+
+// assemble is generate's work, returning the builder with its scene and
+// what the budget counted (TestBudgetCountsWhatIsBuilt).
+func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// The mouth's mask is found once per process (half a second on a
 	// busy machine): begun here, it overlaps the body's shaping and
 	// fitting instead of adding to a cold build.
@@ -126,7 +136,13 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	if top.Style == "hoodie" {
 		later += hoodTriangles
 	}
-	budget(parts, later, func(hair *part) int { return thickTriangles(hair, body.Joints(), cfg.Hair.Style) })
+	// What the build drops after the budget is not counted in it: the
+	// skin under the garments and the lower lashes (upperLashes).
+	lower := *parts["eyelashes/default"]
+	upperLashes(&lower, parts["eyes/left"], parts["eyes/right"])
+	parts["eyelashes/default"].hides = len(parts["eyelashes/default"].tris) - len(lower.tris)
+	bodyPart.hides = hiddenSkin(bodyPart, []*part{parts["top"], parts["bottom"], parts["footwear"]}, parts["top"], body.Joints()["Neck"])
+	_, b.budgeted = budget(parts, later, func(hair *part) int { return thickTriangles(hair, body.Joints(), cfg.Hair.Style) })
 	if hair := parts["hair"]; hair != nil {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}
@@ -242,7 +258,7 @@ func generate(cfg Config, sliders []*sliderShape) (*scene.Scene, error) {
 	}
 	b.wait() // Arrange moves the meshes the painters read
 	leader.Arrange(b.sc)
-	return b.sc, nil
+	return b, nil
 }
 
 // garmentMaps is the texture of a garment at size texels: its fabric and colour,

@@ -46,6 +46,10 @@ type part struct {
 	// shell, on a hat, is how many of its first triangles wrap the head
 	// (the brim or visor follows them): pressHair tucks hair under those.
 	shell int
+	// hides is how many of its triangles the build drops after the
+	// budget (the body's skin under garments, hiddenSkin; the lower
+	// lashes): the budget does not count them.
+	hides int
 }
 
 // bodyParts cuts the body's render mesh into the head and neck
@@ -162,19 +166,25 @@ const (
 // the hair's real one: asked of the whole hair before, a bun's rims were
 // counted 700 short and tapered long hair's 2,500 over, and the body
 // gave what the hair did not use. It returns what it counted for the
-// hair (TestBudgetCountsTheHairItKeeps).
-func budget(parts map[string]*part, later int, hairAdds func(*part) int) int {
+// hair (TestBudgetCountsTheHairItKeeps) and for the whole avatar as
+// built (TestBudgetCountsWhatIsBuilt).
+//
+// A part counts what the build draws of it: the body's skin the
+// garments hide after the budget (part.hides) is simplified with the
+// rest but not counted, as no avatar draws it.
+func budget(parts map[string]*part, later int, hairAdds func(*part) int) (rims, total int) {
 	flexible := func(p *part) bool { return p.minKeep < 1 && len(p.tris) >= 1000 }
+	drawn := func(p *part) int { return len(p.tris) - p.hides }
 	fixed, flex, hairTris := 0, 0, 0
 	for k, p := range parts {
 		switch {
 		case !flexible(p):
-			fixed += len(p.tris)
+			fixed += drawn(p)
 		case k == "hair":
-			hairTris = len(p.tris)
+			hairTris = drawn(p)
 			flex += hairTris
 		default:
-			flex += len(p.tris)
+			flex += drawn(p)
 		}
 	}
 	ratio := 1.0
@@ -195,16 +205,20 @@ func budget(parts map[string]*part, later int, hairAdds func(*part) int) int {
 		}
 		added = hairAdds(hair)
 	}
+	kept := float64(fixed + keptHair)
 	others := ratio
 	if excess := float64(fixed) + ratio*float64(flex-hairTris) + float64(keptHair+later+added) - maxWithLater; excess > 0 && flex > hairTris {
 		others = (ratio*float64(flex-hairTris) - excess) / float64(flex-hairTris)
 	}
 	for k, p := range parts {
-		if k != "hair" && flexible(p) && others < 1 {
-			p.reduce(math.Max(others, p.minKeep))
+		if k == "hair" || !flexible(p) {
+			continue
 		}
+		r := math.Min(1, math.Max(others, p.minKeep))
+		kept += r * float64(drawn(p))
+		p.reduce(r)
 	}
-	return added
+	return added, int(math.Round(kept)) + later + added
 }
 
 // hairMaxError is how far the budget may move the hair's surface when
