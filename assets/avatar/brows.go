@@ -3,6 +3,8 @@ package avatar
 import (
 	"math"
 	"slices"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // MakeHuman's eyebrow is a strip about 4 mm across: seen from the front,
@@ -171,4 +173,15 @@ func browColor(hair rgb) rgb {
 		s = math.Min(s, (0.05+0.3*(l-0.05))/l)
 	}
 	return hair.scale(s)
+}
+
+// browTexture is the brows' painted texture (paint.Brows, 256 texels):
+// hairs of colour hair over skin of colour skin, which shows between
+// them and toward the brow's edge.
+func browTexture(s paint.Surface, hair, skin rgb, seed uint64) texture {
+	const n = 256
+	return texture{
+		key:   paint.KeyOf("brows", s, hair, skin, seed, n),
+		paint: func() paint.Maps { return paint.Brows(s, paint.RGB(hair), paint.RGB(skin), seed, n) },
+	}
 }

@@ -231,7 +231,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
-	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", paintedBy(paint.Brows, brows.surface(), paint.RGB(browColor(rgb(hairC))), seed, 256), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", browTexture(brows.surface(), browColor(rgb(hairC)), rgb(tone), seed), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])

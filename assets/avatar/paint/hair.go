@@ -37,16 +37,50 @@ func SweptHair(s Surface, color RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{sheen: true, swept: true})
 }
 
-// Brows is Hair for eyebrows: strands all over, not only at the tips,
-// thinning toward every edge of the brow, so a brow reads as hairs over
-// skin and not as a solid dark block (issue 22's panel).
-func Brows(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, hairKind{brow: true})
+// Brows is Hair for eyebrows of hairs of colour color over skin of
+// colour skin: strands all over, not only at the tips, thinning toward
+// every edge of the brow, so a brow reads as hairs over skin and not as
+// a solid dark block (issue 22's panel), and the skin between them
+// showing (browSkin), more toward the edge (browEdgeSkin).
+func Brows(s Surface, color, skin RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, hairKind{brow: true, skin: rgb(skin)})
 }
 
 // hairKind is what a hair painter adds to the plain strands: sheen (the
-// scalp's painted highlight), curls, or a brow's sparse strands.
-type hairKind struct{ sheen, curly, brow, swept bool }
+// scalp's painted highlight), curls, or a brow's sparse strands over
+// skin of colour skin.
+type hairKind struct {
+	sheen, curly, brow, swept bool
+	skin                      rgb
+}
+
+// mixPerceived mixes c toward d by t as the eye sees the step, in sRGB's
+// gamma (2.2) and not in linear light: a share of light skin mixed into
+// black brows in linear light lifted them to a pale grey (random-15:
+// black hair, porcelain skin), no longer the dark of the hair.
+func mixPerceived(c, d rgb, t float64) rgb {
+	var out rgb
+	for k := range 3 {
+		a, b := math.Pow(c[k], 1/2.2), math.Pow(d[k], 1/2.2)
+		out[k] = math.Pow(a+(b-a)*t, 2.2)
+	}
+	return out
+}
+
+// A brow is hairs over skin: browSkin of its colour in its middle is
+// the skin's between the hairs, browEdgeSkin at its edge (mixed as seen,
+// mixPerceived). The alpha mask draws a brow's outline as a cut (a
+// viewer's mipmaps and alpha test leave no partly covered texels), so a
+// brow in the hairs' colour to its edge read as a near-black shape with
+// a hard outline (the judges' "hard eyebrows"). In a room close-up
+// (bench/avatar-look/browcontrast) default-male's brow was 0.81 darker
+// than the forehead with a 1-2 px upper edge, the leader's casual 0.47
+// to 0.49 with 7 px, a soft brown lighter than its hair; with the skin
+// in it, 0.63 and 5 px.
+const (
+	browSkin     = 0.3
+	browEdgeSkin = 0.9
+)
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
@@ -74,6 +108,12 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	if kind.curly {
 		tx := texelSize(s, n)
 		curlFreq, fineFreq = math.Min(curlFreq, 0.2/tx), math.Min(fineFreq, 0.33/tx)
+	}
+	// browKeep is the share of the brow's skin a light brow keeps: 1 for
+	// a black brow, less the nearer the brow's luma is to the skin's.
+	browKeep := 1.0
+	if kind.brow {
+		browKeep = 1 - math.Min(1, base.luma()/math.Max(kind.skin.luma(), 1e-6))
 	}
 	var lk *locks
 	if kind.sheen && !kind.curly {
@@ -212,13 +252,23 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// hairs: solid in its middle (a brow of sparse
 					// strands all over read as a thin line of hairs
 					// beside the leader's filled brows, issue 22), fewer
-					// and fewer strands toward every edge, and those a
-					// little lighter, so the edge is soft, not a cut.
+					// and fewer strands toward every edge, and more of
+					// the skin's colour in them, so the edge is soft,
+					// not a cut.
 					fade := 1 - float64(edge[i])/browFade
 					if 0.7*strand+0.3*v > 1.1*fade-0.15 {
 						l.alpha[i] = 1
 					}
-					l.base[i] = c.scale(0.85 + 0.5*fade)
+					// Less skin over a strand, more between strands, so
+					// the brow keeps its hairs; at the edge, the full
+					// browEdgeSkin. A light brow (blonde, grey) shows less of the
+					// skin (browKeep).
+					// The outermost texels are mostly clear (the strands
+					// thin out): the skin's share is full from fade 0.6,
+					// where the strands that remain are.
+					near := math.Min(1, fade/0.6)
+					show := (browSkin + (browEdgeSkin-browSkin)*near) * (1 + (0.4-0.8*strand)*(1-near)) * browKeep
+					l.base[i] = mixPerceived(c, kind.skin, math.Max(0, math.Min(1, show)))
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:

@@ -554,7 +554,7 @@ func TestBrowFilledWithThinningEdge(t *testing.T) {
 	}
 	const n = 256
 	old := decode(t, Hair(s, RGB{0.1, 0.06, 0.04}, 9, n).Base)
-	brow := decode(t, Brows(s, RGB{0.1, 0.06, 0.04}, 9, n).Base)
+	brow := decode(t, Brows(s, RGB{0.1, 0.06, 0.04}, RGB{0.7, 0.35, 0.25}, 9, n).Base)
 	// The card's edge is at 0.3 of the texture across; the four texels
 	// from one in are within browFade of it (the first is part covered).
 	e0 := int(math.Ceil(0.3 * n))
@@ -963,5 +963,60 @@ func TestSkinFineFadesOnLargeTexels(t *testing.T) {
 	t.Logf("texel-to-texel luma change: head-sized %.4f, body-sized %.4f", head, body)
 	if body > 0.6*head {
 		t.Errorf("body-sized texels change %.4f texel to texel, want at most 0.6 of the head's %.4f", body, head)
+	}
+}
+
+// TestBrowFadesToSkin paints a brow of dark-brown hairs over light skin
+// on TestBrowFilledWithThinningEdge's card and reads its opaque texels'
+// linear luma: the middle lies between the hairs' and the skin's (skin
+// shows between the hairs: the leader's soft brown, not our near-black
+// shape), and the outer texels nearer the skin still, so that the
+// alpha mask's cut outline fades into the forehead (the judges' "hard
+// eyebrows"). Painted in the hairs' colour to the edge, the middle was
+// 0.85 of the hairs' luma and the edge 1.35 at most: both far from the
+// skin's. Now: the middle 0.083 (hairs 0.023, skin 0.424), the outer
+// texels 0.221.
+func TestBrowFadesToSkin(t *testing.T) {
+	var s Surface
+	const rows = 8
+	for j := 0; j <= rows; j++ {
+		for i := 0; i <= 1; i++ {
+			fx, fy := float32(i), float32(j)/rows
+			s.Pos = append(s.Pos, [3]float32{0.05 * fy, 1.7 + 0.004*fx, 0.1})
+			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
+		}
+	}
+	for j := 0; j < rows; j++ {
+		a := uint32(2 * j)
+		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
+	}
+	s.Mask = Border(s.Pos, s.Tris)
+	hairs, skin := RGB{0.043, 0.019, 0.01}, RGB{0.73, 0.35, 0.26}
+	const n = 256
+	img := decode(t, Brows(s, hairs, skin, 9, n).Base)
+	// The mean linear luma of the opaque texels in columns x0..x1.
+	luma := func(x0, x1 int) float64 {
+		sum, k := 0.0, 0
+		for y := n / 8; y < n*7/8; y++ {
+			for x := x0; x < x1; x++ {
+				c := img.NRGBAAt(x, y)
+				if c.A != 255 {
+					continue
+				}
+				sum += Luma([3]float64{srgbToLinear(c.R), srgbToLinear(c.G), srgbToLinear(c.B)})
+				k++
+			}
+		}
+		return sum / float64(max(1, k))
+	}
+	e0 := int(math.Ceil(0.3 * n))
+	mid, edge := luma(n*45/100, n*55/100), luma(e0+1, e0+4)
+	lh, ls := Luma(hairs), Luma(skin)
+	t.Logf("linear luma: hairs %.3f, brow's middle %.3f, outer texels %.3f, skin %.3f", lh, mid, edge, ls)
+	if mid < lh+0.1*(ls-lh) || mid > lh+0.5*(ls-lh) {
+		t.Errorf("the brow's middle at luma %.3f, want between the hairs' %.3f and the skin's %.3f, 0.1 to 0.5 of the way", mid, lh, ls)
+	}
+	if ls-edge > 0.6*(ls-mid) {
+		t.Errorf("the brow's outer texels at luma %.3f against the middle's %.3f, want them nearer the skin's %.3f (within 0.6 of the middle's gap)", edge, mid, ls)
 	}
 }
