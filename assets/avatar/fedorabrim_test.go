@@ -24,16 +24,7 @@ func TestFedoraBrimFacesUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
-	var nrm []vec3
-	for _, m := range s.Meshes {
-		if m.Name == "Wolf3D_Headwear" {
-			for _, p := range m.Primitives {
-				for _, n := range p.Normals {
-					nrm = append(nrm, v3(n))
-				}
-			}
-		}
-	}
+	nrm := meshNormals(s, "Wolf3D_Headwear")
 	if len(nrm) != len(hat) {
 		t.Fatalf("%d normals for %d vertices", len(nrm), len(hat))
 	}

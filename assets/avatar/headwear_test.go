@@ -53,6 +53,23 @@ func meshPositions(s *scene.Scene, name string) ([]vec3, [][3]uint32) {
 	return pos, tris
 }
 
+// meshNormals are the normals of the named mesh's primitives, in the
+// order meshPositions gives their vertices.
+func meshNormals(s *scene.Scene, name string) []vec3 {
+	var nrm []vec3
+	for _, m := range s.Meshes {
+		if m.Name != name {
+			continue
+		}
+		for _, p := range m.Primitives {
+			for _, n := range p.Normals {
+				nrm = append(nrm, v3(n))
+			}
+		}
+	}
+	return nrm
+}
+
 func centroid(ps []vec3) vec3 {
 	var c vec3
 	for _, p := range ps {

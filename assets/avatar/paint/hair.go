@@ -632,35 +632,20 @@ func srgbToLinear(b uint8) float64 {
 // reads as more hair instead of bare skin. Toward the mask's edge the
 // streaks thin out, a soft hairline rather than a line.
 func Scalp(m Maps, s Surface, color RGB, seed uint64) {
-	n := m.Base.Rect.Dx()
-	sm := surfaceMap(s, n, nil)
-	defer release(sm)
 	hair := rgb(color)
 	// A little darker than the hair: the shade under the top layer.
 	shade := hair.scale(0.75)
-	parallel(n, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := 0; x < n; x++ {
-				t := sm[y*n+x]
-				if !t.ok || t.mask < 0.01 {
-					continue
-				}
-				o := m.Base.PixOffset(x, y)
-				px := m.Base.Pix[o : o+3 : o+3]
-				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
-				p := t.pos
-				strand := noise3([3]float64{p[0] * 2400, p[1] * 120, p[2] * 2400}, seed+70)
-				// Full cover where the mask is high; along the edge only
-				// the strands, so the hairline breaks into hair, not steps.
-				edge := smooth(0.05, 0.6, t.mask)
-				w := edge * (0.55 + 0.45*smooth(0.3, 0.7, strand+0.5*edge-0.25))
-				if t.mask > 0.6 {
-					w = math.Max(w, smooth(0.6, 0.85, t.mask))
-				}
-				c = c.mix(shade.scale(0.8+0.4*strand), math.Min(1, w))
-				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
-			}
+	overMask(m, s, func(t texel, c rgb) rgb {
+		p := t.pos
+		strand := noise3([3]float64{p[0] * 2400, p[1] * 120, p[2] * 2400}, seed+70)
+		// Full cover where the mask is high; along the edge only
+		// the strands, so the hairline breaks into hair, not steps.
+		edge := smooth(0.05, 0.6, t.mask)
+		w := edge * (0.55 + 0.45*smooth(0.3, 0.7, strand+0.5*edge-0.25))
+		if t.mask > 0.6 {
+			w = math.Max(w, smooth(0.6, 0.85, t.mask))
 		}
+		return c.mix(shade.scale(0.8+0.4*strand), math.Min(1, w))
 	})
 }
 

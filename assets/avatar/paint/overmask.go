@@ -4,7 +4,7 @@ package paint
 // same UV layout as s) where s.Mask reaches 0.01 and over: each such
 // texel's colour, decoded to linear, goes through paint with the texel
 // under it, and the result is written back. The skin under facial hair
-// (Stubble, Roots) is painted so; the loop was written out twice.
+// (Stubble, Roots) and under head hair (Scalp) is painted so.
 func overMask(m Maps, s Surface, paint func(t texel, c rgb) rgb) {
 	n := m.Base.Rect.Dx()
 	sm := surfaceMap(s, n, nil)
