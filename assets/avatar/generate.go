@@ -113,6 +113,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		parts["hair"] = fittedPart(f)
 		trimHairline(parts["hair"], headPart, body.Joints())
+		raiseFringe(parts["hair"], body.Joints())
 	}
 	endSleeves(parts["top"], body.Joints())
 	shadeLayers(parts["top"], body.Joints()["Neck"])

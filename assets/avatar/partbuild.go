@@ -138,6 +138,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 					return nil, err
 				}
 				trimHairline(hair, head(), joints)
+				raiseFringe(hair, joints)
 				thickenHair(hair, joints, cfg.Hair.Style)
 				return hair, nil
 			})
