@@ -67,7 +67,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	parallel(len(m), func(i0, i1 int) {
 		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, formDepth*(1-formDeep*deep), &sn)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, texelSpan(m, n, i), formDepth*(1-formDeep*deep), &sn)
 		}
 	})
 	if d < 1 {
@@ -88,9 +88,10 @@ func newSkinNoise(seed uint64) skinNoise {
 }
 
 // skinTexel paints texel i of the skin; fineAmt (0..1) is how much of
-// the pore-scale noise a texel this size keeps, form how much darker the
-// skin is where its form keeps all of the key light off (formDepth).
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt, form float64, sn *skinNoise) {
+// the colour's fine noise a texel this size keeps, span the texel's own
+// size on the skin (texelSpan), form how much darker the skin is where
+// its form keeps all of the key light off (formDepth).
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt, span, form float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
@@ -153,8 +154,18 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	c = c.mix(rgb{base[0] * 0.09, base[1] * 0.025, base[2] * 0.03}, smooth(0.3, 1, in))
 	l.base[i] = c
 	l.ao[i] = (1 - 0.2*hollow) * (1 - 0.85*smooth(0.2, 1, in))
-	pore := noise3(scale3(p, 1400), seed+30)
-	l.height[i] = (1-0.7*a)*(0.5*pore+0.3*fbm3(p, 350, 2, seed+40)) + a*0.15*math.Sin(p[0]*2200)
+	// Pores (cells of 1/1400 m) and fine lines (1/350 m), each only
+	// where the texel is small enough to draw it (resolved), varying
+	// about their mean so that a texel keeping less of them is no step
+	// from its neighbours.
+	var relief float64
+	if k := resolved(1.0/1400, span); k > 0 {
+		relief += k * 0.5 * (noise3(scale3(p, 1400), seed+30) - 0.5)
+	}
+	if k := resolved(1.0/350, span); k > 0 {
+		relief += k * 0.3 * (fbm3(p, 350, 2, seed+40) - 0.5)
+	}
+	l.height[i] = (1-0.7*a)*(0.4+relief) + a*0.15*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
 	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a - gloss + 0.1*in
