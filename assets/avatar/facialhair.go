@@ -152,7 +152,8 @@ func smooth(a, b, x float64) float64 {
 // sideburns by that many units (0 for the beard's shells; stubbleReach
 // for the stubble painted on the skin).
 func beardWeights(head *part, f faceFrame, region string, reach float64) []float32 {
-	lips, nose := lipMask(), noseMask()
+	lc, nose := lipColour(), noseMask()
+	toLips := lipDistances(head.pos, head, onLips(head))
 	out := make([]float32, len(head.pos))
 	u := f.unit
 	chin := (f.chin - f.lip[1]) / u
@@ -160,13 +161,14 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 		p := head.pos[i]
 		x, y, z := math.Abs(float64(p[0]))/u, (float64(p[1])-f.lip[1])/u, float64(p[2])
 		dr := (f.lip[2] - z) / u
-		// Never on the nose, inside the mouth, or behind the sideburns;
-		// on the lips only where a moustache hangs over the upper one.
+		// Never on the nose, the lips (beardlip.go), inside the mouth,
+		// or behind the sideburns.
 		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear-0.3*reach*u, f.ear+0.012, z)
-		if y < 0.07 {
-			w *= 1 - smooth(0.45, 0.75, float64(lips[v]))
-		}
-		if head.nrm[i][2] < 0 && z < f.lip[2] && y > -0.5 && y < 0.3 && x < 0.6 {
+		w *= lipThinning(lc[v], toLips[i])
+		// Inside the mouth: the skin there faces back. It was also
+		// required to lie behind the lips' mean depth, which the upper
+		// lip's underside does not: hair grew on it, between the lips.
+		if head.nrm[i][2] < 0 && y > -0.5 && y < 0.3 && x < 0.6 {
 			w = 0
 		}
 		// Upper lip: between the lip and the nose, a little wider than
@@ -209,11 +211,14 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 // skinning move it with the skin. Its alpha (COLOR_0) halves inward to
 // outward so that one strand texture makes strands that thin toward
 // their tips (see paint.Beard).
-func beardPart(head *part, weights []float32, c beardCut) *part {
+func beardPart(head *part, weights []float32, bare []bool, c beardCut) *part {
 	region := &part{minKeep: 1}
 	remap := map[uint32]uint32{}
 	for _, t := range head.tris {
 		if weights[t[0]] < 0.02 && weights[t[1]] < 0.02 && weights[t[2]] < 0.02 {
+			continue
+		}
+		if bare[t[0]] || bare[t[1]] || bare[t[2]] {
 			continue
 		}
 		var out [3]uint32
@@ -237,6 +242,7 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 		return nil
 	}
 	region.reduce(0.4)
+	trim := lipTrims(region, head, bare)
 	// Face shapes move the beard only where they move the skin by half
 	// a millimetre or more: the smaller moves are lost in the hair, and
 	// storing them (most shapes graze the lower face) made a full beard's
@@ -256,7 +262,8 @@ func beardPart(head *part, weights []float32, c beardCut) *part {
 			// cheek and neck: at a third of their length at the edge,
 			// each shell's edge showed as a step beside the next, a
 			// patch laid on the face (issue 22's panel).
-			grow := smooth(0.25, 0.85, w)
+			// Near the lips it is trimmed short (lipTrims).
+			grow := smooth(0.25, 0.85, w) * trim[i]
 			d := c.inner + c.length*h*grow
 			n := region.nrm[i]
 			droop := 0.35 * c.length * h * h * grow
@@ -334,7 +341,7 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	bd.weights = beardWeights(head, f, c.region, 0)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
 	if c.shells > 0 {
-		bd.part = beardPart(head, bd.weights, c)
+		bd.part = beardPart(head, bd.weights, onLips(head), c)
 	}
 	return bd
 }
