@@ -21,16 +21,23 @@ type eyeRingSmoothing struct {
 // fully from ringIn+ringInFade, fully to ringOut-ringOutFade and none
 // past ringOut (the cheek), and only below the centre (fully from
 // ringBelow under it). ringIn keeps the smoothing off the lower lid's
-// rim: from 1.3 cm (eyes10's first try) the rim sank back 2.6 mm and a
-// blink on random-2 left 0.176 of the eye showing (TestEyesOpenAndClosing
-// asks 0.17 at most); from 1.5 cm it leaves 0.161, the under-eye skin
-// smoothed about as much (TestUnderEyeLit).
+// rim: from 1.3 cm (eyes10's first try, eyes grown 1.15) the rim sank
+// back 2.6 mm and a blink on random-2 left 0.176 of the eye showing
+// (TestEyesOpenAndClosing asks 0.17 at most); from 1.5 cm it leaves
+// 0.161, the under-eye skin smoothed about as much (TestUnderEyeLit).
+// Those distances were found on eyes grown by ringFoundAt; the lid's rim
+// and the hollow under it lie further out on larger eyes, so every
+// distance grows with the eyes (ringGrown): left at 1.5 cm with the eyes
+// grown 1.27, the smoothing would reach the rim again.
 const (
-	ringIn      = 0.015
-	ringInFade  = 0.004
-	ringOut     = 0.030
-	ringOutFade = 0.006
-	ringBelow   = 0.008
+	ringIn      = 0.015 * ringGrown
+	ringInFade  = 0.004 * ringGrown
+	ringOut     = 0.030 * ringGrown
+	ringOutFade = 0.006 * ringGrown
+	ringBelow   = 0.008 * ringGrown
+
+	ringFoundAt = 1.15
+	ringGrown   = eyeGrowth / ringFoundAt
 )
 
 // eyeRingRegion is the skin below each eye, from the lower lid's fold to

@@ -9,9 +9,10 @@ import (
 
 // underEyeFacing is how far the skin under the left eye turns down at
 // its most: the least up-component of the normal along the foremost skin
-// from 1.4 to 2.4 cm under the eyeball's centre (the fold below the lower
-// lid's rim to the cheek), within 4 mm of the vertical through the
-// centre, one point a millimetre. A room light comes mostly from above:
+// from 1.4 to 2.4 cm under the eyeball's centre on eyes grown 1.15 (the
+// fold below the lower lid's rim to the cheek; as far again as the eyes
+// grew more, ringGrown, since the rim moves down with them), within 4 mm
+// of the vertical through the centre, one point a millimetre. A room light comes mostly from above:
 // skin that faces down there is the dark band under each eye the panel
 // read as eye bags (default-male: -0.48, skin tilted 29 degrees down).
 func underEyeFacing(b *human.Body) float64 {
@@ -30,7 +31,7 @@ func underEyeFacing(b *human.Body) float64 {
 	for v, p := range b.Pos {
 		u, facing := up[int32(v)]
 		dy := e[1] - float64(p[1])
-		if !facing || math.Abs(float64(p[0])-e[0]) > 0.004 || dy < 0.014 || dy > 0.024 {
+		if !facing || math.Abs(float64(p[0])-e[0]) > 0.004 || dy < 0.014*ringGrown || dy > 0.024*ringGrown {
 			continue
 		}
 		k := int(dy * 1000)
