@@ -185,6 +185,10 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs := headPart.surface()
+	// The head's pieces packed anew, larger (packIslands): the texels
+	// round the mouth 2.5 -> 1.7 mm.
+	headPart.packIslands(headUVGap)
+	hs.UV = headPart.uv
 	hs.Inner = headPart.mouthDepth()
 	hs.Blush = headBlush
 	hs.Mouth = headPart.mouthFrame()

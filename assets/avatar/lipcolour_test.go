@@ -31,6 +31,8 @@ func paintFace(t *testing.T, cfg Config) *paintedFace {
 		head.mask[i], hb[i] = lips[v], blush[v]
 	}
 	hs := head.surface()
+	head.packIslands(headUVGap)
+	hs.UV = head.uv
 	hs.Inner, hs.Blush, hs.Mouth = head.mouthDepth(), hb, head.mouthFrame()
 	if hs.Mouth == nil {
 		t.Fatal("no mouth frame")
