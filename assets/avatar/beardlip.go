@@ -3,8 +3,7 @@ package avatar
 import "math"
 
 // The beard and the lips. A beard grows up to the lips' edge and never
-// on them: the red of the lips is bare in every style but where a
-// moustache hangs over the upper lip's top.
+// on them: the red of the lips is bare in every style.
 //
 // The lips were first found by lipMask, the lip volume dials' move,
 // which is under 0.75 on the lips' inner rim and on the upper lip's
@@ -15,41 +14,58 @@ import "math"
 // random-06). lipColour, what the skin painter colours red, is 0.9 and
 // more on all of it.
 
-// beardLipBare is the lip colour (lipColour) from which a vertex is
-// bare lip, and beardLipSoft where the beard starts thinning toward it.
-const (
-	beardLipSoft = 0.15
-	beardLipBare = 0.45
+// beardLipSoft is the lip colour (lipColour) at which the beard starts
+// thinning toward the lips, and beardLipBare the colour from which a
+// vertex is bare lip: in the middle of the mouth (the first of each
+// pair), where the moustache meets the upper lip's top, and toward the
+// corners (the second), where the smile, stretch and funnel shapes pull
+// the lips out under the cheek's hair. With the middle's values at the
+// corners, hair there lay up to 3.2 mm in front of the lips under
+// mouthLeft; with the corners' in the middle, the moustache was gone
+// (the skin under the nose is a third lip colour).
+var (
+	beardLipSoft = [2]float64{0.3, 0.15}
+	beardLipBare = [2]float64{0.6, 0.45}
 )
+
+// beardLipGap is the distance from the bare lips, metres, over which
+// the beard's weight rises from nothing (middle, corners as
+// beardLipSoft): hair at the mouth's corners, on skin that mouthFunnel
+// and mouthPucker pull forward beside the lips, lay 2.8 mm in front of
+// the lips' corners.
+var beardLipGap = [2]float64{0.002, 0.004}
+
+// lipSide is 0 in the middle of the mouth (within 1.1 cm of the face's
+// midline, 0.15 face units) and 1 toward its corners (from 0.3 units).
+func lipSide(p [3]float32, f faceFrame) float64 {
+	return smooth(0.15, 0.3, math.Abs(float64(p[0]))/f.unit)
+}
+
+// mix is the pair's first value at s = 0, its second at 1.
+func mix(pair [2]float64, s float64) float64 { return pair[0] + s*(pair[1]-pair[0]) }
 
 // onLips is, per head vertex, whether it is bare lip (lipColour at or
 // over beardLipBare). The beard's region leaves out every triangle with
 // such a corner, so no shell lies over the lips.
-func onLips(head *part) []bool {
+func onLips(head *part, f faceFrame) []bool {
 	lc := lipColour()
 	out := make([]bool, len(head.pos))
 	for i, v := range head.base {
-		out[i] = float64(lc[v]) >= beardLipBare
+		out[i] = float64(lc[v]) >= mix(beardLipBare, lipSide(head.pos[i], f))
 	}
 	return out
 }
 
-// beardLipGap is the distance from the lips, metres, over which the
-// beard's weight rises from nothing: the hair at the mouth's corners,
-// on skin that mouthFunnel and mouthPucker pull forward beside the
-// lips, lay over the lips' corners (2.8 mm in front of them).
-const beardLipGap = 0.004
-
 // lipThinning is the share of the beard's weight a vertex of lip colour
-// lc at distance d from the bare lips keeps: 1 on the skin, 0 on the
-// lips and at their edge.
-func lipThinning(lc float32, d float64) float64 {
-	return (1 - smooth(beardLipSoft, beardLipBare, float64(lc))) * smooth(0, beardLipGap, d)
+// lc, at distance d from the bare lips and side lipSide, keeps: 1 on
+// the skin, 0 on the lips and at their edge.
+func lipThinning(lc float32, d, side float64) float64 {
+	return (1 - smooth(mix(beardLipSoft, side), mix(beardLipBare, side), float64(lc))) * smooth(0, mix(beardLipGap, side), d)
 }
 
 // beardLipTrim is how far from the lips, metres, the beard grows to its
 // full length; nearer, its hair is shorter, down to the first shell's
-// height on the lips' edge. Hair standing its full length there (up to
+// height at the lips' edge. Hair standing its full length there (up to
 // 9.5 mm out along the skin's normal, and drooping) hung over the lips:
 // the shells at the upper lip's border lay 11 mm in front of it, and at
 // the mouth's corners 6 mm in front of the lower lip under viseme_aa.

@@ -151,15 +151,25 @@ func TestBeardClearOfLips(t *testing.T) {
 			}
 			// Which of the head's triangles are lip: all three corners
 			// painted as lip.
-			lc := lipColour()
-			lip := make([]bool, len(head.tris))
+			// Under mouthRollUpper only the lower lip counts: the upper
+			// lip rolls in behind the skin over it, and a moustache
+			// covers it as it covers that skin.
+			lc, low := lipColour(), lowerLipMask()
+			lip, lower := make([]bool, len(head.tris)), make([]bool, len(head.tris))
 			for t, tr := range head.tris {
-				lip[t] = lc[head.base[tr[0]]] >= 0.5 && lc[head.base[tr[1]]] >= 0.5 && lc[head.base[tr[2]]] >= 0.5
+				lip[t], lower[t] = true, true
+				for _, c := range tr {
+					lip[t] = lip[t] && lc[head.base[c]] >= 0.5
+					lower[t] = lower[t] && lc[head.base[c]] >= 0.5 && low[head.base[c]] >= 0.5
+				}
 			}
 			worst, worstShape, hits := 0.0, []string(nil), 0
 			for _, sh := range append([][]string{nil}, mouthShapes()...) {
 				hp, bp := morphed(head, sh), morphed(bd.part, sh)
 				view := newLipView(hp, head.tris, lip)
+				if slices.Contains(sh, "mouthRollUpper") {
+					view = newLipView(hp, head.tris, lower)
+				}
 				for _, tr := range bd.part.tris {
 					for i := 0; i <= 6; i++ {
 						for j := 0; i+j <= 6; j++ {

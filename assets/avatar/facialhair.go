@@ -69,6 +69,16 @@ var noseMask = sync.OnceValue(func() []float32 {
 	return moveMask(map[string]float64{"nose/nose-volume": 1, "nose/nose-trans": 1})
 })
 
+// noseBodyMask is noseMask without the nose's position dial: the nose
+// itself. nose-trans moves the skin under the nose down to the upper
+// lip with it, so by noseMask the upper lip was nose (0.96 from 3 mm
+// over the lips' red) and a moustache was a strip on the lip's border
+// under bare skin, where the leader's fills the upper lip up to the
+// nostrils.
+var noseBodyMask = sync.OnceValue(func() []float32 {
+	return moveMask(map[string]float64{"nose/nose-volume": 1})
+})
+
 // moveMask is how far the dials move each base vertex of an average
 // body, over the largest move, doubled and capped at 1.
 func moveMask(dials map[string]float64) []float32 {
@@ -152,8 +162,8 @@ func smooth(a, b, x float64) float64 {
 // sideburns by that many units (0 for the beard's shells; stubbleReach
 // for the stubble painted on the skin).
 func beardWeights(head *part, f faceFrame, region string, reach float64) []float32 {
-	lc, nose := lipColour(), noseMask()
-	toLips := lipDistances(head.pos, head, onLips(head))
+	lc, nose := lipColour(), noseBodyMask()
+	toLips := lipDistances(head.pos, head, onLips(head, f))
 	out := make([]float32, len(head.pos))
 	u := f.unit
 	chin := (f.chin - f.lip[1]) / u
@@ -164,7 +174,7 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 		// Never on the nose, the lips (beardlip.go), inside the mouth,
 		// or behind the sideburns.
 		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear-0.3*reach*u, f.ear+0.012, z)
-		w *= lipThinning(lc[v], toLips[i])
+		w *= lipThinning(lc[v], toLips[i], lipSide(p, f))
 		// Inside the mouth: the skin there faces back. It was also
 		// required to lie behind the lips' mean depth, which the upper
 		// lip's underside does not: hair grew on it, between the lips.
@@ -341,7 +351,7 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	bd.weights = beardWeights(head, f, c.region, 0)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
 	if c.shells > 0 {
-		bd.part = beardPart(head, bd.weights, onLips(head), c)
+		bd.part = beardPart(head, bd.weights, onLips(head, f), c)
 	}
 	return bd
 }
