@@ -14,7 +14,12 @@ import (
 // twice, so that it is smooth over a couple of centimetres. Vertices are
 // welded by position (UV seams are no edges), and open borders, whose
 // neighbours all lie on one side, count as flat.
-func cavity(s Surface) []float64 {
+func cavity(s Surface) []float64 { return cavityOver(s, 2) }
+
+// cavityOver is cavity averaged over its neighbours passes times: the
+// fewer, the smaller the hollows it keeps (a curl's, a centimetre
+// across, against the skin's couple of centimetres).
+func cavityOver(s Surface, passes int) []float64 {
 	type key [3]float32
 	id := map[key]int{}
 	weld := make([]int, len(s.Pos))
@@ -99,7 +104,7 @@ func cavity(s Surface) []float64 {
 		}
 		cav[v] = 2 * dot(mean, nrm[v]) / l / sq
 	}
-	for range 2 {
+	for range passes {
 		next := make([]float64, n)
 		for v := range cav {
 			sum := cav[v]

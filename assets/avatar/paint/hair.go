@@ -24,8 +24,16 @@ func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
 
 // CurlyHair is ScalpHair for curls: the strands are ridges of a noise
 // in 3D instead of lines along the flow, so the cards of a curly cut
-// (which lie every way) show one texture of curls across them.
+// (which lie every way) show one texture of curls across them, and the
+// hollows of the surface itself (the sculpted shell's curls, raised in
+// its geometry) are painted in their shade: the surface's curvature
+// (cavity, unsmoothed) rides in the surface's Form.
 func CurlyHair(s Surface, color RGB, seed uint64, n int) Maps {
+	cav := cavityOver(s, curlCavityPasses)
+	s.Form = make([]float32, len(cav))
+	for i, c := range cav {
+		s.Form[i] = float32(c)
+	}
 	return hair(s, color, seed, n, hairKind{sheen: true, curly: true})
 }
 
@@ -82,6 +90,31 @@ const (
 	browEdgeSkin = 0.9
 )
 
+// Curls. Issue 22's panel (p12) called curly hair grainy and lumpy
+// (random-08, -09, -14): its paint was a network of grooves a few
+// millimetres across (four to five texels), finer than the shell's
+// 1.2 cm curls and blind to them, which at 512 px read as grain over
+// lumps. Now the paint is calm (curls curlCells per metre, about 9 mm,
+// with soft edges: curlSoft; only curlDepth of a curl's light between
+// them, the fine ridges (curlFine per metre) curlFineShare of that) and
+// the shade between the curls comes from the shell's own hollows: a
+// mean curvature (1/metre, cavity over curlCavityPasses smoothings)
+// from curlCavityLo (the head's own roundness, about -10) to
+// curlCavityHi darkens the paint by up to curlCavityShade, so the
+// hollows a viewer sees in the silhouette and the light are the dark
+// ones (TestCurlyHairFollowsItsCurls).
+const (
+	curlCells        = 110.0
+	curlFine         = 260.0
+	curlFineShare    = 0.2
+	curlSoft         = 0.9
+	curlDepth        = 0.4
+	curlCavityPasses = 0
+	curlCavityLo     = -10.0
+	curlCavityHi     = 40.0
+	curlCavityShade  = 0.7
+)
+
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
@@ -107,7 +140,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	curlFreq, fineFreq := 420.0, 900.0
 	if kind.curly {
 		tx := texelSize(s, n)
-		curlFreq, fineFreq = math.Min(curlFreq, 0.2/tx), math.Min(fineFreq, 0.33/tx)
+		curlFreq, fineFreq = math.Min(curlCells, 0.2/tx), math.Min(curlFine, 0.33/tx)
 	}
 	// browKeep is the share of the brow's skin a light brow keeps: 1 for
 	// a black brow, less the nearer the brow's luma is to the skin's.
@@ -153,12 +186,14 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// crosses its middle. The other way round (crests
 					// along the middle, the noise's highs and lows the
 					// hollows) the hollows were round pits in a lit
-					// network: the panel's "sponge" on blonde curls
-					// (TestCurlyHairGrooves). Light curls' masses
-					// fuller, their grooves finer.
-					r := math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), 0.35/(1+light))
-					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), 0.35/(1+light))
-					strand = 0.65*r*r + 0.35*r2*r2
+					// network: the panel's "sponge" on blonde curls.
+					// Light curls' masses fuller, their grooves finer;
+					// both soft and shallow, the deep shade is the
+					// shell's hollows' (see curlCells).
+					r := math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), curlSoft/(1+light))
+					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
+					strand = 1 - curlDepth*(1-((1-curlFineShare)*r*r+curlFineShare*r2*r2))
+					strand *= 1 - curlCavityShade*smooth(curlCavityLo, curlCavityHi, t.form)
 					clump = fbm3(t.pos, 90, 2, seed+1)
 				}
 				// Light hair (grey, white, platinum) varies by darker

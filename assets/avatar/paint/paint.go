@@ -46,6 +46,7 @@ type Surface struct {
 	// front the face's own form keeps from the skin (0..1: the nose's
 	// sides, the eye sockets, the face's sides), for the skin painter;
 	// nil for none.
+	// (CurlyHair fills it itself with the surface's curvature.)
 	Form []float32
 	// Mouth is where the lips are, for the skin painter to shape their
 	// colour; nil for a surface without them.
