@@ -49,6 +49,26 @@ const IrisAngle = 0.54
 // as bright as the skin's highlights made the gaze look fixed and hard).
 var white = rgb{0.50, 0.46, 0.42}
 
+// The white's shading: scleraLift of white's light next to the iris
+// (from scleraFrom past the limbus), falling to scleraShade of it and
+// scleraWarmth of the way to a warm shadow (scleraWarm) by scleraTo
+// radians from the front, the corners of the lids' opening. An even
+// white reads as a flat disc pasted behind the lids; the leader's eyes
+// are near white beside the iris and a warm grey in the corners (its
+// room close-up: 246 to 163 sRGB across the white, ours 212 to 168),
+// which reads as a round, wet eyeball set into the lids. The white at
+// the iris stays under the leader's (not paper white: the panel's fixed,
+// hard gaze).
+const (
+	scleraFrom   = 0.03
+	scleraTo     = 0.95
+	scleraLift   = 1.3
+	scleraShade  = 0.75
+	scleraWarmth = 0.35
+)
+
+var scleraWarm = rgb{0.42, 0.27, 0.23}
+
 // eyeTexel is the colour and relief of the eye at texel t, around the
 // eyeball's centre c.
 func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
@@ -82,7 +102,9 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		h = -0.5 * fib
 	default:
 		v := fbm3(t.pos, 400, 2, seed+5)
-		col = white.scale(0.95+0.08*v).mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
+		k := smooth(limbus+scleraFrom, scleraTo, theta)
+		col = white.scale((0.95+0.08*v)*(scleraLift*(1-k)+scleraShade*k)).mix(scleraWarm, scleraWarmth*k)
+		col = col.mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
 		col = col.mix(ir.scale(limbalDark), 0.7*(1-smooth(limbus, limbus+0.06, theta)))
 	}
 	// The catchlights: angular distances on the eye from their centres.

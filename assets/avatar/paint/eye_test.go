@@ -1,6 +1,7 @@
 package paint
 
 import (
+	"image"
 	"math"
 	"testing"
 )
@@ -13,6 +14,27 @@ import (
 // edge: the palette's colours painted as they are measured 0.44 (green)
 // and 0.56 (blue) saturation and the ring 0.88 of the middle's light; the leader's irises are
 // greyed colours ringed near black.
+// eyeRing is the mean sRGB luminance and saturation of an eye texture
+// painted on sphere's mesh at angle theta from the eye's front, all
+// round but for the catchlights (up-left and down-right).
+func eyeRing(img *image.NRGBA, theta float64) (lum, sat float64) {
+	n := 0.0
+	for phi := 0.0; phi < 2*math.Pi; phi += 0.05 {
+		if d := math.Mod(phi+2*math.Pi, math.Pi/2); d < 0.5 || d > math.Pi/2-0.5 {
+			continue
+		}
+		c := at(img, 0.5+theta*math.Cos(phi)/(2*math.Pi), 0.5-theta*math.Sin(phi)/math.Pi)
+		r, g, b := float64(c[0]), float64(c[1]), float64(c[2])
+		hi, lo := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+		lum += 0.2126*r + 0.7152*g + 0.0722*b
+		if hi > 0 {
+			sat += (hi - lo) / hi
+		}
+		n++
+	}
+	return lum / n, sat / n
+}
+
 func TestIrisSoftWithDarkRing(t *testing.T) {
 	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
 	for _, tc := range []struct {
@@ -24,28 +46,8 @@ func TestIrisSoftWithDarkRing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			img := decode(t, Eye(eye, tc.iris, 1, 256).Base)
-			// ring is the mean sRGB luminance and saturation of the
-			// texels at angle theta from the eye's front, all round.
-			ring := func(theta float64) (lum, sat float64) {
-				n := 0.0
-				for phi := 0.0; phi < 2*math.Pi; phi += 0.05 {
-					// Avoid the catchlights (up-left and down-right).
-					if d := math.Mod(phi+2*math.Pi, math.Pi/2); d < 0.5 || d > math.Pi/2-0.5 {
-						continue
-					}
-					c := at(img, 0.5+theta*math.Cos(phi)/(2*math.Pi), 0.5-theta*math.Sin(phi)/math.Pi)
-					r, g, b := float64(c[0]), float64(c[1]), float64(c[2])
-					hi, lo := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
-					lum += 0.2126*r + 0.7152*g + 0.0722*b
-					if hi > 0 {
-						sat += (hi - lo) / hi
-					}
-					n++
-				}
-				return lum / n, sat / n
-			}
-			mid, sat := ring(0.35)
-			edge, _ := ring(0.53)
+			mid, sat := eyeRing(img, 0.35)
+			edge, _ := eyeRing(img, 0.53)
 			t.Logf("%s: saturation %.2f, ring at %.2f of the middle's light", tc.name, sat, edge/mid)
 			if sat > 0.42 {
 				t.Errorf("iris saturation %.2f, want 0.42 or less (soft, not bright)", sat)
@@ -57,5 +59,29 @@ func TestIrisSoftWithDarkRing(t *testing.T) {
 				t.Errorf("the limbal ring has %.2f of the iris's light, want 0.55 or less (a dark edge)", edge/mid)
 			}
 		})
+	}
+}
+
+// TestScleraShadedToTheCorners paints a brown eye and measures its white
+// on the texture (eyeRing's sRGB luminance): next to the iris (0.62 rad
+// from the front, past the limbal ring's fade) against the corners of
+// the lids' opening (0.95 rad). The leader's white is near white beside
+// the iris and a warm grey in the corners (246 to 163 sRGB across it in
+// a room close-up); ours was one even grey (0.71 of full light at both
+// here), a flat disc behind the lids: it must be 1.2 times as light next
+// to the iris as in the corners, and stay under 0.9 there (not paper
+// white, the panel's hard gaze).
+func TestScleraShadedToTheCorners(t *testing.T) {
+	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
+	img := decode(t, Eye(eye, RGB{0.12, 0.06, 0.03}, 1, 256).Base)
+	near, _ := eyeRing(img, 0.62)
+	corner, _ := eyeRing(img, 0.95)
+	near, corner = near/255, corner/255
+	t.Logf("the white: %.2f next to the iris, %.2f in the corners (%.2f times)", near, corner, near/corner)
+	if near/corner < 1.2 {
+		t.Errorf("the white next to the iris is %.2f times as light as in the corners, want 1.2 or more", near/corner)
+	}
+	if near > 0.9 {
+		t.Errorf("the white next to the iris has %.2f of full light, want at most 0.9 (not paper white)", near)
 	}
 }
