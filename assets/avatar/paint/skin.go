@@ -67,7 +67,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	parallel(len(m), func(i0, i1 int) {
 		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, d, texelSpan(m, n, i), formDepth*(1-formDeep*deep), &sn)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, 1-lipMatte*deep, d, texelSpan(m, n, i), formDepth*(1-formDeep*deep), &sn)
 		}
 	})
 	if d < 1 {
@@ -90,8 +90,9 @@ func newSkinNoise(seed uint64) skinNoise {
 // skinTexel paints texel i of the skin; fineAmt (0..1) is how much of
 // the colour's fine noise a texel this size keeps, span the texel's own
 // size on the skin (texelSpan), form how much darker the skin is where
-// its form keeps all of the key light off (formDepth).
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, fineAmt, span, form float64, sn *skinNoise) {
+// its form keeps all of the key light off (formDepth), lipSheen how
+// much of the lips' gloss a skin this deep keeps (lipMatte).
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, lipSheen, fineAmt, span, form float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
@@ -168,7 +169,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	l.height[i] = (1-0.7*a)*(0.4+relief) + a*0.15*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
-	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - 0.14*a - gloss + 0.1*in
+	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - lipSheen*(0.14*a+gloss) + 0.1*in
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
@@ -335,12 +336,23 @@ func (mo *Mouth) lips(p [3]float64, lip rgb) (shape, slit, gloss float64, c rgb)
 	// redness (1 - G/R) 0.45, lower 0.73 to 0.79 and 0.24 to 0.31, beside
 	// a cheek's 0.61 to 0.83 and 0.17 to 0.26.
 	up := smooth(-0.0004, 0.0008, dy)
-	mid := (1 - up) * math.Exp(-sq(u/0.45)) * math.Exp(-sq((-dy-0.45*bot)/(0.35*bot+1e-4)))
-	upper := rgb{lip[0] * 0.9, lip[1] * 0.78, lip[2] * 0.82}
-	lower := rgb{lip[0] * 1.1, lip[1] * 1.16, lip[2] * 1.14}
-	c = lower.mix(upper, up).mix(lower.scale(1.08), 0.6*mid)
+	mid := (1 - up) * math.Exp(-sq(u/0.45)) * math.Exp(-sq((-dy-0.5*bot)/(0.35*bot+1e-4)))
+	// The lower lip's inner part, by the parting, takes some of the
+	// upper lip's deeper colour (the leader's lower lip is rose there
+	// and light pink in its middle): without it the lower lip was one
+	// pale band. Both lips are a little pinker (more blue against the
+	// green) than before: the leader's lips are pink, B/G 0.96 to 1.0
+	// in its texture against its skin's 0.95; ours read salmon.
+	// In a room portrait the upper lip's redness over the skin above
+	// it went +0.175 -> +0.195 (default-female, -male, random-03; the
+	// leader's +0.20 and +0.27), the lower lip's +0.04-0.05 ->
+	// +0.055-0.063 (the leader's +0.05, +0.10).
+	inner := (1 - up) * math.Exp(-sq(dy/(0.3*bot+1e-4)))
+	upper := rgb{lip[0] * 0.88, lip[1] * 0.72, lip[2] * 0.8}
+	lower := rgb{lip[0] * 1.1, lip[1] * 1.12, lip[2] * 1.18}
+	c = lower.mix(upper, math.Max(up, 0.6*inner)).mix(lower.scale(1.08), 0.6*mid)
 	gloss = 0.1 * mid
-	slit = lipSlitShade * math.Exp(-sq(dy/0.001)) * (1 - 0.4*au*au)
+	slit = lipSlitShade * math.Exp(-sq(dy/lipSlitWidth)) * (1 - 0.4*au*au)
 	return shape, slit, gloss, c
 }
 
@@ -349,10 +361,26 @@ func (mo *Mouth) lips(p [3]float64, lip rgb) (shape, slit, gloss float64, c rgb)
 const lipBowDip = 0.08
 
 // lipSlitShade is how much the lips' parting darkens the colour at its
-// line.
-const lipSlitShade = 0.5
+// line, and lipSlitWidth the line's half-width (metres). At 0.5 and
+// 1 mm, narrower than a texel of the face (1.6-1.8 mm), the parting
+// was 0.70-0.74 of the lower lip's luma in the texture and faint in a
+// portrait (0.47-0.57 of the lower lip's luma there, the leader's
+// 0.39-0.41); now 0.55-0.62 and 0.38-0.49.
+const (
+	lipSlitShade = 0.65
+	lipSlitWidth = 0.0013
+)
 
 func sq(x float64) float64 { return x * x }
+
+// lipMatte is how much of the lips' gloss (their roughness 0.14 below
+// the skin's, 0.24 in the lower lip's middle) the deepest skin gives
+// up. Glossy as on light skin, a deep tone's lower lip showed a
+// grey-white band in a room light, the environment's top light
+// mirrored on its upper side (random-04's lower lip 1.25 times the
+// skin's luma and less red than the skin, -0.08 in 1 - G/R): on a dark
+// albedo the same specular is most of what is seen.
+const lipMatte = 0.8
 
 // deepMatte is how much rougher the deepest skin is than light skin's
 // 0.7. Last session's sheen (roughness down to 0.56) gave deep faces the
