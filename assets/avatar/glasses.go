@@ -106,6 +106,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	}
 	cy := l[1] - 0.002
 	rh, cy = underBrows(brows, cx, cy, rw, rh, tube, style == "square")
+	clear := newNoseSide(pos, tris, tube)
 	// One temple, on the left; the right one mirrors it. From the hinge
 	// beside the rim's outer top straight back until it meets the side
 	// of the head, then along it to the top of the ear's root.
@@ -157,15 +158,10 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		c := vec3{sx * cx, cy, z}
 		var rim []vec3
 		for i := 0; i < 40; i++ {
-			a := 2 * math.Pi * float64(i) / 40
-			ca, sa := math.Cos(a), math.Sin(a)
-			if style == "square" {
-				// A superellipse: straight sides, rounded corners.
-				ca = math.Copysign(math.Pow(math.Abs(ca), 0.5), ca)
-				sa = math.Copysign(math.Pow(math.Abs(sa), 0.5), sa)
-			}
+			ca, sa := rimAt(i, style == "square")
 			rim = append(rim, c.add(vec3{rw * ca, rh * sa, -0.004 * ca * ca}))
 		}
+		cutForNose(rim, c[0], clear)
 		p.sweep(rim, tube, sides, true)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
@@ -176,6 +172,9 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	// Bridge between the inner edges of the rims, arched over the nose
 	// and set back in the middle to rest on it.
 	in := cx - rw
+	// Where the nose cut moved the rim's inner side out, the bridge
+	// meets it there (at the rim's depth: its sides are set back 4 mm).
+	in = math.Max(in, clear(cy+0.006, z-0.004))
 	by := cy + 0.01
 	nose := math.Inf(-1)
 	for _, v := range m.Base {
