@@ -86,10 +86,10 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 	var col rgb
 	var h float64
 	switch {
-	case theta < pupil:
-		col = rgb{0.01, 0.01, 0.012}
+	case theta < pupil-pupilSoft:
+		col = pupilBlack
 	case theta < limbus:
-		q := (theta - pupil) / (limbus - pupil)
+		q := math.Max(0, (theta-pupil)/(limbus-pupil))
 		fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
 		col = ir.scale(0.55 + 0.7*fib)
 		col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
@@ -100,6 +100,9 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		// flat disc beside the leader's dark-edged ones (issue 22).
 		col = col.mix(ir.scale(limbalDark), 0.9*smooth(0.7, 0.95, q))
 		h = -0.5 * fib
+		// The pupil's edge, soft over about a texel (0.03 rad) each side.
+		open := smooth(pupil-pupilSoft, pupil+pupilSoft, theta)
+		col, h = pupilBlack.mix(col, open), h*open
 	default:
 		v := fbm3(t.pos, 400, 2, seed+5)
 		k := smooth(limbus+scleraFrom, scleraTo, theta)
@@ -116,6 +119,14 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 	}
 	return col, h
 }
+
+// pupilSoft is half the width of the pupil's edge, radians: the iris's
+// 256 texels give the pupil about 14 texels across, and cut hard it
+// showed as a jagged polygon in close-ups (look.mjs --camera eyes, the
+// creator's face view); the leader's pupil edges are soft.
+const pupilSoft = 0.03
+
+var pupilBlack = rgb{0.01, 0.01, 0.012}
 
 // limbalDark is the limbal ring's light as a share of the iris colour's.
 const limbalDark = 0.08

@@ -85,3 +85,25 @@ func TestScleraShadedToTheCorners(t *testing.T) {
 		t.Errorf("the white next to the iris has %.2f of full light, want at most 0.9 (not paper white)", near)
 	}
 }
+
+// TestPupilEdgeSoft reads the painted eye (eyeTexel) across the pupil's
+// edge, 0.20 rad from the front: a step of 0.01 rad there (a third of a
+// texel on the 256-texel eye) may cross at most 0.3 of the way from the
+// pupil's black to the iris just outside it (0.26 rad). Cut hard, it
+// crossed all of it in one step, a jagged polygon in close-ups.
+func TestPupilEdgeSoft(t *testing.T) {
+	ir := muted(rgb{0.12, 0.06, 0.03})
+	at := func(theta float64) float64 {
+		c, _ := eyeTexel(texel{ok: true, pos: [3]float64{0, math.Sin(theta) * math.Sin(1), math.Cos(theta)}}, [3]float64{}, ir, 1)
+		return c.luma()
+	}
+	black, iris := at(0.1), at(0.26)
+	most := 0.0
+	for th := 0.15; th < 0.25; th += 0.01 {
+		most = math.Max(most, math.Abs(at(th+0.01)-at(th))/(iris-black))
+	}
+	t.Logf("pupil %.4f, iris %.4f: a 0.01 rad step crosses %.2f of it at most", black, iris, most)
+	if most > 0.3 {
+		t.Errorf("a 0.01 rad step at the pupil's edge crosses %.2f of the way from black to the iris, want 0.3 or less", most)
+	}
+}
