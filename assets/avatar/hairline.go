@@ -9,7 +9,9 @@ import "math"
 // A triangle goes when all its corners are within 4 mm of the head's
 // skin, on the forehead lower than 6.2 cm above the eyes or on the temples; the
 // fringe, which stands off the forehead, stays, and the new border gets
-// strand tips like every other border of the hair (paint.Border).
+// strand tips like every other border of the hair (paint.Border). What
+// the trim leaves of a card as a scrap standing alone goes too
+// (trimScraps).
 func trimHairline(hair, head *part, joints map[string][3]float32) {
 	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
 	front := float64(joints["Head"][2])
@@ -57,14 +59,86 @@ func trimHairline(hair, head *part, joints map[string][3]float32) {
 		h := float64((p[0]-q[0])*n[0] + (p[1]-q[1])*n[1] + (p[2]-q[2])*n[2])
 		flat[i] = h < height
 	}
+	cut := make([]bool, len(hair.tris))
+	trimmed := false
+	for k, t := range hair.tris {
+		cut[k] = flat[t[0]] && flat[t[1]] && flat[t[2]]
+		trimmed = trimmed || cut[k]
+	}
+	if !trimmed {
+		return
+	}
+	scraps := trimScraps(hair, cut)
 	var keep []uint32
-	for _, t := range hair.tris {
-		if flat[t[0]] && flat[t[1]] && flat[t[2]] {
+	for k, t := range hair.tris {
+		if cut[k] || scraps[k] {
 			continue
 		}
 		keep = append(keep, t[0], t[1], t[2])
 	}
-	if len(keep) < 3*len(hair.tris) {
-		hair.keep(keep)
+	hair.keep(keep)
+}
+
+// scrapTriangles is the most triangles a piece of hair the hairline's
+// trim cut down may keep and still be dropped as a scrap.
+const scrapTriangles = 12
+
+// trimScraps marks the triangles of the pieces of hair that trimHairline
+// cut down to a scrap: a connected piece (welded by position, as a card
+// folds over UV seams) that lost triangles to the trim (cut) and keeps
+// no more than scrapTriangles. The ponytail's temple cards, trimmed
+// where they lay on the skin, left pieces of one to six triangles
+// standing alone beside the eyes, which the portrait showed as square
+// black tufts at the temples (issue 22's panel, random-15). Pieces the
+// trim did not touch (the ponytail's own 32-triangle strands) stay.
+func trimScraps(hair *part, cut []bool) []bool {
+	type key [3]float32
+	id := map[key]int32{}
+	weld := make([]int32, len(hair.pos))
+	for i, p := range hair.pos {
+		w, ok := id[key(p)]
+		if !ok {
+			w = int32(len(id))
+			id[key(p)] = w
+		}
+		weld[i] = w
 	}
+	root := make([]int32, len(id))
+	for i := range root {
+		root[i] = int32(i)
+	}
+	find := func(a int32) int32 {
+		for root[a] != a {
+			root[a] = root[root[a]]
+			a = root[a]
+		}
+		return a
+	}
+	union := func(a, b int32) { root[find(a)] = find(b) }
+	for k, t := range hair.tris {
+		if !cut[k] {
+			union(weld[t[0]], weld[t[1]])
+			union(weld[t[1]], weld[t[2]])
+		}
+	}
+	kept := map[int32]int{}
+	trimmed := map[int32]bool{}
+	for k, t := range hair.tris {
+		if !cut[k] {
+			kept[find(weld[t[0]])]++
+		}
+	}
+	for k, t := range hair.tris {
+		if cut[k] {
+			for _, v := range t {
+				trimmed[find(weld[v])] = true
+			}
+		}
+	}
+	scraps := make([]bool, len(hair.tris))
+	for k, t := range hair.tris {
+		r := find(weld[t[0]])
+		scraps[k] = !cut[k] && trimmed[r] && kept[r] <= scrapTriangles
+	}
+	return scraps
 }
