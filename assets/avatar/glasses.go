@@ -54,8 +54,13 @@ const rootDepth = 0.012
 func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *part {
 	l := b.at("LeftEye")
 	const (
-		tube  = 0.0016 // frame radius
-		sides = 8
+		tube = 0.0016 // the temples' radius
+		// rimTube is the rims' and the bridge's radius: a front as thick
+		// as the temples, 3.2 mm, read as wire frames, "spindly" beside
+		// the leader's acetate fronts (issue 22's panel, random-12 and
+		// random-15).
+		rimTube = 0.0024
+		sides   = 8
 		// off is how far the temples' middle stands off the skin.
 		off = tube + 0.0003
 	)
@@ -105,8 +110,8 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		rw, rh = 0.026, 0.019
 	}
 	cy := l[1] - 0.002
-	rh, cy = underBrows(brows, cx, cy, rw, rh, tube, style == "square")
-	clear := newNoseSide(pos, tris, tube)
+	rh, cy = underBrows(brows, cx, cy, rw, rh, rimTube, style == "square")
+	clear := newNoseSide(pos, tris, rimTube)
 	// One temple, on the left; the right one mirrors it. From the hinge
 	// beside the rim's outer top straight back until it meets the side
 	// of the head, then along it to the top of the ear's root.
@@ -162,7 +167,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 			rim = append(rim, c.add(vec3{rw * ca, rh * sa, -0.004 * ca * ca}))
 		}
 		cutForNose(rim, c[0], clear)
-		p.sweep(rim, tube, sides, true)
+		p.sweep(rim, rimTube, sides, true)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
 			side[i] = vec3{sx * q[0], q[1], q[2]}
@@ -183,7 +188,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 			nose = math.Max(nose, float64(q[2]))
 		}
 	}
-	dip := math.Max(0, z+0.002-(nose+tube+0.0005))
+	dip := math.Max(0, z+0.002-(nose+rimTube+0.0005))
 	var bridge []vec3
 	for i := 0; i <= 8; i++ {
 		t := float64(i) / 8
@@ -191,7 +196,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		s := math.Sin(math.Pi * t)
 		bridge = append(bridge, vec3{x, cy + 0.006 + 0.004*s, z + 0.002 - dip*s})
 	}
-	p.sweep(bridge, tube, sides, false)
+	p.sweep(bridge, rimTube, sides, false)
 	p.rigid(b.joint("Head"))
 	return p
 }

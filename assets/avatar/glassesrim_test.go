@@ -70,3 +70,51 @@ func TestGlassesRimsInFront(t *testing.T) {
 		})
 	}
 }
+
+// TestGlassesFrontsThick: the rims read as a frame, not wire. Issue
+// 22's panel called the glasses "spindly" (random-12, random-15) beside
+// the leader's acetate fronts. Measured on the left rim's bottom, seen
+// from the front: the height of the frame's vertices within 1 mm across
+// of its lowest vertex, under the lens's middle height and within 1 cm
+// of the frame's front (the temples run higher and further back).
+// Before: 3.2 mm (a tube as thick as the temples) for both styles.
+func TestGlassesFrontsThick(t *testing.T) {
+	for _, style := range []string{"round", "square"} {
+		t.Run(style, func(t *testing.T) {
+			cfg := Default(Masculine)
+			cfg.Glasses.Style = style
+			specs := generatedMeshes(t, cfg)["Wolf3D_Glasses"].pos
+			front := math.Inf(-1)
+			for _, p := range specs {
+				front = math.Max(front, p[2])
+			}
+			rim := func(p vec3) bool { return p[0] > 0.015 && p[2] > front-0.01 }
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, p := range specs {
+				if rim(p) {
+					lo, hi = math.Min(lo, p[1]), math.Max(hi, p[1])
+				}
+			}
+			// The rim's lowest vertex, and its ring: the vertices within
+			// 1 mm across of it in the lens's lower half.
+			var low vec3
+			low[1] = math.Inf(1)
+			for _, p := range specs {
+				if rim(p) && p[1] < low[1] {
+					low = p
+				}
+			}
+			bottom, top := math.Inf(1), math.Inf(-1)
+			for _, p := range specs {
+				if rim(p) && p[1] < (lo+hi)/2 && math.Abs(p[0]-low[0]) < 0.001 {
+					bottom, top = math.Min(bottom, p[1]), math.Max(top, p[1])
+				}
+			}
+			height := top - bottom
+			t.Logf("%s: the rim's bottom is %.1f mm tall", style, 1000*height)
+			if height < 0.004 {
+				t.Errorf("the rim's bottom is %.1f mm tall, want 4 mm or more", 1000*height)
+			}
+		})
+	}
+}
