@@ -144,6 +144,18 @@ func (f *Face) feature(name string) *map[string]float64 {
 // face read long), and the nose a little longer (nose-scale-vert 0.3,
 // was -0.2), which lifts the philtrum's top (0.38 and 0.33) without
 // moving the mouth or its inside.
+//
+// Under the chin the skin is drawn up (neck-double -0.75, MakeHuman's
+// double-chin dial toward its tight end): MakeHuman's average neck
+// slopes from the chin down into the throat, which in a room light read
+// as a heavy, soft jaw merged with the neck and, on older and heavier
+// bodies, creases hanging under it (the panel's "wattle"). Now the chin
+// ends in a shelf with the throat straight under it, as the leader's
+// does (TestJawShelf: the midline profile's step back under the chin
+// 0.765 -> 0.976 eye-distances on default-male, 0.825 -> 0.991
+// default-female, 0.653 -> 0.861 old and heavy; the leader's
+// 0.87-0.88). At -1 the throat's skin at the base of the neck came 2.8
+// mm out through a heavy body's blouse collar under locomotion_run.
 var houseFace = map[string]map[string]float64{
 	Masculine: houseEvery,
 	Feminine: merged(houseEvery, map[string]float64{
@@ -162,7 +174,7 @@ var houseEvery = map[string]float64{
 	"mouth/mouth-scale-horiz": 1, "mouth/mouth-lowerlip-ext": -1, "mouth/mouth-scale-depth": -0.8,
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
 	"cheek/cheek-volume": 0.4, "eyes/eye-bag": -0.5, "mouth/mouth-laugh-lines": -0.4,
-	"chin/chin-height": 0.25, "chin/chin-bones": 0.4, "head/head-square": 0.3, "nose/nose-scale-vert": 0.3,
+	"neck/neck-double": -0.75, "chin/chin-height": 0.25, "chin/chin-bones": 0.4, "head/head-square": 0.3, "nose/nose-scale-vert": 0.3,
 }
 
 // merged is a new map with a's entries and then b's.
