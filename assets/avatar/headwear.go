@@ -69,10 +69,16 @@ type skull struct {
 }
 
 // headCentre is where a hat is fitted from: the middle of the head
-// between the eyes' joints, 8.5 cm behind them and 2 cm above.
+// between the eyes' joints, 8.2 cm behind them and 2 cm above. The
+// joints are the eyeballs' centres, which sank 3 mm into the head when
+// the eyes grew about their fronts (growEyes, e7925df): fitted from
+// 8.5 cm behind them, as before, every hat sat 3 mm farther back, and
+// the beanie's rim no longer hid where a long lock ends at the temple
+// (TestHatHairEnds: a level end 4.4 cm long in sight, 0.7 cm with the
+// hat where it was).
 func headCentre(leftEye, rightEye vec3) vec3 {
 	m := leftEye.add(rightEye).scale(0.5)
-	return vec3{0, m[1] + 0.02, m[2] - 0.085}
+	return vec3{0, m[1] + 0.02, m[2] - 0.082}
 }
 
 // newSkull samples the head's skin (every body vertex above the mouth)
