@@ -92,52 +92,26 @@ const scrapTriangles = 12
 // black tufts at the temples (issue 22's panel, random-15). Pieces the
 // trim did not touch (the ponytail's own 32-triangle strands) stay.
 func trimScraps(hair *part, cut []bool) []bool {
-	type key [3]float32
-	id := map[key]int32{}
-	weld := make([]int32, len(hair.pos))
-	for i, p := range hair.pos {
-		w, ok := id[key(p)]
-		if !ok {
-			w = int32(len(id))
-			id[key(p)] = w
-		}
-		weld[i] = w
-	}
-	root := make([]int32, len(id))
-	for i := range root {
-		root[i] = int32(i)
-	}
-	find := func(a int32) int32 {
-		for root[a] != a {
-			root[a] = root[root[a]]
-			a = root[a]
-		}
-		return a
-	}
-	union := func(a, b int32) { root[find(a)] = find(b) }
+	var whole [][3]uint32
 	for k, t := range hair.tris {
 		if !cut[k] {
-			union(weld[t[0]], weld[t[1]])
-			union(weld[t[1]], weld[t[2]])
+			whole = append(whole, t)
 		}
 	}
-	kept := map[int32]int{}
-	trimmed := map[int32]bool{}
+	piece, n := pieces(hair.pos, whole)
+	kept, trimmed := make([]int, n), make([]bool, n)
 	for k, t := range hair.tris {
 		if !cut[k] {
-			kept[find(weld[t[0]])]++
+			kept[piece[t[0]]]++
+			continue
 		}
-	}
-	for k, t := range hair.tris {
-		if cut[k] {
-			for _, v := range t {
-				trimmed[find(weld[v])] = true
-			}
+		for _, v := range t {
+			trimmed[piece[v]] = true
 		}
 	}
 	scraps := make([]bool, len(hair.tris))
 	for k, t := range hair.tris {
-		r := find(weld[t[0]])
+		r := piece[t[0]]
 		scraps[k] = !cut[k] && trimmed[r] && kept[r] <= scrapTriangles
 	}
 	return scraps
