@@ -3,6 +3,8 @@ package avatar
 import (
 	"math"
 	"testing"
+
+	"github.com/kilnhq/kiln/assets/scene"
 )
 
 // TestCapVisorFacesDownUnder: the cap visor's underside faces down, its
@@ -18,21 +20,8 @@ func TestCapVisorFacesDownUnder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an avatar")
 	}
-	cfg := Default(Masculine)
-	cfg.Headwear = Headwear{Style: "cap"}
-	s, err := Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
-	nrm := meshNormals(s, "Wolf3D_Headwear")
-	if len(nrm) != len(hat) {
-		t.Fatalf("%d normals for %d vertices", len(nrm), len(hat))
-	}
+	s, hat, hatTris, nrm, eye := hatMesh(t, "cap")
 	head, _ := meshPositions(s, "Wolf3D_Head")
-	l, _ := meshPositions(s, "EyeLeft")
-	r, _ := meshPositions(s, "EyeRight")
-	eye := centroid(append(l, r...))
 	forehead := math.Inf(-1)
 	for _, p := range head {
 		if p[1] > eye[1] {
@@ -85,4 +74,25 @@ func TestCapVisorFacesDownUnder(t *testing.T) {
 	if top.turnedDown != 0 || top.normalsDown != 0 {
 		t.Errorf("top: %d of %d triangles turned down, %d with normals down; want none", top.turnedDown, top.n, top.normalsDown)
 	}
+}
+
+// hatMesh builds the masculine default in a hat of style and gives the
+// scene, the hat's positions, triangles and normals, and the middle of
+// the eyes: what the tests of which way a hat's surfaces face start from.
+func hatMesh(t *testing.T, style string) (s *scene.Scene, hat []vec3, tris [][3]uint32, nrm []vec3, eye vec3) {
+	t.Helper()
+	cfg := Default(Masculine)
+	cfg.Headwear = Headwear{Style: style}
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hat, tris = meshPositions(s, "Wolf3D_Headwear")
+	nrm = meshNormals(s, "Wolf3D_Headwear")
+	if len(nrm) != len(hat) {
+		t.Fatalf("%d normals for %d vertices", len(nrm), len(hat))
+	}
+	l, _ := meshPositions(s, "EyeLeft")
+	r, _ := meshPositions(s, "EyeRight")
+	return s, hat, tris, nrm, centroid(append(l, r...))
 }

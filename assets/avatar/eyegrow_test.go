@@ -149,16 +149,7 @@ func eyeWarp(c Config) (turn, area, bridge float64) {
 // and kept 0.02 of its area; even the 1.15 eyes turned one under
 // random-2's eye 103 degrees.
 func TestEyeGrowthNoFold(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"default-female", Default(Feminine)},
-		{"default-male", Default(Masculine)},
-		{"random-1", Random(1)},
-		{"random-2", Random(2)},
-		{"random-5", Random(5)},
-	} {
+	for _, tc := range eyeFaces() {
 		turn, area, bridge := eyeWarp(tc.cfg.resolve())
 		t.Logf("%s: a triangle turns %.0f degrees at most, keeps %.2f of its area at least; the bridge moves %.2f mm", tc.name, turn, area, 1000*bridge)
 		if turn >= 90 {

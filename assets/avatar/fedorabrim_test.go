@@ -17,20 +17,7 @@ func TestFedoraBrimFacesUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an avatar")
 	}
-	cfg := Default(Masculine)
-	cfg.Headwear = Headwear{Style: "fedora"}
-	s, err := Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hat, hatTris := meshPositions(s, "Wolf3D_Headwear")
-	nrm := meshNormals(s, "Wolf3D_Headwear")
-	if len(nrm) != len(hat) {
-		t.Fatalf("%d normals for %d vertices", len(nrm), len(hat))
-	}
-	l, _ := meshPositions(s, "EyeLeft")
-	r, _ := meshPositions(s, "EyeRight")
-	eye := centroid(append(l, r...))
+	_, hat, hatTris, nrm, eye := hatMesh(t, "fedora")
 	// The brim: the hat's triangles within 7.5 cm over the eyes (the
 	// crown's top stands 10 cm and more over them) and within 60° of
 	// level (the crown's wall stands upright).

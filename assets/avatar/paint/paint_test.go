@@ -523,20 +523,7 @@ func TestLightHair(t *testing.T) {
 // opaque a texel or more in; Hair's card 0.79, so the brow's edge is no
 // softer than a hair card's tips: a panel still called some brows hard).
 func TestBrowFilledWithThinningEdge(t *testing.T) {
-	var s Surface
-	const rows = 8
-	for j := 0; j <= rows; j++ {
-		for i := 0; i <= 1; i++ {
-			fx, fy := float32(i), float32(j)/rows
-			s.Pos = append(s.Pos, [3]float32{0.05 * fy, 1.7 + 0.004*fx, 0.1})
-			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
-		}
-	}
-	for j := 0; j < rows; j++ {
-		a := uint32(2 * j)
-		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
-	}
-	s.Mask = Border(s.Pos, s.Tris)
+	s := browCard()
 	// The share of opaque texels in the columns x0..x1 (the card spans
 	// 0.3–0.7 of the texture across).
 	count := func(img *image.NRGBA, x0, x1 int) float64 {
@@ -980,20 +967,7 @@ func TestSkinFineFadesOnLargeTexels(t *testing.T) {
 // skin's. Now: the middle 0.083 (hairs 0.023, skin 0.424), the outer
 // texels 0.221.
 func TestBrowFadesToSkin(t *testing.T) {
-	var s Surface
-	const rows = 8
-	for j := 0; j <= rows; j++ {
-		for i := 0; i <= 1; i++ {
-			fx, fy := float32(i), float32(j)/rows
-			s.Pos = append(s.Pos, [3]float32{0.05 * fy, 1.7 + 0.004*fx, 0.1})
-			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
-		}
-	}
-	for j := 0; j < rows; j++ {
-		a := uint32(2 * j)
-		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
-	}
-	s.Mask = Border(s.Pos, s.Tris)
+	s := browCard()
 	hairs, skin := RGB{0.043, 0.019, 0.01}, RGB{0.73, 0.35, 0.26}
 	const n = 256
 	img := decode(t, Brows(s, hairs, skin, 9, n).Base)
@@ -1022,4 +996,25 @@ func TestBrowFadesToSkin(t *testing.T) {
 	if ls-edge > 0.6*(ls-mid) {
 		t.Errorf("the brow's outer texels at luma %.3f against the middle's %.3f, want them nearer the skin's %.3f (within 0.6 of the middle's gap)", edge, mid, ls)
 	}
+}
+
+// browCard is a brow's card for the brow tests: a strip 5 cm long and
+// 4 mm high, in 8 rows of two triangles, across the middle of the UV
+// square (columns 0.3 to 0.7), its border marked as Brows expects.
+func browCard() Surface {
+	var s Surface
+	const rows = 8
+	for j := 0; j <= rows; j++ {
+		for i := 0; i <= 1; i++ {
+			fx, fy := float32(i), float32(j)/rows
+			s.Pos = append(s.Pos, [3]float32{0.05 * fy, 1.7 + 0.004*fx, 0.1})
+			s.UV = append(s.UV, [2]float32{0.3 + 0.4*fx, 0.05 + 0.9*fy})
+		}
+	}
+	for j := 0; j < rows; j++ {
+		a := uint32(2 * j)
+		s.Tris = append(s.Tris, [3]uint32{a, a + 2, a + 1}, [3]uint32{a + 1, a + 2, a + 3})
+	}
+	s.Mask = Border(s.Pos, s.Tris)
+	return s
 }
