@@ -24,6 +24,8 @@ import (
 	"image/png"
 	"os"
 	"slices"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 func main() {
@@ -62,7 +64,7 @@ func main() {
 func column(im image.Image, x, y0 int) (contrast, edge, dark, fore float64, ok bool) {
 	luma := func(y int) float64 {
 		R, G, B, _ := im.At(x, y).RGBA()
-		return (0.2126*float64(R) + 0.7152*float64(G) + 0.0722*float64(B)) / 257
+		return paint.Luma([3]float64{float64(R), float64(G), float64(B)}) / 257
 	}
 	for y := y0; y < y0+20; y++ {
 		fore += luma(y) / 20

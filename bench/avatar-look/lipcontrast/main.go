@@ -25,6 +25,8 @@ import (
 	"image"
 	"image/png"
 	"os"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 func main() {
@@ -49,7 +51,7 @@ func main() {
 
 type rgb [3]float64
 
-func (c rgb) luma() float64    { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
+func (c rgb) luma() float64    { return paint.Luma(c) }
 func (c rgb) redness() float64 { return 1 - c[1]/c[0] }
 func (c rgb) pink() float64    { return c[2] / c[1] }
 
