@@ -1,0 +1,232 @@
+// Command eyewhite measures, in close-ups of the eyes (look.mjs --camera
+// eyes, 512 px), how the upper lid meets the iris of the eye on the
+// picture's left, so Kiln's eyes can be put beside the leader's by
+// number (issue 22: the judges called ours "staring"; the leader's upper
+// lid covers the top of the iris under a thick dark lash line, ours left
+// white above it under a thin one).
+//
+//	go run ./bench/avatar-look/eyewhite [-marks DIR] OUT/*-eyes.png
+//
+// The pupil is the darkest patch in the window (x0..x1, y0..y1); the
+// iris's radius is the run along the pupil's row, rightward (away from
+// the painted catchlight, up and left of the pupil), until the white.
+// In the column half the iris's radius right of the pupil, read up from
+// the pupil: the lid's edge is the first run of lashRows rows darker
+// than dark (the lash line), and the white above the iris is the white
+// between the iris's top there and that edge. Printed: the pupils'
+// distance (px; the other pupil in the window mirrored about the
+// middle), the iris's diameter over it (a size that does not depend on
+// the head's), the iris's radius (px), how much of the iris's height
+// the lid covers (negative: white shows above it), the white above
+// (px), the lash line's rows and its luma against the lid's skin above
+// it (contrast, 0 the same to 1 black). -marks writes each picture with
+// the pupil, the iris's top and the lid's edge marked, to check what
+// was measured.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
+)
+
+const (
+	// A white (sclera) pixel is at least this light and this grey.
+	whiteLuma, whiteSat = 150, 30
+	// A lash pixel is darker than dark; the lash line is at least
+	// lashRows of them (the iris's dark limbal ring is one or two).
+	dark     = 55
+	lashRows = 3
+)
+
+func main() {
+	x0 := flag.Int("x0", 90, "window's first column")
+	x1 := flag.Int("x1", 230, "window's last column")
+	y0 := flag.Int("y0", 215, "window's first row")
+	y1 := flag.Int("y1", 300, "window's last row")
+	marks := flag.String("marks", "", "write marked pictures to this folder")
+	flag.Parse()
+	for _, f := range flag.Args() {
+		im, err := load(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		m, ok := measure(im, image.Rect(*x0, *y0, *x1, *y1))
+		if !ok {
+			fmt.Printf("%s: no iris found\n", f)
+			continue
+		}
+		// The other eye, in the window mirrored about the picture's
+		// middle (the camera is centred between the eyes).
+		w := im.Bounds().Dx()
+		ox, oy := pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
+		ipd := math.Hypot(float64(ox-m.cx), float64(oy-m.cy))
+		fmt.Printf("%s: pupils %.0f px apart, iris diameter %.3f of that, iris radius %d px, lid covers %.0f%% of the iris's height, white above %d px, lash line %d px, contrast %.2f\n",
+			f, ipd, float64(2*m.r)/ipd, m.r, 100*m.cover, m.white, m.lash, m.contrast)
+		if *marks != "" {
+			if err := mark(im, m, filepath.Join(*marks, filepath.Base(f))); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+	}
+}
+
+func load(f string) (image.Image, error) {
+	r, err := os.Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return png.Decode(r)
+}
+
+// px is a pixel's luma (0-255) and saturation (its channels' spread).
+func px(im image.Image, x, y int) (luma, sat float64) {
+	r, g, b, _ := im.At(x, y).RGBA()
+	c := paint.RGB{float64(r>>8) / 255, float64(g>>8) / 255, float64(b>>8) / 255}
+	return 255 * paint.Luma(c), 255 * (max(c[0], c[1], c[2]) - min(c[0], c[1], c[2]))
+}
+
+func white(im image.Image, x, y int) bool {
+	l, s := px(im, x, y)
+	return l >= whiteLuma && s <= whiteSat
+}
+
+func darkAt(im image.Image, x, y int) bool {
+	l, _ := px(im, x, y)
+	return l < dark
+}
+
+type measures struct {
+	cx, cy, r, col, irisTop, lid int
+	cover                        float64
+	white, lash                  int
+	contrast                     float64
+}
+
+func measure(im image.Image, win image.Rectangle) (measures, bool) {
+	var m measures
+	m.cx, m.cy = pupil(im, win)
+	// Centre it on the pupil's dark run along its row.
+	pl, _ := px(im, m.cx, m.cy)
+	l, r := m.cx, m.cx
+	for l > win.Min.X-40 && luma(im, l-1, m.cy) < pl+30 {
+		l--
+	}
+	for r < win.Max.X+40 && luma(im, r+1, m.cy) < pl+30 {
+		r++
+	}
+	m.cx = (l + r) / 2
+	for x := r; x < r+120; x++ {
+		if white(im, x, m.cy) && white(im, x+1, m.cy) {
+			m.r = x - m.cx
+			break
+		}
+	}
+	if m.r == 0 {
+		return m, false
+	}
+	dx := m.r / 2
+	m.col = m.cx + dx
+	m.irisTop = m.cy - int(math.Round(math.Sqrt(float64(m.r*m.r-dx*dx))))
+	m.lid = -1
+	for y := m.cy - m.r/4; y > m.cy-2*m.r; y-- {
+		run := true
+		for k := range lashRows {
+			run = run && darkAt(im, m.col, y-k)
+		}
+		if run {
+			m.lid = y
+			break
+		}
+	}
+	if m.lid < 0 {
+		return m, false
+	}
+	m.cover = float64(m.lid-m.irisTop) / float64(2*m.r)
+	for y := min(m.irisTop, m.lid) - 1; y > m.lid; y-- {
+		if white(im, m.col, y) {
+			m.white++
+		}
+	}
+	y := m.lid
+	for darkAt(im, m.col, y) && y > m.lid-40 {
+		y--
+	}
+	m.lash = m.lid - y
+	var lash, skin []float64
+	for k := range m.lash {
+		lash = append(lash, luma(im, m.col, m.lid-k))
+	}
+	for k := 2; k < 8; k++ {
+		skin = append(skin, luma(im, m.col, y-k))
+	}
+	m.contrast = 1 - median(lash)/median(skin)
+	return m, true
+}
+
+func luma(im image.Image, x, y int) float64 {
+	l, _ := px(im, x, y)
+	return l
+}
+
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// mark writes the picture with the pupil's centre (red), the iris's top
+// in the measured column (green) and the lid's edge (blue) marked.
+func mark(im image.Image, m measures, f string) error {
+	out := image.NewRGBA(im.Bounds())
+	draw.Draw(out, out.Bounds(), im, image.Point{}, draw.Src)
+	dot := func(x, y int, c color.RGBA) {
+		for k := -3; k <= 3; k++ {
+			out.Set(x+k, y, c)
+		}
+	}
+	dot(m.cx, m.cy, color.RGBA{255, 0, 0, 255})
+	dot(m.col, m.irisTop, color.RGBA{0, 255, 0, 255})
+	dot(m.col, m.lid, color.RGBA{0, 0, 255, 255})
+	w, err := os.Create(f)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(w, out); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// pupil is the middle of the darkest 13-px patch in the window, by its
+// third-quartile luma so a catchlight over part of it does not move it.
+func pupil(im image.Image, win image.Rectangle) (cx, cy int) {
+	best := math.Inf(1)
+	for y := win.Min.Y; y < win.Max.Y; y++ {
+		for x := win.Min.X; x < win.Max.X; x++ {
+			var v []float64
+			for dy := -6; dy <= 6; dy += 2 {
+				for dx := -6; dx <= 6; dx += 2 {
+					v = append(v, luma(im, x+dx, y+dy))
+				}
+			}
+			slices.Sort(v)
+			if q := v[len(v)*3/4]; q < best {
+				best, cx, cy = q, x, y
+			}
+		}
+	}
+	return cx, cy
+}
