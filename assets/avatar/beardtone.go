@@ -13,8 +13,8 @@ const (
 )
 
 // beardTone is the colour a beard of hair colour c is painted in
-// (linear RGB): "red" (#a2461f) becomes a natural auburn (#7c4332),
-// "blonde" a sandy #a38b66, black stays near black.
+// (linear RGB): "red" (#7e4028) becomes a dark auburn (#613a2e),
+// "blonde" (#ae8d5f) a sandy #8d7960, black stays near black.
 func beardTone(c rgb) rgb {
 	l := c.luma()
 	var out rgb

@@ -27,9 +27,16 @@ var (
 		"porcelain": "#eec4b6", "light": "#dea08c", "fair": "#cc937c", "medium": "#b78068",
 		"olive": "#a0755b", "tan": "#94664f", "brown": "#764d3d", "dark": "#583b2e", "deep": "#3e2920",
 	}
+	// hairColors are albedos too, and room light lifts them: "red" was
+	// #a2461f (CIELAB chroma 54) and "blonde" #c9a25a (43), which
+	// rendered as a flat, bright orange and a yellow (issue 22's panel,
+	// random-07 and random-03: a 3 cm box of the top of the hair in the
+	// room portrait at (220,107,66) and (237,194,118)). Natural hair
+	// stays under chroma 40 (TestHairColoursNatural): red is now a
+	// copper and blonde a honey blonde, hue kept.
 	hairColors = map[string]string{
 		"black": "#1c1714", "dark-brown": "#3b2619", "brown": "#5e3c23", "light-brown": "#8a6240",
-		"auburn": "#7a3421", "red": "#a2461f", "blonde": "#c9a25a", "platinum": "#e0d2b0",
+		"auburn": "#7a3421", "red": "#7e4028", "blonde": "#ae8d5f", "platinum": "#e0d2b0",
 		"grey": "#8c8a86", "white": "#e8e6e1",
 	}
 	eyeColors = map[string]string{

@@ -1,6 +1,7 @@
 package avatar
 
 import (
+	"math"
 	"strconv"
 	"testing"
 )
@@ -39,4 +40,52 @@ func TestSkinTonesWarm(t *testing.T) {
 		}
 		prev = lum
 	}
+}
+
+// Every named hair colour is one real hair has: its CIELAB chroma (how
+// far from grey, the same measure at any lightness) at most 40, as the
+// browns (15-28) and auburn (39) are; the old red (54) and blonde (43)
+// rendered as a flat orange and a yellow in room light. Red stays a
+// red: a hue angle nearer the reds than the browns (under 52°, brown is
+// 61°) and clearly coloured (chroma at least 30).
+func TestHairColoursNatural(t *testing.T) {
+	for _, name := range names(hairColors) {
+		l, c, h := cielab(t, hairColors[name])
+		if c > 40 {
+			t.Errorf("%s %s: chroma %.1f (L %.1f), want at most 40", name, hairColors[name], c, l)
+		}
+		if (name == "red" || name == "auburn") && (h > 52 || c < 30) {
+			t.Errorf("%s %s: hue %.0f°, chroma %.1f; want a red: hue under 52°, chroma at least 30", name, hairColors[name], h, c)
+		}
+	}
+}
+
+// cielab gives an "#rrggbb" colour's CIELAB lightness, chroma and hue
+// angle (degrees), D65 white.
+func cielab(t *testing.T, hex string) (l, c, h float64) {
+	t.Helper()
+	var lin [3]float64
+	for k := range lin {
+		v, err := strconv.ParseUint(hex[1+2*k:3+2*k], 16, 8)
+		if err != nil {
+			t.Fatalf("%q: %v", hex, err)
+		}
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			lin[k] = s / 12.92
+		} else {
+			lin[k] = math.Pow((s+0.055)/1.055, 2.4)
+		}
+	}
+	x := (0.4124*lin[0] + 0.3576*lin[1] + 0.1805*lin[2]) / 0.95047
+	y := 0.2126*lin[0] + 0.7152*lin[1] + 0.0722*lin[2]
+	z := (0.0193*lin[0] + 0.1192*lin[1] + 0.9505*lin[2]) / 1.08883
+	f := func(v float64) float64 {
+		if v > 0.008856 {
+			return math.Cbrt(v)
+		}
+		return 7.787*v + 16.0/116
+	}
+	a, b := 500*(f(x)-f(y)), 200*(f(y)-f(z))
+	return 116*f(y) - 16, math.Hypot(a, b), math.Atan2(b, a) * 180 / math.Pi
 }
