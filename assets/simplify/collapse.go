@@ -62,6 +62,13 @@ type simplifier struct {
 
 	resultError float32 // largest squared collapse error so far
 	flat        int     // triangles of indices with two corners at one position
+
+	// src and box wait for prepare: the caller's mesh (for its
+	// attributes) and the bounding box of the internal positions
+	// (scratchPos). prepared says whether prepare has run.
+	src      Mesh
+	box      bbox
+	prepared bool
 }
 
 // pool keeps the buffers of finished calls for the next ones: the scene
@@ -135,9 +142,26 @@ func newSimplifier(m *Mesh, opt Options) *simplifier {
 	s.collectLoopVerts()
 	s.packKinds()
 
-	s.rescale(pos, box, m)
-	s.fillQuadrics()
+	s.src, s.box, s.prepared = *m, box, false
 	return s
+}
+
+// prepare scales the positions into the unit box and fills the quadrics,
+// once per call, before the first edge is ranked. It waits until then
+// because a primitive may have no edge that can collapse at all (every
+// vertex of a flat-shaded primitive is a seam or a corner: most of
+// RobotExpressive's): its quadrics would be filled for nothing, and
+// filling them was half of such a call's time. It must still run on the
+// mesh as newSimplifier left it (the same triangles, kinds and loops):
+// stage calls it before a pass changes anything, and run calls it up
+// front when a permissive stage may relax seams or drop triangles.
+func (s *simplifier) prepare() {
+	if s.prepared {
+		return
+	}
+	s.rescale(s.scratchPos, s.box, &s.src)
+	s.fillQuadrics()
+	s.src, s.prepared = Mesh{}, true
 }
 
 // renumber gives the vertices that the triangles use internal numbers in
@@ -476,6 +500,7 @@ func (s *simplifier) stage(target int, limit float32) {
 		if n == 0 {
 			return
 		}
+		s.prepare()
 		s.rank(s.collapses[:n])
 		sortCollapses(s.order[:n], s.collapses[:n])
 		goal := (len(s.indices) - 3*s.flat - target) / 3
@@ -925,6 +950,12 @@ func (s *simplifier) packKinds() {
 // run simplifies towards opt.TargetRatio in stages, see Options.Permissive.
 func (s *simplifier) run(opt Options, triangles int) {
 	s.done = opt.Done
+	if opt.Permissive {
+		// the permissive stages relax seams and drop triangles before
+		// they rank, and the last resort reads positions: the quadrics
+		// are those of the mesh as it came
+		s.prepare()
+	}
 	target := int(float64(triangles)*float64(opt.TargetRatio)) * 3
 	limit := float32(math.Inf(1))
 	if opt.MaxError > 0 {
@@ -959,6 +990,7 @@ func (s *simplifier) stopped() bool {
 
 // release hands the buffers of s to the next call.
 func (s *simplifier) release() {
+	s.src = Mesh{} // the caller's arrays are not the pool's to keep
 	if cap(s.indices) <= poolMaxIndices {
 		pool.Put(s)
 	}

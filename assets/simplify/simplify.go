@@ -148,11 +148,17 @@ func Simplify(m Mesh, opt Options) (Result, error) {
 	if s.stopped() {
 		return Result{}, ErrStopped
 	}
+	return s.result(), nil
+}
+
+// result is the run's triangles in the caller's vertex numbers, and its
+// error.
+func (s *simplifier) result() Result {
 	out := make([]uint32, len(s.indices))
 	for i, v := range s.indices {
 		out[i] = s.old[v]
 	}
-	return Result{Indices: out, Error: float32(math.Sqrt(float64(s.resultError)))}, nil
+	return Result{Indices: out, Error: float32(math.Sqrt(float64(s.resultError)))}
 }
 
 // firstNonFinite returns the index of the first NaN or infinity in v, or
