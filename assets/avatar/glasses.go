@@ -103,7 +103,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		}
 	}
 	earTop := earRoot(ear, earFront)
-	cx := math.Abs(l[0]) * 1.04
+	cx := math.Abs(l[0])*1.04 + lensOut
 	z := l[2] + 0.03 // in front of the brow and lids
 	rw, rh := 0.024, 0.021
 	if style == "square" {
@@ -112,10 +112,21 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	cy := l[1] - 0.002
 	rh, cy = underBrows(brows, cx, cy, rw, rh, rimTube, style == "square")
 	clear := newNoseSide(pos, tris, rimTube)
+	// lens is a rim round (±cx, cy), on the front's tilted plane.
+	lens := func(cx, sx float64) []vec3 {
+		var rim []vec3
+		for i := 0; i < 40; i++ {
+			ca, sa := rimAt(i, style == "square")
+			rim = append(rim, vec3{sx*cx + rw*ca, cy + rh*sa, 0})
+		}
+		faceForm(rim, cx, rw, z)
+		return rim
+	}
+	cx += clearOfBridge(lens(cx, 1), cx, cy, clear)
 	// One temple, on the left; the right one mirrors it. From the hinge
 	// beside the rim's outer top straight back until it meets the side
 	// of the head, then along it to the top of the ear's root.
-	outer := vec3{cx + rw, math.Min(l[1]+0.004, cy+0.8*rh), z - 0.004}
+	outer := vec3{cx + rw, math.Min(l[1]+0.004, cy+0.8*rh), z + formFront - formDepth}
 	// The temple ends over the root of the ear, a centimetre into it.
 	back := earFront - 0.01
 	var temple []vec3
@@ -158,15 +169,19 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 			prev = cur
 		}
 	}
+	// The bridge meets the rims' inner sides bridgeUp of their height
+	// over their middle.
+	bj := cy + bridgeUp*rh
+	in := cx - rw
 	p := &part{}
 	for _, sx := range []float64{1, -1} {
 		c := vec3{sx * cx, cy, z}
-		var rim []vec3
-		for i := 0; i < 40; i++ {
-			ca, sa := rimAt(i, style == "square")
-			rim = append(rim, c.add(vec3{rw * ca, rh * sa, -0.004 * ca * ca}))
+		rim := lens(cx, sx)
+		rim = chamferForNose(rim, c[0], cy, clear)
+		faceForm(rim, cx, rw, z)
+		if sx == 1 {
+			in = rimInner(rim, bj)
 		}
-		cutForNose(rim, c[0], clear)
 		p.sweep(rim, rimTube, sides, true)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
@@ -176,11 +191,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	}
 	// Bridge between the inner edges of the rims, arched over the nose
 	// and set back in the middle to rest on it.
-	in := cx - rw
-	// Where the nose cut moved the rim's inner side out, the bridge
-	// meets it there (at the rim's depth: its sides are set back 4 mm).
-	in = math.Max(in, clear(cy+0.006, z-0.004))
-	by := cy + 0.01
+	by := bj + 0.004
 	nose := math.Inf(-1)
 	for _, v := range m.Base {
 		q := body.Pos[v]
@@ -188,17 +199,45 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 			nose = math.Max(nose, float64(q[2]))
 		}
 	}
-	dip := math.Max(0, z+0.002-(nose+rimTube+0.0005))
+	dip := math.Max(0, z+formFront-(nose+rimTube+0.0005))
 	var bridge []vec3
 	for i := 0; i <= 8; i++ {
 		t := float64(i) / 8
 		x := in - 2*in*t
 		s := math.Sin(math.Pi * t)
-		bridge = append(bridge, vec3{x, cy + 0.006 + 0.004*s, z + 0.002 - dip*s})
+		bridge = append(bridge, vec3{x, bj + 0.004*s, z + formFront - dip*s})
 	}
 	p.sweep(bridge, rimTube, sides, false)
 	p.rigid(b.joint("Head"))
 	return p
+}
+
+// The lenses' placement and the front's face form, metres (but
+// bridgeUp, a share of the lens's half height). lensOut sets each lens
+// out from its eye, so its nasal side stands beside the nose's bridge
+// rather than over the nose's side, as the leader's lenses reach from
+// beside the nose to the side of the face. formFront and formDepth tilt
+// each lens as a rigid plane: its nasal side formFront in front of the
+// frame's depth, its outer side formDepth behind that, as real fronts
+// are angled to follow the face (a "face form"); bowed back at both
+// sides instead, the nasal sides stood 4 mm further into the nose.
+// bridgeUp raises the bridge toward the lenses' top, where a real one
+// rests on the nose's bridge.
+const (
+	lensOut   = 0.004
+	formFront = 0.002
+	formDepth = 0.008
+	bridgeUp  = 0.4
+)
+
+// faceForm sets each point of a rim (centre ±cx, half width rw) on the
+// front's tilted plane: depth z+formFront at the rim's nasal side,
+// formDepth further back at its outer side.
+func faceForm(rim []vec3, cx, rw, z float64) {
+	for i, p := range rim {
+		u := (math.Abs(p[0]) - cx) / rw
+		rim[i][2] = z + formFront - formDepth*(1+u)/2
+	}
 }
 
 // sideWidth is how far out on one side (sign 1 for +x, -1 for -x) the

@@ -33,22 +33,79 @@ func newNoseSide(pos []vec3, tris [][3]uint32, tube float64) noseSide {
 	}
 }
 
-// cutForNose moves the points of a rim's inner half (those nearer the
-// face's middle than its centre cx, signed as the rim's side) out to
-// clear the nose, as a real frame's lens is cut round the nose under the
-// bridge. The square rims, 5.2 cm wide round eyes 6.4 cm apart, ran
-// their inner lower corners into the nose's sides: seen from the front,
-// 13 to 17% of their tube was under the skin, up to 1.4 cm deep, and the
-// rims read as open at the bottom (issue 22's panel, random-15: "the
-// lower rims vanish into the cheeks"). Narrowing the whole lens instead
-// took 2 cm off it and set the eyes at its inner edge.
-func cutForNose(rim []vec3, cx float64, clear noseSide) {
+// chamferForNose cuts a rim's nasal side (the points nearer the face's
+// middle than its centre cx, signed as the rim's side) so it clears the
+// nose, as a real lens's nasal corner is cut: along a line down and out
+// from the rim's inner side at its middle height cy, as steep as the
+// nose needs and no steeper (the nose widens below the eyes; beside
+// the bridge it is narrow; clearOfBridge sets the lens out to clear it
+// there). The rim is clipped by that border as a polygon, so it stays convex and
+// the front rigid. aebaeca moved each point out to the nose's side
+// instead: the rim traced the nose and kinked at its wing, "bent,
+// warped into the nose" (issue 22's p13 panel, random-12, random-15).
+// Clipped points closer than a millimetre are merged (the tube swept
+// along them needs a direction between them).
+func chamferForNose(rim []vec3, cx, cy float64, clear noseSide) []vec3 {
+	nasal := func(p vec3) bool { return math.Abs(p[0]) < math.Abs(cx) }
+	side := rimInner(rim, cy)
+	slope := 0.0
+	for _, p := range rim {
+		if nasal(p) && p[1] < cy {
+			slope = math.Max(slope, (clear(p[1], p[2])-side)/(cy-p[1]))
+		}
+	}
+	// in is how far p is on the lens's side of the cut (negative: cut off).
+	in := func(p vec3) float64 { return math.Abs(p[0]) - side - slope*math.Max(0, cy-p[1]) }
+	var out []vec3
+	add := func(p vec3) {
+		if len(out) == 0 || p.sub(out[len(out)-1]).len() > 0.001 {
+			out = append(out, p)
+		}
+	}
 	for i, p := range rim {
-		if math.Abs(p[0]) >= math.Abs(cx) {
+		q := rim[(i+1)%len(rim)]
+		if in(p) >= 0 {
+			add(p)
+		}
+		if (in(p) < 0) != (in(q) < 0) {
+			t := in(p) / (in(p) - in(q))
+			add(p.add(q.sub(p).scale(t)))
+		}
+	}
+	if len(out) > 1 && out[0].sub(out[len(out)-1]).len() <= 0.001 {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// clearOfBridge is how far a rim (centre ±cx, middle height cy) must
+// move out from the face's middle for its upper nasal quarter to clear
+// the nose (0 when it does): the whole lens moves, as a real frame with
+// a wider bridge, so the lens keeps its shape; cut straight down to the
+// nose's side instead, a round lens became a "D".
+func clearOfBridge(rim []vec3, cx, cy float64, clear noseSide) float64 {
+	move := 0.0
+	for _, p := range rim {
+		if math.Abs(p[0]) < math.Abs(cx) && p[1] >= cy {
+			move = math.Max(move, clear(p[1], p[2])-math.Abs(p[0]))
+		}
+	}
+	return move
+}
+
+// rimInner is how near the face's middle the rim comes at height y:
+// the least |x| where its edges cross that height.
+func rimInner(rim []vec3, y float64) float64 {
+	in := math.Inf(1)
+	for i, p := range rim {
+		q := rim[(i+1)%len(rim)]
+		if (p[1]-y)*(q[1]-y) > 0 || p[1] == q[1] {
 			continue
 		}
-		rim[i][0] = math.Copysign(math.Max(math.Abs(p[0]), clear(p[1], p[2])), cx)
+		t := (y - p[1]) / (q[1] - p[1])
+		in = math.Min(in, math.Abs(p[0]+t*(q[0]-p[0])))
 	}
+	return in
 }
 
 // rimAt is the i-th of a rim's 40 points as the cosine and sine of its
