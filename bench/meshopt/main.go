@@ -58,6 +58,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println("load average at start:", benchfiles.LoadAverage())
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "model\tsource\tKiln plain\tKiln meshopt\tgltfpack -cc\tKiln/gltfpack\tKiln ms\tgltfpack ms\tvalidator errors\t")
 	for _, in := range inputs {
@@ -86,6 +87,7 @@ func main() {
 			float64(ks)/float64(ps), kt.Seconds()*1000, pt.Seconds()*1000, benchfiles.Validate(kilnOut))
 	}
 	tw.Flush()
+	fmt.Println("load average at end:", benchfiles.LoadAverage())
 }
 
 type input struct{ name, path string }

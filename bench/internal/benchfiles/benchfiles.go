@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/kilnhq/kiln"
 	"github.com/kilnhq/kiln/assets"
@@ -69,4 +70,15 @@ func Validate(path string) string {
 		return "n/a"
 	}
 	return fmt.Sprint(r.NumErrors)
+}
+
+// LoadAverage is the machine's load average (the first three fields of
+// /proc/loadavg), or "unknown": the comparisons run on shared machines,
+// where a time means little without the load it was measured under.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
