@@ -121,12 +121,17 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 
 // Curly hair's thickness (metres): hairCurlEdge at the hairline,
 // hairCurl inside it (the curls' lumps, up to hairCurlRise, come on
-// top); hairCurlCell is about how wide a curl's lump is.
+// top); hairCurlCell is about how wide a curl's lump is. At 1.2 cm
+// (two or three of the shell's vertices, 8 mm high) the curls pitted
+// the light small and issue 22's panel (p13) read them as a "sponge"
+// (random-03, -08, -09, -14), where the leader's hair is big clumps;
+// at 2 cm and 1 cm high they are clumps (TestCurlsAreClumps) as lumpy
+// as before (TestCurlyHairLumpy).
 const (
 	hairCurlEdge = 0.005
 	hairCurl     = 0.016
-	hairCurlRise = 0.008
-	hairCurlCell = 0.012
+	hairCurlRise = 0.01
+	hairCurlCell = 0.02
 )
 
 // hairLockRise is how far a lock's crest stands over the grooves beside

@@ -93,22 +93,28 @@ const (
 // Curls. Issue 22's panel (p12) called curly hair grainy and lumpy
 // (random-08, -09, -14): its paint was a network of grooves a few
 // millimetres across (four to five texels), finer than the shell's
-// 1.2 cm curls and blind to them, which at 512 px read as grain over
-// lumps. Now the paint is calm (curls curlCells per metre, about 9 mm,
-// with soft edges: curlSoft; only curlDepth of a curl's light between
-// them, the fine ridges (curlFine per metre) curlFineShare of that) and
-// the shade between the curls comes from the shell's own hollows: a
-// mean curvature (1/metre, cavity over curlCavityPasses smoothings)
-// from curlCavityLo (the head's own roundness, about -10) to
-// curlCavityHi darkens the paint by up to curlCavityShade, so the
-// hollows a viewer sees in the silhouette and the light are the dark
-// ones (TestCurlyHairFollowsItsCurls).
+// curls and blind to them, which at 512 px read as grain over lumps.
+// The paint is calm (curls curlCells per metre, about 17 mm, with soft
+// edges: curlSoft; only curlDepth of a curl's light between them, the
+// fine ridges (curlFine per metre) curlFineShare of that; clumps of
+// lighter and darker curls curlClumps per metre) and the shade between
+// the curls comes from the shell's own hollows: a mean curvature
+// (1/metre, cavity over curlCavityPasses smoothings) from curlCavityLo
+// (the head's own roundness, about -10) to curlCavityHi darkens the
+// paint by up to curlCavityShade, so the hollows a viewer sees in the
+// silhouette and the light are the dark ones
+// (TestCurlyHairFollowsItsCurls). The p13 panel still saw a "sponge"
+// in blonde and brown curls (random-03, -08, -09): the paint's own
+// curls (110 per metre, 0.4 deep) and clumps (90 per metre) blotched
+// each of the shell's curls; at 60, 0.25 and 25 the paint's own mottle
+// is about half (TestCurlyHairCalm).
 const (
-	curlCells        = 110.0
+	curlCells        = 60.0
 	curlFine         = 260.0
 	curlFineShare    = 0.2
 	curlSoft         = 0.9
-	curlDepth        = 0.4
+	curlDepth        = 0.25
+	curlClumps       = 25.0
 	curlCavityPasses = 0
 	curlCavityLo     = -10.0
 	curlCavityHi     = 40.0
@@ -194,7 +200,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
 					strand = 1 - curlDepth*(1-((1-curlFineShare)*r*r+curlFineShare*r2*r2))
 					strand *= 1 - curlCavityShade*smooth(curlCavityLo, curlCavityHi, t.form)
-					clump = fbm3(t.pos, 90, 2, seed+1)
+					clump = fbm3(t.pos, curlClumps, 2, seed+1)
 				}
 				// Light hair (grey, white, platinum) varies by darker
 				// strands under a light top, finer than dark hair's clumps:
