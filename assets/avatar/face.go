@@ -97,7 +97,11 @@ func (f *Face) feature(name string) *map[string]float64 {
 // and the lower lip drawn in (fuller, narrower lips read as a pout), and
 // softer, narrower jaws and chins on feminine faces. Beside them
 // MakeHuman's average face read plain, its eyes small and narrow. The
-// mouth is wide (scale-horiz at its end) and shallow (scale-depth), its
+// mouth is MakeHuman's widest (scale-horiz at its end) and no wider: a
+// further 14% stretch (widenMouth, since removed) made it 1.08-1.10
+// eye-distances wide against the leader's 0.92-0.97 (facemeasure), flat
+// wide lips the panel read as odd; now 0.95-0.97. It is shallow
+// (scale-depth), its
 // lower lip thin and short: with a fuller lower lip and corners a
 // centimetre behind the lips' front, the lips bulged as a small muzzle
 // (TestMouthWideAtRest). Its corners turn up a little (mouth-angles), as
