@@ -115,10 +115,13 @@ func browCentre(brows *part, vs []int, u float32) vec3 {
 	return c.scale(1 / sum)
 }
 
-// skinPatch is the head's triangles near the brows, to lay them on.
+// skinPatch is the head's triangles near the brows, to lay them on, and
+// the bounding box of each (lo, hi), with which onto passes over those
+// that cannot be nearer than the nearest found so far.
 type skinPatch struct {
-	head *part
-	tris [][3]uint32
+	head  *part
+	tris  [][3]uint32
+	boxes [][2]vec3
 }
 
 // nearSkin is the patch of head's triangles with a corner within 3 cm
@@ -137,6 +140,7 @@ func nearSkin(head *part, ps [][3]float32) skinPatch {
 			p := head.pos[v]
 			if float64(p[0]) > lo[0] && float64(p[0]) < hi[0] && float64(p[1]) > lo[1] && float64(p[1]) < hi[1] && float64(p[2]) > lo[2] && float64(p[2]) < hi[2] {
 				s.tris = append(s.tris, t)
+				s.boxes = append(s.boxes, triBox(head, t))
 				break
 			}
 		}
@@ -144,12 +148,49 @@ func nearSkin(head *part, ps [][3]float32) skinPatch {
 	return s
 }
 
+// triBox is the bounding box of head's triangle t.
+func triBox(head *part, t [3]uint32) [2]vec3 {
+	a, b, c := v3(head.pos[t[0]]), v3(head.pos[t[1]]), v3(head.pos[t[2]])
+	var box [2]vec3
+	for i := range 3 {
+		box[0][i] = min(a[i], b[i], c[i])
+		box[1][i] = max(a[i], b[i], c[i])
+	}
+	return box
+}
+
+// boxSlack, metres, is how much farther than the nearest point found so
+// far a triangle's box must be for onto to pass over the triangle: the
+// nearest point closestOnTriangle computes may lie outside the box by a
+// rounding error (about 1e-16 m here), so a triangle is passed over only
+// when it cannot be the nearest, nor tie with it, whatever the rounding.
+const boxSlack = 1e-9
+
+// boxDist2 is the squared distance from p to the box (0 inside).
+func boxDist2(box [2]vec3, p [3]float64) float64 {
+	var d2 float64
+	for i := range 3 {
+		d := max(box[0][i]-p[i], p[i]-box[1][i], 0)
+		d2 += d * d
+	}
+	return d2
+}
+
 // onto is the point of the skin nearest p, p's height above it along
-// the skin's normal there (negative under it), and that normal.
+// the skin's normal there (negative under it), and that normal. Of
+// triangles at the same distance the first in order wins. A triangle
+// whose box is farther than the nearest point so far is passed over: it
+// can neither be nearer nor tie, so the answer is that of trying every
+// triangle (TestOntoAsScan), in a tenth of the time: laying the brows
+// on the skin tries each of their vertices twice, and trying each
+// against every triangle of the patch was a tenth of a build's CPU.
 func (s skinPatch) onto(p [3]float32) (q vec3, height float64, n vec3) {
 	best := math.Inf(1)
 	pp := [3]float64(v3(p))
-	for _, t := range s.tris {
+	for k, t := range s.tris {
+		if r := best + boxSlack; boxDist2(s.boxes[k], pp) > r*r {
+			continue
+		}
 		a, b, c := v3(s.head.pos[t[0]]), v3(s.head.pos[t[1]]), v3(s.head.pos[t[2]])
 		x, w := closestOnTriangle(pp, a, b, c)
 		if d := vec3(x).sub(vec3(pp)).len(); d < best {
