@@ -13,12 +13,13 @@
 // In the column half the iris's radius right of the pupil, read up from
 // the pupil: the lid's edge is the first run of lashRows rows darker
 // than dark (the lash line), and the white above the iris is the white
-// between the iris's top there and that edge. Printed: the pupils'
+// between the iris's top there and that edge; the white below is the
+// white from the iris's bottom there down to the lower lid. Printed: the pupils'
 // distance (px; the other pupil in the window mirrored about the
 // middle), the iris's diameter over it (a size that does not depend on
 // the head's), the iris's radius (px), how much of the iris's height
-// the lid covers (negative: white shows above it), the white above
-// (px), the lash line's rows and its luma against the lid's skin above
+// the lid covers (negative: white shows above it), the white above and
+// below (px), the lash line's rows and its luma against the lid's skin above
 // it (contrast, 0 the same to 1 black). -marks writes each picture with
 // the pupil, the iris's top and the lid's edge marked, to check what
 // was measured.
@@ -71,8 +72,8 @@ func main() {
 		w := im.Bounds().Dx()
 		ox, oy := pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
 		ipd := math.Hypot(float64(ox-m.cx), float64(oy-m.cy))
-		fmt.Printf("%s: pupils %.0f px apart, iris diameter %.3f of that, iris radius %d px, lid covers %.0f%% of the iris's height, white above %d px, lash line %d px, contrast %.2f\n",
-			f, ipd, float64(2*m.r)/ipd, m.r, 100*m.cover, m.white, m.lash, m.contrast)
+		fmt.Printf("%s: pupils %.0f px apart, iris diameter %.3f of that, iris radius %d px, lid covers %.0f%% of the iris's height, white above %d px, below %d px, lash line %d px, contrast %.2f\n",
+			f, ipd, float64(2*m.r)/ipd, m.r, 100*m.cover, m.white, m.below, m.lash, m.contrast)
 		if *marks != "" {
 			if err := mark(im, m, filepath.Join(*marks, filepath.Base(f))); err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -111,7 +112,7 @@ func darkAt(im image.Image, x, y int) bool {
 type measures struct {
 	cx, cy, r, col, irisTop, lid int
 	cover                        float64
-	white, lash                  int
+	white, below, lash           int
 	contrast                     float64
 }
 
@@ -160,7 +161,18 @@ func measure(im image.Image, win image.Rectangle) (measures, bool) {
 			m.white++
 		}
 	}
-	y := m.lid
+	// The white below the iris: the first run of white from the iris's
+	// bottom in the column (a catchlight inside the iris ends above it)
+	// down to the lower lid.
+	bottom := 2*m.cy - m.irisTop
+	y := bottom - 2
+	for y < bottom+m.r/2 && !white(im, m.col, y) {
+		y++
+	}
+	for ; white(im, m.col, y); y++ {
+		m.below++
+	}
+	y = m.lid
 	for darkAt(im, m.col, y) && y > m.lid-40 {
 		y--
 	}
