@@ -196,6 +196,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		hs.Shade = jawShade(headPart, hs.Mouth.Centre[1]-0.01)
 	}
 	hs.Form = formShade(headPart)
+	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface
