@@ -192,21 +192,23 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 			sides := smooth(0.58, 0.46, x) * smooth(0.3, 0.38, x) * smooth(0.25, 0.18, y) * smooth(chin-0.05, chin+0.1, y)
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
-			top := math.Min(0.25+0.45*dr*dr, 0.85)
+			top := math.Min(0.02+0.45*dr+0.25*dr*dr, 0.85)
 			// How far under the chin it reaches: a beard stops under the
 			// jaw, not down the throat.
 			low := 0.12
 			if region == "short" {
-				top = math.Min(0.22+0.38*dr*dr, 0.75)
+				top = math.Min(0.02+0.4*dr+0.2*dr*dr, 0.75)
 				low = 0.1
 			}
-			w *= smooth(top+0.05+reach, top-0.05, y) * smooth(chin-low-0.1-reach, chin-low, y)
+			cheeks := smooth(top+0.05+reach, top-0.05, y) * smooth(chin-low-0.1-reach, chin-low, y)
 			// The upper lip is the moustache's part of the region.
 			// It joins the beard round the mouth's corners: a gap there
 			// showed skin in patches between the two (issue 22's panel).
+			lip := smooth(0.5, 0.38, x) * smooth(0.04, 0.09, y) * smooth(0.28, 0.2, y)
 			if x < 0.6 && y > 0 {
-				w = math.Min(w, math.Max(mous, smooth(0.4, 0.5, x)))
+				cheeks = math.Min(cheeks, math.Max(lip, smooth(0.4, 0.5, x)))
 			}
+			w *= math.Max(cheeks, lip)
 		}
 		out[i] = float32(w)
 	}
