@@ -16,8 +16,8 @@
 // the face darkens most from one row to the next. Printed, each over the
 // cheeks' luma (Rec. 709 of the sRGB values): the eye sockets' inner
 // corners beside the nose's bridge, the nose's sides, the skin under the
-// nose either side of the philtrum, the throat under the chin, the
-// forehead, the nose's bridge, the face's sides beside the cheeks (where
+// nose either side of the philtrum, the throat under the chin and the
+// neck below it (a crew neckline's edge lies lower), the forehead, the nose's bridge, the face's sides beside the cheeks (where
 // it turns away toward the ears); then the cheeks' redness ((R-G)/luma),
 // less the forehead's, the face sides' less the cheeks', and the
 // cheeks' saturation (1 - min/max). -eye and -slit set the rows
@@ -164,7 +164,7 @@ func chinRow(im image.Image, slit int, s float64) int {
 type boxes struct {
 	eye, slit, chin                                      int
 	cheek, forehead, socket, noseSide, underNose, throat []image.Rectangle
-	bridge, side                                         []image.Rectangle
+	bridge, side, neck                                   []image.Rectangle
 }
 
 // place finds the rows (eye and slit unless given) and the boxes.
@@ -191,6 +191,7 @@ func place(im image.Image, eye, slit int) boxes {
 		throat:    []image.Rectangle{box(-f(0.15), f(0.15), chin+f(0.06), chin+f(0.2))},
 		bridge:    []image.Rectangle{box(-f(0.03), f(0.03), eye+f(0.1), eye+f(0.25))},
 		side:      both(0.8, 0.9, eye+f(0.45), eye+f(0.6)),
+		neck:      []image.Rectangle{box(-f(0.1), f(0.1), chin+f(0.25), chin+f(0.35))},
 	}
 }
 
@@ -199,8 +200,8 @@ func report(name string, im image.Image, b boxes) string {
 	c := cheek.luma()
 	over := func(rs []image.Rectangle) float64 { return mean(im, rs...).luma() / c }
 	side := mean(im, b.side...)
-	return fmt.Sprintf("%s: eye %d slit %d chin %d; over the cheek (luma %.0f): socket %.3f nose side %.3f under nose %.3f throat %.3f forehead %.3f bridge %.3f face side %.3f; redness: cheek %.3f, minus the forehead's %+.3f, the face's side minus the cheek's %+.3f; cheek saturation %.3f",
-		name, b.eye, b.slit, b.chin, c, over(b.socket), over(b.noseSide), over(b.underNose), over(b.throat), over(b.forehead), over(b.bridge), side.luma()/c,
+	return fmt.Sprintf("%s: eye %d slit %d chin %d; over the cheek (luma %.0f): socket %.3f nose side %.3f under nose %.3f throat %.3f neck %.3f forehead %.3f bridge %.3f face side %.3f; redness: cheek %.3f, minus the forehead's %+.3f, the face's side minus the cheek's %+.3f; cheek saturation %.3f",
+		name, b.eye, b.slit, b.chin, c, over(b.socket), over(b.noseSide), over(b.underNose), over(b.throat), over(b.neck), over(b.forehead), over(b.bridge), side.luma()/c,
 		cheek.redness(), cheek.redness()-forehead.redness(), side.redness()-cheek.redness(), cheek.saturation())
 }
 
@@ -209,7 +210,7 @@ func outline(f string, im image.Image, b boxes) error {
 	out := image.NewRGBA(im.Bounds())
 	draw.Draw(out, out.Bounds(), im, image.Point{}, draw.Src)
 	green := color.RGBA{0, 255, 0, 255}
-	for _, rs := range [][]image.Rectangle{b.cheek, b.forehead, b.socket, b.noseSide, b.underNose, b.throat, b.bridge, b.side} {
+	for _, rs := range [][]image.Rectangle{b.cheek, b.forehead, b.socket, b.noseSide, b.underNose, b.throat, b.bridge, b.side, b.neck} {
 		for _, r := range rs {
 			for x := r.Min.X; x < r.Max.X; x++ {
 				out.Set(x, r.Min.Y, green)
