@@ -183,7 +183,6 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		headPart.mask[i], headBlush[i] = lips[v], blush[v]
 	}
 
-	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bodyPart.surface(), tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs := headPart.surface()
 	// The head's pieces packed anew, larger (packIslands): the texels
 	// round the mouth 2.5 -> 1.7 mm.
@@ -192,9 +191,18 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	hs.Inner = headPart.mouthDepth()
 	hs.Blush = headBlush
 	hs.Mouth = headPart.mouthFrame()
+	// The neck's shade runs on from the head's part into the body's
+	// (neckShade); without a mouth there is no chin to end it under.
+	bs := bodyPart.surface()
 	if hs.Mouth != nil {
 		hs.Shade = jawShade(headPart, hs.Mouth.Centre[1]-0.01)
+		if depth := neckShadeDepth * neckToneShare(tone); depth > 0 {
+			chin := chinBottom(headPart, hs.Mouth.Centre, hs.Mouth.Front)
+			hs.Shade = addShade(hs.Shade, neckShade(headPart, body.Joints()["Neck"], chin, depth))
+			bs.Shade = neckShade(bodyPart, body.Joints()["Neck"], chin, depth)
+		}
 	}
+	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bs, tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs.Form = formShade(headPart)
 	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
