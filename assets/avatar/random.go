@@ -64,11 +64,13 @@ var randomBottoms = map[string][]string{
 
 // OutfitClash says why a top, bottom and footwear do not go together in
 // a random outfit (an empty string when they do), for a body of the
-// given type and height: the rules Random follows.
-func OutfitClash(bodyType string, height float64, top, bottom, footwear string) string {
+// given type, height and age: the rules Random follows.
+func OutfitClash(bodyType string, height, age float64, top, bottom, footwear string) string {
 	switch {
 	case top == "tank" && (bottom == "shorts" || bottom == "skirt"):
 		return "a cropped top with shorts or a skirt shows too much for a random avatar"
+	case bodyType == Feminine && top == "tank" && age > randomCropAge:
+		return "a cropped top on an older body is a choice, not a random draw"
 	case bodyType == Masculine && (top == "blouse" || bottom == "skirt"):
 		return "a blouse or a skirt on a masculine body is a choice, not a random draw"
 	case top == "hoodie" && height < randomHoodieHeight[bodyType]:
@@ -82,6 +84,11 @@ func OutfitClash(bodyType string, height float64, top, bottom, footwear string) 
 	}
 	return ""
 }
+
+// randomCropAge is the oldest a random feminine avatar wears the tank,
+// which is cropped above the waist: the p13 and p14 panels' lowest-scored
+// avatar was a woman of 59 in it.
+const randomCropAge = 35
 
 // randomHoodieHeight is the least height a random hoodie is worn at.
 var randomHoodieHeight = map[string]float64{Masculine: 1.74, Feminine: 1.63}
@@ -196,7 +203,7 @@ func Random(seed int64) Config {
 		c.Outfit.Top.Style = pick(randomTops[g])
 		c.Outfit.Bottom.Style = pick(randomBottoms[g])
 		c.Outfit.Footwear.Style = pick(footwearStyles)
-		if OutfitClash(g, c.Body.Height, c.Outfit.Top.Style, c.Outfit.Bottom.Style, c.Outfit.Footwear.Style) == "" {
+		if OutfitClash(g, c.Body.Height, c.Body.Age, c.Outfit.Top.Style, c.Outfit.Bottom.Style, c.Outfit.Footwear.Style) == "" {
 			break
 		}
 	}

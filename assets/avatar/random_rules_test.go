@@ -39,7 +39,7 @@ func TestRandomRules(t *testing.T) {
 			in("face "+key, v, r)
 		}
 		o := c.Outfit
-		if why := OutfitClash(c.Body.Type, c.Body.Height, o.Top.Style, o.Bottom.Style, o.Footwear.Style); why != "" {
+		if why := OutfitClash(c.Body.Type, c.Body.Height, c.Body.Age, o.Top.Style, o.Bottom.Style, o.Footwear.Style); why != "" {
 			t.Errorf("seed %d: %s, %s and %s: %s", seed, o.Top.Style, o.Bottom.Style, o.Footwear.Style, why)
 		}
 		if why := ColorClash(o.Top.Color, o.Bottom.Color, o.Footwear.Color); why != "" {
@@ -86,9 +86,10 @@ func TestRandomRulesCatch(t *testing.T) {
 		name string
 		why  string
 	}{
-		{"cropped top and shorts", OutfitClash(Feminine, 1.68, "tank", "shorts", "sneakers")},
-		{"work jacket on a short body", OutfitClash(Feminine, 1.55, "hoodie", "jeans", "sneakers")},
-		{"hoodie and dress shoes", OutfitClash(Masculine, 1.80, "hoodie", "jeans", "shoes")},
+		{"cropped top and shorts", OutfitClash(Feminine, 1.68, 25, "tank", "shorts", "sneakers")},
+		{"cropped top at 59", OutfitClash(Feminine, 1.68, 59, "tank", "jeans", "sneakers")},
+		{"work jacket on a short body", OutfitClash(Feminine, 1.55, 30, "hoodie", "jeans", "sneakers")},
+		{"hoodie and dress shoes", OutfitClash(Masculine, 1.80, 30, "hoodie", "jeans", "shoes")},
 		{"two bright colours", ColorClash("red", "denim", "red")},
 		{"one colour head to toe", ColorClash("navy", "navy", "white")},
 		{"white hair at 25", HairClash(25, "white")},
@@ -98,9 +99,10 @@ func TestRandomRulesCatch(t *testing.T) {
 		}
 	}
 	for _, ok := range []string{
-		OutfitClash(Feminine, 1.68, "blouse", "skirt", "shoes"),
-		OutfitClash(Masculine, 1.80, "tshirt", "jeans", "sneakers"),
+		OutfitClash(Feminine, 1.68, 59, "blouse", "skirt", "shoes"),
+		OutfitClash(Masculine, 1.80, 59, "tshirt", "jeans", "sneakers"),
 		ColorClash("red", "denim", "white"),
+		OutfitClash(Feminine, 1.68, 25, "tank", "jeans", "sneakers"),
 		HairClash(62, "grey"),
 	} {
 		if ok != "" {
