@@ -31,13 +31,13 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
 const (
@@ -57,7 +57,7 @@ func main() {
 	marks := flag.String("marks", "", "write marked pictures to this folder")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		im, err := load(f)
+		im, err := pngfile.Read(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -81,15 +81,6 @@ func main() {
 			}
 		}
 	}
-}
-
-func load(f string) (image.Image, error) {
-	r, err := os.Open(f)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return png.Decode(r)
 }
 
 // px is a pixel's luma (0-255) and saturation (its channels' spread).
@@ -211,15 +202,7 @@ func mark(im image.Image, m measures, f string) error {
 	dot(m.cx, m.cy, color.RGBA{255, 0, 0, 255})
 	dot(m.col, m.irisTop, color.RGBA{0, 255, 0, 255})
 	dot(m.col, m.lid, color.RGBA{0, 0, 255, 255})
-	w, err := os.Create(f)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(w, out); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return pngfile.Write(f, out)
 }
 
 // pupil is the middle of the darkest 13-px patch in the window, by its

@@ -32,12 +32,12 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
 func main() {
@@ -46,7 +46,7 @@ func main() {
 	out := flag.String("draw", "", "write each picture with its boxes outlined into this folder")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		im, err := read(f)
+		im, err := pngfile.Read(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, f, err)
 			os.Exit(1)
@@ -60,15 +60,6 @@ func main() {
 			}
 		}
 	}
-}
-
-func read(f string) (image.Image, error) {
-	r, err := os.Open(f)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return png.Decode(r)
 }
 
 type rgb [3]float64
@@ -222,13 +213,5 @@ func outline(f string, im image.Image, b boxes) error {
 			}
 		}
 	}
-	w, err := os.Create(f)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(w, out); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return pngfile.Write(f, out)
 }
