@@ -35,17 +35,9 @@ var skinRegions = []skinRegion{
 // region's name.
 func regionColours(t *testing.T, s *scene.Scene) map[string][3]float64 {
 	t.Helper()
-	el, er := meshOf(t, s, "EyeLeft"), meshOf(t, s, "EyeRight")
-	mean := func(p *scene.Primitive, a int) float64 {
-		var m float64
-		for _, q := range p.Positions {
-			m += float64(q[a]) / float64(len(p.Positions))
-		}
-		return m
-	}
-	ipd := math.Abs(mean(el, 0) - mean(er, 0))
-	mx := (mean(el, 0) + mean(er, 0)) / 2
-	eyeY, eyeZ := (mean(el, 1)+mean(er, 1))/2, (mean(el, 2)+mean(er, 2))/2
+	el, er, ipd := sceneEyes(t, s)
+	mx := (el[0] + er[0]) / 2
+	eyeY, eyeZ := (el[1]+er[1])/2, (el[2]+er[2])/2
 	head := meshOf(t, s, "Wolf3D_Head")
 	img := baseColorImage(t, s, "Wolf3D_Skin")
 	b := img.Bounds()

@@ -15,16 +15,8 @@ import (
 // than the face, which a room light shows and its own lights do not.
 func throatShade(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	el, er := meshOf(t, s, "EyeLeft"), meshOf(t, s, "EyeRight")
-	mean := func(p *scene.Primitive, a int) float64 {
-		var m float64
-		for _, q := range p.Positions {
-			m += float64(q[a]) / float64(len(p.Positions))
-		}
-		return m
-	}
-	ipd := math.Abs(mean(el, 0) - mean(er, 0))
-	eyeY, eyeZ := (mean(el, 1)+mean(er, 1))/2, (mean(el, 2)+mean(er, 2))/2
+	el, er, ipd := sceneEyes(t, s)
+	eyeY, eyeZ := (el[1]+er[1])/2, (el[2]+er[2])/2
 	head := meshOf(t, s, "Wolf3D_Head")
 	img := baseColorImage(t, s, "Wolf3D_Skin")
 	menY := math.Inf(1)
@@ -33,11 +25,6 @@ func throatShade(t *testing.T, s *scene.Scene) float64 {
 			menY = math.Min(menY, float64(q[1]))
 		}
 	}
-	b := img.Bounds()
-	luma := func(uv [2]float32) float64 {
-		r, g, bl, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
-		return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
-	}
 	var throat, cheek [2]float64
 	for i, q := range head.Positions {
 		x, y, nz := math.Abs(float64(q[0])), float64(q[1]), float64(head.Normals[i][2])
@@ -45,11 +32,11 @@ func throatShade(t *testing.T, s *scene.Scene) float64 {
 			continue
 		}
 		if x < 0.02 && y < menY-0.005 && y > menY-0.03 {
-			throat[0] += luma(head.TexCoords[0][i])
+			throat[0] += texelLuma(img, head.TexCoords[0][i])
 			throat[1]++
 		}
 		if x > 0.3*ipd && x < 0.8*ipd && y < eyeY-0.35*ipd && y > eyeY-0.6*ipd {
-			cheek[0] += luma(head.TexCoords[0][i])
+			cheek[0] += texelLuma(img, head.TexCoords[0][i])
 			cheek[1]++
 		}
 	}

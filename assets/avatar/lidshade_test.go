@@ -16,24 +16,9 @@ import (
 // facing the viewer.
 func lidOverBrow(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	el, er := meshOf(t, s, "EyeLeft"), meshOf(t, s, "EyeRight")
-	mean := func(p *scene.Primitive) (m [3]float64) {
-		for _, q := range p.Positions {
-			for a := range 3 {
-				m[a] += float64(q[a]) / float64(len(p.Positions))
-			}
-		}
-		return m
-	}
-	cl, cr := mean(el), mean(er)
-	ipd := math.Abs(cl[0] - cr[0])
+	cl, cr, ipd := sceneEyes(t, s)
 	head := meshOf(t, s, "Wolf3D_Head")
 	img := baseColorImage(t, s, "Wolf3D_Skin")
-	b := img.Bounds()
-	luma := func(uv [2]float32) float64 {
-		r, g, bl, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
-		return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
-	}
 	var lid, brow [2]float64
 	for i, q := range head.Positions {
 		x, y, z := float64(q[0]), float64(q[1]), float64(q[2])
@@ -41,11 +26,11 @@ func lidOverBrow(t *testing.T, s *scene.Scene) float64 {
 			continue
 		}
 		if up := (y - cl[1]) / ipd; math.Abs(x-cl[0]) < 0.12*ipd && up > 0.1 && up < 0.2 && z > cl[2] {
-			lid[0] += luma(head.TexCoords[0][i])
+			lid[0] += texelLuma(img, head.TexCoords[0][i])
 			lid[1]++
 		}
 		if up := (y - (cl[1]+cr[1])/2) / ipd; math.Abs(x-(cl[0]+cr[0])/2) < 0.3*ipd && up > 0.7 && up < 0.9 {
-			brow[0] += luma(head.TexCoords[0][i])
+			brow[0] += texelLuma(img, head.TexCoords[0][i])
 			brow[1]++
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"image"
 	_ "image/jpeg" // the leader's textures
 	_ "image/png"
+	"math"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -58,4 +59,31 @@ func baseColorImage(t *testing.T, s *scene.Scene, material string) image.Image {
 	}
 	t.Fatalf("no %s material with a base colour texture", material)
 	return nil
+}
+
+// sceneEyes is the mean position of each eyeball's vertices (left,
+// right) and the distance between them across: the face measures read
+// their boxes in eye-distances from these, as faceprops does, so a face
+// of any size is measured alike.
+func sceneEyes(t *testing.T, s *scene.Scene) (left, right [3]float64, ipd float64) {
+	t.Helper()
+	mean := func(p *scene.Primitive) (m [3]float64) {
+		for _, q := range p.Positions {
+			for a := range 3 {
+				m[a] += float64(q[a]) / float64(len(p.Positions))
+			}
+		}
+		return m
+	}
+	left, right = mean(meshOf(t, s, "EyeLeft")), mean(meshOf(t, s, "EyeRight"))
+	return left, right, math.Abs(left[0] - right[0])
+}
+
+// texelLuma is the relative luminance (0..1, of the sRGB-coded values as
+// stored) of the texel uv falls in: the baked-shade measures compare the
+// picture a viewer samples, texel by texel, without filtering.
+func texelLuma(img image.Image, uv [2]float32) float64 {
+	b := img.Bounds()
+	r, g, bl, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
 }

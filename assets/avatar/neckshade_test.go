@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"image"
 	"math"
 	"testing"
 
@@ -17,23 +16,10 @@ import (
 // step: the body's texels at the border's vertices over the head's.
 func neckOverCheek(t *testing.T, s *scene.Scene) (neck, step float64) {
 	t.Helper()
-	el, er := meshOf(t, s, "EyeLeft"), meshOf(t, s, "EyeRight")
-	mean := func(p *scene.Primitive, a int) float64 {
-		var m float64
-		for _, q := range p.Positions {
-			m += float64(q[a]) / float64(len(p.Positions))
-		}
-		return m
-	}
-	ipd := math.Abs(mean(el, 0) - mean(er, 0))
-	eyeY := (mean(el, 1) + mean(er, 1)) / 2
+	el, er, ipd := sceneEyes(t, s)
+	eyeY := (el[1] + er[1]) / 2
 	head, body := meshOf(t, s, "Wolf3D_Head"), meshOf(t, s, "Wolf3D_Body")
 	himg, bimg := baseColorImage(t, s, "Wolf3D_Skin"), baseColorImage(t, s, "Wolf3D_Body")
-	luma := func(img image.Image, uv [2]float32) float64 {
-		b := img.Bounds()
-		r, g, bl, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
-		return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
-	}
 	// The border: head vertices within 0.5 mm of a body vertex, in front.
 	var hb, bb [2]float64
 	low := math.Inf(1)
@@ -42,8 +28,8 @@ func neckOverCheek(t *testing.T, s *scene.Scene) (neck, step float64) {
 			if dist3(p, q) < 0.0005 {
 				low = math.Min(low, float64(p[1]))
 				if head.Normals[i][2] > 0.5 {
-					hb[0] += luma(himg, head.TexCoords[0][i])
-					bb[0] += luma(bimg, body.TexCoords[0][k])
+					hb[0] += texelLuma(himg, head.TexCoords[0][i])
+					bb[0] += texelLuma(bimg, body.TexCoords[0][k])
 					hb[1]++
 					bb[1]++
 				}
@@ -54,14 +40,14 @@ func neckOverCheek(t *testing.T, s *scene.Scene) (neck, step float64) {
 	var nk, ck [2]float64
 	for i, q := range body.Positions {
 		if math.Abs(float64(q[0])) < 0.03 && body.Normals[i][2] > 0.5 && float64(q[1]) > low-0.04 {
-			nk[0] += luma(bimg, body.TexCoords[0][i])
+			nk[0] += texelLuma(bimg, body.TexCoords[0][i])
 			nk[1]++
 		}
 	}
 	for i, q := range head.Positions {
 		x, y := math.Abs(float64(q[0])), float64(q[1])
 		if head.Normals[i][2] > 0.6 && x > 0.3*ipd && x < 0.8*ipd && y < eyeY-0.35*ipd && y > eyeY-0.6*ipd {
-			ck[0] += luma(himg, head.TexCoords[0][i])
+			ck[0] += texelLuma(himg, head.TexCoords[0][i])
 			ck[1]++
 		}
 	}
