@@ -145,3 +145,25 @@ func TestGlassesOnHead(t *testing.T) {
 		})
 	}
 }
+
+// glassWearer is a configuration the glasses' fit tests dress, by name.
+type glassWearer struct {
+	name string
+	cfg  Config
+}
+
+// glassWearers is the default faces in the round and the square frames
+// and a wide build in the square, then more: the glasses' fit tests
+// each add the panel's avatars whose faults they were written against,
+// and every one of them checks the three faces the frames are made on.
+func glassWearers(more ...glassWearer) []glassWearer {
+	round := Default(Masculine)
+	round.Glasses.Style = "round"
+	square := Default(Feminine)
+	square.Glasses.Style = "square"
+	wide := Default(Masculine)
+	wide.Body.Build = 1
+	wide.Face.Seed = 7
+	wide.Glasses.Style = "square"
+	return append([]glassWearer{{"round", round}, {"square", square}, {"wide-build", wide}}, more...)
+}

@@ -77,25 +77,9 @@ func glassesClearance(t *testing.T, cfg Config) (brow, hair float64) {
 // four; now 1.4 to 5.4 mm under it. The hair is a guard: no fringe may
 // come through the lenses (none did, none does).
 func TestGlassesUnderBrows(t *testing.T) {
-	round := Default(Masculine)
-	round.Glasses.Style = "round"
-	square := Default(Feminine)
-	square.Glasses.Style = "square"
 	fringe := Random(3)
 	fringe.Glasses.Style = "round"
-	wide := Default(Masculine)
-	wide.Body.Build = 1
-	wide.Face.Seed = 7
-	wide.Glasses.Style = "square"
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"round", round},
-		{"square", square},
-		{"fringe", fringe},
-		{"wide-build", wide},
-	} {
+	for _, tc := range glassWearers(glassWearer{"fringe", fringe}) {
 		t.Run(tc.name, func(t *testing.T) {
 			brow, hair := glassesClearance(t, tc.cfg)
 			t.Logf("%s: brows %.1f mm over the rims, hair %.1f mm through the lenses", tc.name, 1000*brow, 1000*hair)

@@ -39,25 +39,7 @@ func templeRise(t *testing.T, cfg Config) float64 {
 // frames seemed to float: they climbed 1.7 to 2.6 cm, to the top of the
 // helix, over the side of the face.
 func TestGlassesRestOnEars(t *testing.T) {
-	round := Default(Masculine)
-	round.Glasses.Style = "round"
-	square := Default(Feminine)
-	square.Glasses.Style = "square"
-	wide := Default(Masculine)
-	wide.Body.Build = 1
-	wide.Face.Seed = 7
-	wide.Glasses.Style = "square"
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"round", round},
-		{"square", square},
-		{"wide-build", wide},
-		{"random-10", Random(10)},
-		{"random-13", Random(13)},
-		{"random-15", Random(15)},
-	} {
+	for _, tc := range glassWearers(glassWearer{"random-10", Random(10)}, glassWearer{"random-13", Random(13)}, glassWearer{"random-15", Random(15)}) {
 		t.Run(tc.name, func(t *testing.T) {
 			rise := templeRise(t, tc.cfg)
 			t.Logf("%s: temples rise %.1f mm over the hinge", tc.name, 1000*rise)
