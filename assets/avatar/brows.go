@@ -17,15 +17,28 @@ import (
 // head's skin at its own height above it, so the wider brow still lies
 // on the skin and follows the forehead's curve. The UVs stay as they
 // are: the painted brow (paint.Brows) stretches with the strip.
+//
+// The p14 panel still saw thin, faint lines (the strip at 2.1 times at
+// the head and 1.4 at the tail was a long even arch, 0.10 eye-distances
+// thick); the leader's brows are thick at the head and taper out. Now
+// 2.6 times over the inner half (0.125-0.133 eye-distances thick)
+// narrowing to 0.4 of MakeHuman's at the tail's tip
+// (TestBrowsFrameTheEyes); more at the head, or a longer thick part,
+// grows random-7's brow past TestBrowsFilled's 4 cm² (the leader's
+// brows are shorter than MakeHuman's strip).
 const (
-	browWidenHead = 2.1
-	browWidenTail = 1.4
+	browWidenHead = 2.6
+	browWidenTail = 0.4
 )
 
 // browBelow is the share of the widening the strip's lower half takes:
-// the brow grows mostly up onto the brow ridge, where the leader's sit,
-// and little down toward the eye.
-const browBelow = 0.4
+// the brow grows up onto the brow ridge and, by half as much, down
+// toward the eye, closing the band of bare skin between brow and lid
+// that left ours floating over the eye (issue 22, p14). The lower half
+// is now 1.8 times MakeHuman's (1.44 before): its edge comes down about
+// 0.01 eye-distances, still clear of the lid's crease, which a brow
+// grown further toward the eye had crowded.
+const browBelow = 0.5
 
 // browLift is the least height of a brow's vertex above the skin,
 // metres: laid on the skin at less, the head's triangles (simplified by
@@ -56,7 +69,7 @@ func thickenBrows(brows, head *part) {
 		moved := make([][3]float32, len(vs))
 		for j, i := range vs {
 			c := browCentre(brows, vs, brows.uv[i][0])
-			k := browWidenHead + (browWidenTail-browWidenHead)*smoothstep(0.35, 1, along[j])
+			k := browWidenHead + (browWidenTail-browWidenHead)*smoothstep(0.45, 1, along[j])
 			d := v3(brows.pos[i]).sub(c)
 			if d[1] < 0 {
 				// Below the middle the strip widens less: a brow grown
@@ -206,15 +219,25 @@ func (s skinPatch) onto(p [3]float32) (q vec3, height float64, n vec3) {
 // platinum, grey), as brows are and as the leader paints them: brows the
 // colour of blonde hair vanished into light skin, a face with no frame.
 // Their luminance runs from 0.85 of dark hair's to about 0.4 of
-// blonde's.
+// blonde's. browGrey of the colour is taken to a grey of its own
+// luminance: brows in the hair's full colour read orange on brown and
+// red hair beside the leader's grey-brown brows (issue 22, p14).
 func browColor(hair rgb) rgb {
 	l := hair.luma()
 	s := 0.85
 	if l > 0.05 {
 		s = math.Min(s, (0.05+0.3*(l-0.05))/l)
 	}
-	return hair.scale(s)
+	c := hair.scale(s)
+	g := c.luma()
+	for k := range 3 {
+		c[k] += (g - c[k]) * browGrey
+	}
+	return c
 }
+
+// browGrey is the share of the brows' colour taken to grey.
+const browGrey = 0.3
 
 // browTexture is the brows' painted texture (paint.Brows, 256 texels):
 // hairs of colour hair over skin of colour skin, which shows between
