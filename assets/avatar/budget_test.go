@@ -22,9 +22,8 @@ func TestBudgetCountsTheHairItKeeps(t *testing.T) {
 		{"long", 0.78},
 		{"long", 1},
 		{"ponytail", 0.78},
-		{"bun", 0.78},
-		{"bun", 0.63},
-		{"bun", 1},
+		{"ponytail", 0.63},
+		{"ponytail", 1},
 		{"buzz", 0.78},
 	} {
 		t.Run(fmt.Sprintf("%s/%.2f", c.style, c.ratio), func(t *testing.T) {

@@ -112,8 +112,13 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 			return nil, err
 		}
 		parts["hair"] = fittedPart(f)
-		trimHairline(parts["hair"], headPart, body.Joints())
-		raiseFringe(parts["hair"], body.Joints())
+		if bobbed(cfg.Hair.Style) {
+			raiseFringe(parts["hair"], body.Joints())
+			parts["hair"] = bobHair(parts["hair"], headPart, body.Joints())
+		} else {
+			trimHairline(parts["hair"], headPart, body.Joints())
+			raiseFringe(parts["hair"], body.Joints())
+		}
 	}
 	endSleeves(parts["top"], body.Joints())
 	shadeLayers(parts["top"], body.Joints()["Neck"])
@@ -210,6 +215,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	var scalp *paint.Surface
 	if p := parts["hair"]; p != nil {
 		scalp = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: scalpWeights(headPart, p, body.Joints())}
+		if bobbed(cfg.Hair.Style) {
+			bareForehead(scalp.Mask, headPart, body.Joints())
+		}
 	}
 	head := texture{
 		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),

@@ -163,7 +163,7 @@ func rimOut(a, b, c vec3) vec3 {
 // 2,326 triangles where 3,024 were built, and the tapered ends with the
 // rims about 4,850 where about 2,300 were).
 func thickTriangles(hair *part, joints map[string][3]float32, style string) int {
-	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
+	if !solidHair(style) || sculpted(style) || bobbed(style) || len(hair.tris) == 0 {
 		return 0
 	}
 	h := hair
@@ -188,7 +188,7 @@ func thickTriangles(hair *part, joints map[string][3]float32, style string) int 
 // default-female's temple and the light lines between the cards, issue
 // 22's panel's "seams".) Curly hair is left as it is (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
-	if !solidHair(style) || sculpted(style) || len(hair.tris) == 0 {
+	if !solidHair(style) || sculpted(style) || bobbed(style) || len(hair.tris) == 0 {
 		return
 	}
 	taperHairEnds(hair, joints, style)

@@ -137,6 +137,10 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				if err != nil {
 					return nil, err
 				}
+				if bobbed(cfg.Hair.Style) {
+					raiseFringe(hair, joints)
+					return bobHair(hair, head(), joints), nil
+				}
 				trimHairline(hair, head(), joints)
 				raiseFringe(hair, joints)
 				thickenHair(hair, joints, cfg.Hair.Style)
