@@ -96,6 +96,7 @@ func bodyParts(b *human.Body, hidden []bool) (head, rest *part) {
 			p.tris = append(p.tris, out)
 		}
 	}
+	smoothChinNormals(head, b.Joints())
 	head.morph, head.allShapes = true, true
 	return head, rest
 }
