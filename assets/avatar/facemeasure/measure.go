@@ -34,6 +34,11 @@ type Props struct {
 	// Cheek is the face's greatest width seen from the front between 0.3
 	// and 0.9 under the eyes: the cheekbones.
 	Cheek float64
+	// Temple is the head's greatest width seen from the front between
+	// 0.3 and 0.8 over the eyes: the forehead at the temples, where the
+	// lead saw Kiln's heads narrow at the top (a small cranium) beside
+	// the leader's wide, rounded ones.
+	Temple float64
 	// MouthLevel is the face's width at the parting's height, and Jaw at
 	// 1.4 under the eyes (about the lower lip's height): where a narrow
 	// or a square jaw shows.
@@ -92,6 +97,9 @@ func Measure(s *scene.Scene) (Props, error) {
 	zmin := f.eyeZ - sideDepth*f.ipd
 	for y := f.eyeY - 0.9*f.ipd; y <= f.eyeY-0.3*f.ipd; y += 0.01 * f.ipd {
 		out.Cheek = math.Max(out.Cheek, SliceWidth(head, y, zmin)/f.ipd)
+	}
+	for y := f.eyeY + 0.3*f.ipd; y <= f.eyeY+0.8*f.ipd; y += 0.01 * f.ipd {
+		out.Temple = math.Max(out.Temple, SliceWidth(head, y, zmin)/f.ipd)
 	}
 	out.MouthLevel = SliceWidth(head, partY, zmin) / f.ipd
 	out.Jaw = SliceWidth(head, f.eyeY-1.4*f.ipd, zmin) / f.ipd

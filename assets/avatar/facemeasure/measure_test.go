@@ -45,7 +45,7 @@ func TestMeasureLeader(t *testing.T) {
 			v, least, most float64
 		}{
 			{"eyes to nose", p.Nose, 0.7, 1.0}, {"nose to parting", p.Lip, 0.25, 0.5}, {"parting to chin", p.Chin, 0.7, 1.1},
-			{"cheekbones' width", p.Cheek, 2.2, 2.7}, {"width at the mouth", p.MouthLevel, 1.9, 2.5}, {"jaw", p.Jaw, 1.8, 2.4},
+			{"cheekbones' width", p.Cheek, 2.2, 2.7}, {"temples' width", p.Temple, 2.1, 2.6}, {"width at the mouth", p.MouthLevel, 1.9, 2.5}, {"jaw", p.Jaw, 1.8, 2.4},
 			{"mouth's width", p.Mouth, 0.8, 1.1}, {"lips' height", p.LipHeight, 0.1, 0.4},
 		} {
 			if c.v < c.least || c.v > c.most {
