@@ -40,10 +40,16 @@ func glint(theta, phi, t0, p0 float64) float64 {
 }
 
 // IrisAngle is the iris's edge (the limbus), as the angle from the
-// eye's front, radians. At 0.50 the panel still saw white round the
-// iris on some random faces (random-11, -12); the leader's irises are
-// larger in the eye's opening. The rest lids are set from it (lids.go).
-const IrisAngle = 0.54
+// eye's front, radians. The rest lids are set from it (lids.go). At
+// 0.54 on the grown eyes (eyeGrowth) the iris was 0.34-0.36 of the
+// pupils' distance in room close-ups (bench/avatar-look/eyewhite)
+// against the leader's 0.26-0.28: big round discs, a doll's eyes (issue
+// 22, p14). At 0.43 it is about 0.29.
+const IrisAngle = 0.43
+
+// pupilShare is the pupil's angle as a share of the iris's (0.20 of
+// 0.54 before): a smaller iris keeps its pupil in proportion.
+const pupilShare = 0.37
 
 // white is the eye's sclera: a warm light grey, not paper white (a white
 // as bright as the skin's highlights made the gaze look fixed and hard).
@@ -72,7 +78,7 @@ var scleraWarm = rgb{0.42, 0.27, 0.23}
 // eyeTexel is the colour and relief of the eye at texel t, around the
 // eyeball's centre c.
 func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
-	const pupil, limbus = 0.20, IrisAngle // angles from the front, radians
+	const pupil, limbus = pupilShare * IrisAngle, IrisAngle // angles from the front, radians
 	if !t.ok {
 		return white, 0
 	}
@@ -93,12 +99,15 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		fib := noise3([3]float64{math.Cos(phi) * 24, math.Sin(phi) * 24, q * 3}, seed)
 		col = ir.scale(0.55 + 0.7*fib)
 		col = col.mix(ir.mix(rgb{0.75, 0.6, 0.3}, 0.4), 0.5*(1-smooth(0, 0.3, q)))
-		// The limbal ring: the iris darkens to near black over its
-		// outer quarter and fades into the white past it (below). A ring
-		// of the iris's colour at half its light (0.45, 0.6 of the
-		// way) did not show in a portrait, and the iris then read as a
-		// flat disc beside the leader's dark-edged ones (issue 22).
-		col = col.mix(ir.scale(limbalDark), 0.9*smooth(0.7, 0.95, q))
+		// The limbal ring: the iris darkens toward its edge and fades
+		// into the white past it (below). A ring of the iris's colour at
+		// half its light (0.45, 0.6 of the way) did not show in a
+		// portrait, and the iris then read as a flat disc beside the
+		// leader's dark-edged ones (issue 22); near black over its outer
+		// quarter (0.9 of the way from 0.7 to 0.95 of the iris) it read
+		// as a heavy dark rim (p14). It darkens over its outer half now,
+		// limbalRing of the way at the edge.
+		col = col.mix(ir.scale(limbalDark), limbalRing*smooth(0.5, 1, q))
 		h = -0.5 * fib
 		// The pupil's edge, soft over about a texel (0.03 rad) each side.
 		open := smooth(pupil-pupilSoft, pupil+pupilSoft, theta)
@@ -108,13 +117,17 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		k := smooth(limbus+scleraFrom, scleraTo, theta)
 		col = white.scale((0.95+0.08*v)*(scleraLift*(1-k)+scleraShade*k)).mix(scleraWarm, scleraWarmth*k)
 		col = col.mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
-		col = col.mix(ir.scale(limbalDark), 0.7*(1-smooth(limbus, limbus+0.06, theta)))
+		col = col.mix(ir.scale(limbalDark), limbalFade*(1-smooth(limbus, limbus+0.08, theta)))
 	}
 	// The catchlights: angular distances on the eye from their centres.
+	// Placed and sized for an iris 0.54 rad across, they shrink with it
+	// (k), so a smaller iris keeps its catchlights inside it and in
+	// proportion.
 	if theta < limbus {
-		q := glint(theta, phi, 0.24, 3*math.Pi/4)
-		g := glint(theta, phi, 0.27, -math.Pi/4)
-		a := math.Max(1-smooth(0.06, 0.09, q), 0.9*(1-smooth(0.025, 0.04, g)))
+		const k = IrisAngle / 0.54
+		q := glint(theta, phi, 0.24*k, 3*math.Pi/4)
+		g := glint(theta, phi, 0.27*k, -math.Pi/4)
+		a := math.Max(1-smooth(0.06*k, 0.09*k, q), 0.9*(1-smooth(0.025*k, 0.04*k, g)))
 		col = col.mix(rgb{0.92, 0.92, 0.95}, a)
 	}
 	return col, h
@@ -128,8 +141,14 @@ const pupilSoft = 0.03
 
 var pupilBlack = rgb{0.01, 0.01, 0.012}
 
-// limbalDark is the limbal ring's light as a share of the iris colour's.
-const limbalDark = 0.08
+// limbalDark is the limbal ring's light as a share of the iris colour's;
+// limbalRing how far the iris's edge is taken to it, limbalFade how far
+// the white just past the edge (0.9 and 0.7 before p14: a heavy rim).
+const (
+	limbalDark = 0.08
+	limbalRing = 0.85
+	limbalFade = 0.5
+)
 
 // irisMute is how far an iris's colour is taken toward the grey of its
 // own luminance: the palette's colours painted as they are drew bright

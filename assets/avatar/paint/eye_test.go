@@ -9,8 +9,8 @@ import (
 // TestIrisSoftWithDarkRing paints the palette's green and blue eyes and
 // measures the iris on the texture: its mean saturation (sRGB, (max -
 // min) / max) between the pupil and the ring, and the limbal ring's
-// light (the iris's outer edge, 0.53 rad from the front, against its
-// middle, 0.35 rad). Issue 22's panel saw bright green irises with no
+// light (the iris's outer edge, 0.98 of IrisAngle from the front,
+// against its middle, 0.65 of it). Issue 22's panel saw bright green irises with no
 // edge: the palette's colours painted as they are measured 0.44 (green)
 // and 0.56 (blue) saturation and the ring 0.88 of the middle's light; the leader's irises are
 // greyed colours ringed near black.
@@ -46,8 +46,8 @@ func TestIrisSoftWithDarkRing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			img := decode(t, Eye(eye, tc.iris, 1, 256).Base)
-			mid, sat := eyeRing(img, 0.35)
-			edge, _ := eyeRing(img, 0.53)
+			mid, sat := eyeRing(img, 0.65*IrisAngle)
+			edge, _ := eyeRing(img, 0.98*IrisAngle)
 			t.Logf("%s: saturation %.2f, ring at %.2f of the middle's light", tc.name, sat, edge/mid)
 			if sat > 0.42 {
 				t.Errorf("iris saturation %.2f, want 0.42 or less (soft, not bright)", sat)
@@ -63,8 +63,8 @@ func TestIrisSoftWithDarkRing(t *testing.T) {
 }
 
 // TestScleraShadedToTheCorners paints a brown eye and measures its white
-// on the texture (eyeRing's sRGB luminance): next to the iris (0.62 rad
-// from the front, past the limbal ring's fade) against the corners of
+// on the texture (eyeRing's sRGB luminance): next to the iris (0.08 rad
+// past IrisAngle, past the limbal ring's fade) against the corners of
 // the lids' opening (0.95 rad). The leader's white is near white beside
 // the iris and a warm grey in the corners (246 to 163 sRGB across it in
 // a room close-up); ours was one even grey (0.71 of full light at both
@@ -74,7 +74,7 @@ func TestIrisSoftWithDarkRing(t *testing.T) {
 func TestScleraShadedToTheCorners(t *testing.T) {
 	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
 	img := decode(t, Eye(eye, RGB{0.12, 0.06, 0.03}, 1, 256).Base)
-	near, _ := eyeRing(img, 0.62)
+	near, _ := eyeRing(img, IrisAngle+0.08)
 	corner, _ := eyeRing(img, 0.95)
 	near, corner = near/255, corner/255
 	t.Logf("the white: %.2f next to the iris, %.2f in the corners (%.2f times)", near, corner, near/corner)
@@ -87,9 +87,10 @@ func TestScleraShadedToTheCorners(t *testing.T) {
 }
 
 // TestPupilEdgeSoft reads the painted eye (eyeTexel) across the pupil's
-// edge, 0.20 rad from the front: a step of 0.01 rad there (a third of a
-// texel on the 256-texel eye) may cross at most 0.3 of the way from the
-// pupil's black to the iris just outside it (0.26 rad). Cut hard, it
+// edge (pupilShare of IrisAngle from the front): a step of 0.01 rad
+// there (a third of a texel on the 256-texel eye) may cross at most 0.3
+// of the way from the pupil's black to the iris just outside it (0.06
+// rad further out). Cut hard, it
 // crossed all of it in one step, a jagged polygon in close-ups.
 func TestPupilEdgeSoft(t *testing.T) {
 	ir := muted(rgb{0.12, 0.06, 0.03})
@@ -97,9 +98,10 @@ func TestPupilEdgeSoft(t *testing.T) {
 		c, _ := eyeTexel(texel{ok: true, pos: [3]float64{0, math.Sin(theta) * math.Sin(1), math.Cos(theta)}}, [3]float64{}, ir, 1)
 		return c.luma()
 	}
-	black, iris := at(0.1), at(0.26)
+	edge := pupilShare * IrisAngle
+	black, iris := at(edge-0.1), at(edge+0.06)
 	most := 0.0
-	for th := 0.15; th < 0.25; th += 0.01 {
+	for th := edge - 0.05; th < edge+0.05; th += 0.01 {
 		most = math.Max(most, math.Abs(at(th+0.01)-at(th))/(iris-black))
 	}
 	t.Logf("pupil %.4f, iris %.4f: a 0.01 rad step crosses %.2f of it at most", black, iris, most)
