@@ -40,7 +40,53 @@ func jawShade(p *part, top float64) []float32 {
 	for _, k := range jawShadeTilts {
 		shadeAlong(p, top, k, out)
 	}
+	softenShade(graphOf(p), out, jawShadeSoften)
+	// Faded out over the part's last 2 cm, where the body's skin,
+	// unshaded, meets it (after softening, so none runs into the border).
+	bottom := math.Inf(1)
+	for _, q := range p.pos {
+		bottom = math.Min(bottom, float64(q[1]))
+	}
+	for v, q := range p.pos {
+		out[v] *= float32(smoothstep(bottom, bottom+0.02, float64(q[1])))
+	}
 	return out
+}
+
+// jawShadeSoften is how many times jawShade averages each vertex's shade
+// with its neighbours': whether a ray from a vertex meets the jaw's
+// underside within reach jumps from one vertex to the next where the
+// underside's edge crosses the mesh, and on random-15's chin the shade's
+// edge zigzagged along the mesh's edges, a V of lines at the chin's
+// lower edge (p14's "smudgy chin shading"). Six passes soften it over
+// about a centimetre.
+const jawShadeSoften = 6
+
+// softenShade averages a per-vertex shade with its neighbours' on g,
+// passes times, half its own and half their mean each time.
+func softenShade(g baseGraph, s []float32, passes int) {
+	v := make([]float64, len(g.at))
+	for i, k := range g.node {
+		v[k] = float64(s[i])
+	}
+	next := make([]float64, len(v))
+	for range passes {
+		for k, ns := range g.nbr {
+			if len(ns) == 0 {
+				next[k] = v[k]
+				continue
+			}
+			var m float64
+			for _, j := range ns {
+				m += v[j]
+			}
+			next[k] = 0.5*v[k] + 0.5*m/float64(len(ns))
+		}
+		v, next = next, v
+	}
+	for i, k := range g.node {
+		s[i] = float32(v[k])
+	}
 }
 
 // shadeAlong adds to out, per vertex, its share of the shade along the
@@ -75,10 +121,6 @@ func shadeAlong(p *part, top, k float64, out []float32) {
 		}
 	}
 	share := float32(1 / float64(len(jawShadeTilts)))
-	bottom := math.Inf(1)
-	for _, q := range p.pos {
-		bottom = math.Min(bottom, float64(q[1]))
-	}
 	for v, q := range p.pos {
 		y := float64(q[1])
 		if y > top {
@@ -107,9 +149,6 @@ func shadeAlong(p *part, top, k float64, out []float32) {
 				near = math.Min(near, h*math.Sqrt(1+k*k))
 			}
 		}
-		// Faded out over the part's last 2 cm, where the body's skin,
-		// unshaded, meets it.
-		edge := smoothstep(bottom, bottom+0.02, y)
-		out[v] += share * float32(edge*(1-smoothstep(jawShadeNear, jawShadeReach, near)))
+		out[v] += share * float32(1-smoothstep(jawShadeNear, jawShadeReach, near))
 	}
 }
