@@ -18,7 +18,9 @@ import (
 // the skull, its radius the cards' outer envelope blurred over a few
 // centimetres (so no card's corner shows) and kept clear of the skin,
 // its lower edge one smooth curve round the head, turned in at the
-// ends so the edge shows a thickness instead of a paper rim. The
+// ends so the edge shows a thickness instead of a paper rim, and its
+// inside over the lower half drawn as a second, shaded sheet, as the
+// inside of a cut is in shade. The
 // braid's tail below the nape is left off: no portrait shows it, and
 // the bob's line at the nape is the cut people see.
 
@@ -58,6 +60,12 @@ const (
 	// (metres), about as low as its sides: braid01's cards below it are
 	// the braid's tail.
 	bobNape = 0.09
+	// bobInner is how many rows of the shell's inside are drawn, from
+	// the tuck up (about the lower half: what shows between the bob's
+	// ends and the jaw); bobInside is how much of the hair's light they
+	// keep (COLOR_0), the shade inside a cut.
+	bobInner  = 10
+	bobInside = 0.45
 	// bobSample is the spacing of the points sampled on the cards
 	// (metres).
 	bobSample = 0.004
@@ -301,12 +309,12 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 	// The grid: column k at azimuth a (the seam's column twice, for the
 	// UVs), row i from the crown (i = 0) to the edge (bobRows), then the
 	// tuck's two rows turning in under it.
-	rows := bobRows + 2
+	rows := bobRows + 2 + bobInner
 	idx := func(k, i int) uint32 { return uint32(k*(rows+1) + i) }
 	for k := 0; k <= bobCols; k++ {
 		a := -math.Pi + 2*math.Pi*float64(k)/bobCols
 		e0 := edge(a)
-		var last vec3
+		col := make([]vec3, 0, bobRows+1)
 		// The tuck reaches in to the skin behind the edge (a fringe's
 		// gap over the forehead shows no inside), within bobTuck and
 		// bobTuckMax.
@@ -319,14 +327,26 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 				// off the head on top.
 				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e), clear.at(a, e))
 				q = f.c.add(dirOf(a, e).scale(r))
-				last = q
+				col = append(col, q)
 			} else {
 				// Turned in toward the skull's axis and up a little: a
-				// rounded end of the thickness bobTuck.
+				// rounded end of the thickness bobTuck; then the inside
+				// (bobInner rows), the outside's rows moved in as far.
 				in := vec3{-math.Sin(a), 0, -math.Cos(a)}
-				s := float64(i - bobRows)
-				q = last.add(in.scale(tuck * s / 2)).add(vec3{0, bobTuck * 0.6 * s * s / 4, 0})
+				s := math.Min(2, float64(i-bobRows))
+				from := col[bobRows-max(0, i-bobRows-2)]
+				q = from.add(in.scale(tuck * s / 2)).add(vec3{0, bobTuck * 0.6 * s * s / 4, 0})
 			}
+			// The inside in its shade: lit as the outside, it showed
+			// grey between the bob's ends and the jaw (random-02, -05).
+			// The cut's rounded end halfway.
+			l := float32(1)
+			if i == bobRows+1 {
+				l = (1 + bobInside) / 2
+			} else if i > bobRows+1 {
+				l = bobInside
+			}
+			p.color = append(p.color, [4]float32{l, l, l, 1})
 			p.pos = append(p.pos, q.f32())
 			p.nrm = append(p.nrm, dirOf(a, math.Pi/2-(math.Pi/2-e0)*math.Min(1, float64(i)/bobRows)).f32())
 			p.uv = append(p.uv, [2]float32{float32(k) / bobCols, float32(i) / float32(rows)})

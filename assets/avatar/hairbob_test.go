@@ -22,8 +22,8 @@ import (
 //
 // braid01's lifted cards (before): facets 90th percentile 66.0-67.8°,
 // outline 0.63-0.66 mm, lower edge 55-65 mm; the shell (bobHair):
-// 7.7-8.7°, 0.11-0.42 mm (the rest is the turn of its ends), 4.0-6.2 mm
-// (the rise from the sides to the fringe).
+// 10.5-11.2°, 0.15-0.48 mm (the rest is the turn of its ends),
+// 3.8-4.9 mm (the rise from the sides to the fringe).
 func TestBobIsClean(t *testing.T) {
 	for _, seed := range []int64{2, 4, 5, 17} {
 		t.Run(fmt.Sprintf("random-%02d", seed), func(t *testing.T) {
