@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -126,17 +125,7 @@ func TestChinLines(t *testing.T) {
 			t.Logf("%s: chin lines %.2f°", n, chinLines(t, l))
 		}
 	}
-	cases := []struct {
-		name string
-		cfg  Config
-	}{{"default-male", Default(Masculine)}, {"default-female", Default(Feminine)}}
-	for i := range 18 {
-		cases = append(cases, struct {
-			name string
-			cfg  Config
-		}{fmt.Sprintf("random-%02d", i+1), Random(int64(i + 1))})
-	}
-	for _, c := range cases {
+	for _, c := range panelFaces() {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := Generate(c.cfg)
 			if err != nil {

@@ -146,17 +146,11 @@ func TestGlassesOnHead(t *testing.T) {
 	}
 }
 
-// glassWearer is a configuration the glasses' fit tests dress, by name.
-type glassWearer struct {
-	name string
-	cfg  Config
-}
-
 // glassWearers is the default faces in the round and the square frames
 // and a wide build in the square, then more: the glasses' fit tests
 // each add the panel's avatars whose faults they were written against,
 // and every one of them checks the three faces the frames are made on.
-func glassWearers(more ...glassWearer) []glassWearer {
+func glassWearers(more ...namedConfig) []namedConfig {
 	round := Default(Masculine)
 	round.Glasses.Style = "round"
 	square := Default(Feminine)
@@ -165,5 +159,5 @@ func glassWearers(more ...glassWearer) []glassWearer {
 	wide.Body.Build = 1
 	wide.Face.Seed = 7
 	wide.Glasses.Style = "square"
-	return append([]glassWearer{{"round", round}, {"square", square}, {"wide-build", wide}}, more...)
+	return append([]namedConfig{{"round", round}, {"square", square}, {"wide-build", wide}}, more...)
 }

@@ -79,7 +79,7 @@ func glassesClearance(t *testing.T, cfg Config) (brow, hair float64) {
 func TestGlassesUnderBrows(t *testing.T) {
 	fringe := Random(3)
 	fringe.Glasses.Style = "round"
-	for _, tc := range glassWearers(glassWearer{"fringe", fringe}) {
+	for _, tc := range glassWearers(namedConfig{"fringe", fringe}) {
 		t.Run(tc.name, func(t *testing.T) {
 			brow, hair := glassesClearance(t, tc.cfg)
 			t.Logf("%s: brows %.1f mm over the rims, hair %.1f mm through the lenses", tc.name, 1000*brow, 1000*hair)

@@ -117,7 +117,7 @@ func hullDepth(hull [][2]float64, q [2]float64) float64 {
 // of the nose (aebaeca), so it traced the nose's side and kinked at
 // its wing.
 func TestGlassesRimsConvex(t *testing.T) {
-	for _, tc := range glassWearers(glassWearer{"random-15", Random(15)}, glassWearer{"random-12", Random(12)}) {
+	for _, tc := range glassWearers(namedConfig{"random-15", Random(15)}, namedConfig{"random-12", Random(12)}) {
 		t.Run(tc.name, func(t *testing.T) {
 			notch := rimNotch(t, tc.cfg)
 			t.Logf("%s: the rim's outline bends in %.1f mm beside the nose", tc.name, 1000*notch)

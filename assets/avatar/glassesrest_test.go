@@ -39,7 +39,7 @@ func templeRise(t *testing.T, cfg Config) float64 {
 // frames seemed to float: they climbed 1.7 to 2.6 cm, to the top of the
 // helix, over the side of the face.
 func TestGlassesRestOnEars(t *testing.T) {
-	for _, tc := range glassWearers(glassWearer{"random-10", Random(10)}, glassWearer{"random-13", Random(13)}, glassWearer{"random-15", Random(15)}) {
+	for _, tc := range glassWearers(namedConfig{"random-10", Random(10)}, namedConfig{"random-13", Random(13)}, namedConfig{"random-15", Random(15)}) {
 		t.Run(tc.name, func(t *testing.T) {
 			rise := templeRise(t, tc.cfg)
 			t.Logf("%s: temples rise %.1f mm over the hinge", tc.name, 1000*rise)

@@ -48,7 +48,7 @@ func rimsHidden(t *testing.T, cfg Config) (share, depth float64) {
 // (the default feminine face) of the square rims' vertices behind the
 // skin, up to 11.3, 13.7 and 10.5 mm; the round rims none.
 func TestGlassesRimsInFront(t *testing.T) {
-	for _, tc := range glassWearers(glassWearer{"random-15", Random(15)}, glassWearer{"random-12", Random(12)}) {
+	for _, tc := range glassWearers(namedConfig{"random-15", Random(15)}, namedConfig{"random-12", Random(12)}) {
 		t.Run(tc.name, func(t *testing.T) {
 			share, depth := rimsHidden(t, tc.cfg)
 			t.Logf("%s: %.1f%% of the rims' vertices behind the skin, up to %.1f mm", tc.name, 100*share, 1000*depth)

@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -49,17 +48,7 @@ func jawShadeStep(t *testing.T, cfg Config) float64 {
 // "smudgy chin shading" on random-15): 0.65 to 1.19 per centimetre on
 // the twenty faces, 0.11 to 0.32 softened (jawShadeSoften).
 func TestJawShadeSoft(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  Config
-	}{{"default-male", Default(Masculine)}, {"default-female", Default(Feminine)}}
-	for i := range 18 {
-		cases = append(cases, struct {
-			name string
-			cfg  Config
-		}{fmt.Sprintf("random-%02d", i+1), Random(int64(i + 1))})
-	}
-	for _, c := range cases {
+	for _, c := range panelFaces() {
 		t.Run(c.name, func(t *testing.T) {
 			d := jawShadeStep(t, c.cfg)
 			t.Logf("jaw shade step %.3f per cm", d)

@@ -2,6 +2,7 @@ package avatar
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	_ "image/jpeg" // the leader's textures
 	_ "image/png"
@@ -86,4 +87,23 @@ func texelLuma(img image.Image, uv [2]float32) float64 {
 	b := img.Bounds()
 	r, g, bl, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
 	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
+}
+
+// namedConfig is a configuration a table test builds, by the name its
+// subtest and log lines show.
+type namedConfig struct {
+	name string
+	cfg  Config
+}
+
+// panelFaces is the blind panel's twenty avatars as configs -n 18 -seed
+// 1 draws them (default-male, default-female, random-01..18): the face
+// measures that were written against the panel's pictures check every
+// face the judges saw.
+func panelFaces() []namedConfig {
+	faces := []namedConfig{{"default-male", Default(Masculine)}, {"default-female", Default(Feminine)}}
+	for i := range 18 {
+		faces = append(faces, namedConfig{fmt.Sprintf("random-%02d", i+1), Random(int64(i + 1))})
+	}
+	return faces
 }
