@@ -34,7 +34,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/internal/closeup"
 	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
@@ -69,9 +69,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		cx, cy := pupil(im, image.Rect(*x0, *y0, *x1, *y1))
+		cx, cy := closeup.Pupil(im, image.Rect(*x0, *y0, *x1, *y1))
 		w := im.Bounds().Dx()
-		ox, oy := pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
+		ox, oy := closeup.Pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
 		ipd := math.Hypot(float64(ox-cx), float64(oy-cy))
 		b, ok := measure(im, cx, cy, ipd)
 		if !ok {
@@ -141,7 +141,7 @@ func read(im image.Image, x, cy int, ipd float64) column {
 	y0, y1 := cy-int(top*ipd), cy-int(lowest*ipd)
 	var ls []float64
 	for y := y0; y <= y1; y++ {
-		ls = append(ls, luma(im, x, y))
+		ls = append(ls, closeup.Luma(im, x, y))
 	}
 	s := slices.Clone(ls)
 	slices.Sort(s)
@@ -202,7 +202,7 @@ func read(im image.Image, x, cy int, ipd float64) column {
 	if math.IsNaN(gap) {
 		// Read on below lowest to the lid.
 		for y := y1 + 1; y < cy; y++ {
-			if luma(im, x, y) < half {
+			if closeup.Luma(im, x, y) < half {
 				gap = float64(y-(y0+last)-1) / ipd
 				break
 			}
@@ -217,32 +217,6 @@ func read(im image.Image, x, cy int, ipd float64) column {
 		above:    float64(cy-(y0+last)) / ipd,
 		gap:      gap,
 	}
-}
-
-func luma(im image.Image, x, y int) float64 {
-	r, g, b, _ := im.At(x, y).RGBA()
-	return 255 * paint.Luma(paint.RGB{float64(r>>8) / 255, float64(g>>8) / 255, float64(b>>8) / 255})
-}
-
-// pupil is the middle of the darkest 13-px patch in the window, by its
-// third-quartile luma so a catchlight over part of it does not move it.
-func pupil(im image.Image, win image.Rectangle) (cx, cy int) {
-	best := math.Inf(1)
-	for y := win.Min.Y; y < win.Max.Y; y++ {
-		for x := win.Min.X; x < win.Max.X; x++ {
-			var v []float64
-			for dy := -6; dy <= 6; dy += 2 {
-				for dx := -6; dx <= 6; dx += 2 {
-					v = append(v, luma(im, x+dx, y+dy))
-				}
-			}
-			slices.Sort(v)
-			if q := v[len(v)*3/4]; q < best {
-				best, cx, cy = q, x, y
-			}
-		}
-	}
-	return cx, cy
 }
 
 func median(v []float64) float64 {

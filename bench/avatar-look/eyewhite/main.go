@@ -37,6 +37,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/internal/closeup"
 	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
@@ -70,7 +71,7 @@ func main() {
 		// The other eye, in the window mirrored about the picture's
 		// middle (the camera is centred between the eyes).
 		w := im.Bounds().Dx()
-		ox, oy := pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
+		ox, oy := closeup.Pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
 		ipd := math.Hypot(float64(ox-m.cx), float64(oy-m.cy))
 		fmt.Printf("%s: pupils %.0f px apart, iris diameter %.3f of that, iris radius %d px, lid covers %.0f%% of the iris's height, white above %d px, below %d px, lash line %d px, contrast %.2f\n",
 			f, ipd, float64(2*m.r)/ipd, m.r, 100*m.cover, m.white, m.below, m.lash, m.contrast)
@@ -109,14 +110,14 @@ type measures struct {
 
 func measure(im image.Image, win image.Rectangle) (measures, bool) {
 	var m measures
-	m.cx, m.cy = pupil(im, win)
+	m.cx, m.cy = closeup.Pupil(im, win)
 	// Centre it on the pupil's dark run along its row.
 	pl, _ := px(im, m.cx, m.cy)
 	l, r := m.cx, m.cx
-	for l > win.Min.X-40 && luma(im, l-1, m.cy) < pl+30 {
+	for l > win.Min.X-40 && closeup.Luma(im, l-1, m.cy) < pl+30 {
 		l--
 	}
-	for r < win.Max.X+40 && luma(im, r+1, m.cy) < pl+30 {
+	for r < win.Max.X+40 && closeup.Luma(im, r+1, m.cy) < pl+30 {
 		r++
 	}
 	m.cx = (l + r) / 2
@@ -170,18 +171,13 @@ func measure(im image.Image, win image.Rectangle) (measures, bool) {
 	m.lash = m.lid - y
 	var lash, skin []float64
 	for k := range m.lash {
-		lash = append(lash, luma(im, m.col, m.lid-k))
+		lash = append(lash, closeup.Luma(im, m.col, m.lid-k))
 	}
 	for k := 2; k < 8; k++ {
-		skin = append(skin, luma(im, m.col, y-k))
+		skin = append(skin, closeup.Luma(im, m.col, y-k))
 	}
 	m.contrast = 1 - median(lash)/median(skin)
 	return m, true
-}
-
-func luma(im image.Image, x, y int) float64 {
-	l, _ := px(im, x, y)
-	return l
 }
 
 func median(v []float64) float64 {
@@ -203,25 +199,4 @@ func mark(im image.Image, m measures, f string) error {
 	dot(m.col, m.irisTop, color.RGBA{0, 255, 0, 255})
 	dot(m.col, m.lid, color.RGBA{0, 0, 255, 255})
 	return pngfile.Write(f, out)
-}
-
-// pupil is the middle of the darkest 13-px patch in the window, by its
-// third-quartile luma so a catchlight over part of it does not move it.
-func pupil(im image.Image, win image.Rectangle) (cx, cy int) {
-	best := math.Inf(1)
-	for y := win.Min.Y; y < win.Max.Y; y++ {
-		for x := win.Min.X; x < win.Max.X; x++ {
-			var v []float64
-			for dy := -6; dy <= 6; dy += 2 {
-				for dx := -6; dx <= 6; dx += 2 {
-					v = append(v, luma(im, x+dx, y+dy))
-				}
-			}
-			slices.Sort(v)
-			if q := v[len(v)*3/4]; q < best {
-				best, cx, cy = q, x, y
-			}
-		}
-	}
-	return cx, cy
 }
