@@ -2,6 +2,7 @@ package avatar
 
 import (
 	"math"
+	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
@@ -614,7 +615,8 @@ const hairClearance = 0.004
 // ending in a flat cut along the rim (the panel saw square locks at the
 // temples). The uncovered hair next to it is drawn in toward the head,
 // no farther out than the hat above it, so that it tucks in under the
-// rim. Hair farther from the hat stays as it is.
+// rim. Hair farther from the hat stays as it is. What the cut leaves of
+// a lock as a small piece apart from the rest goes (dropHatScraps).
 func pressHair(hair, hatPart *part, c vec3) {
 	shell := hatPart
 	if hatPart.shell > 0 && hatPart.shell < len(hatPart.tris) {
@@ -625,6 +627,7 @@ func pressHair(hair, hatPart *part, c vec3) {
 	if shell != hatPart {
 		whole = newRayBins(hatPart, c)
 	}
+	orig, all := slices.Clone(hair.pos), slices.Clone(hair.tris)
 	n := len(hair.pos)
 	covered := make([]bool, n)
 	hits := make([]float64, n)
@@ -728,7 +731,7 @@ func pressHair(hair, hatPart *part, c vec3) {
 		}
 		kept = append(kept, tri...)
 	}
-	hair.keep(kept)
+	hair.keep(dropHatScraps(orig, all, kept))
 }
 
 // crossesHat reports whether an edge of the triangle abd passes through
