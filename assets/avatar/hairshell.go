@@ -136,8 +136,11 @@ const (
 
 // hairLockRise is how far a lock's crest stands over the grooves beside
 // it and over the root of the lock behind its tip, on the top of the
-// sculpted cut (metres).
-const hairLockRise = 0.0075
+// sculpted cut (metres). At 7.5 mm the locks were paint on a smooth
+// dome: issue 22's panel (p15) read the short cut as "a slab", its
+// front view's outline one smooth curve (TestShortCutOutlineBroken).
+// At 16 mm the crossing locks' crests pitted the light in dark dots.
+const hairLockRise = 0.012
 
 // lockRise is how much a lock raises the hair at p: the tousle's chunky
 // locks (paint.Tousle), swept from the forehead back over the top and
@@ -148,7 +151,9 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	if f.curly {
 		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1]) * paint.CurlBumps(p, hairCurlCell, 31)
 	}
-	top := smooth(0.35, 0.8, n[1]) + smooth(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smooth(0.01, 0.04, in)
+	// Over the front the locks rise from 2 cm inside the hairline
+	// (4 cm before), so the front of the quiff breaks up too.
+	top := smooth(0.35, 0.8, n[1]) + smooth(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smooth(0.0, 0.02, in)
 	if top <= 0 {
 		return 0
 	}

@@ -105,8 +105,8 @@ func TestShortCutShape(t *testing.T) {
 // are now an opaque shell (TestHairStandsOffScalp/curly: opaque, no ray
 // onto the crown without hair) raised in lumps. Measured by hairLumps on
 // default-male with curly hair: at least 1 mm (1.16); the short cut's
-// tousled locks measure 0.70 mm, the old cards 2.71 mm (their ragged
-// edges, seen through).
+// tousled locks measure 1.04 mm (0.70 before TestShortCutOutlineBroken),
+// the old cards 2.71 mm (their ragged edges, seen through).
 func TestCurlyHairLumpy(t *testing.T) {
 	cfg := Default(Masculine)
 	cfg.Hair.Style = "curly"
@@ -137,7 +137,7 @@ func TestShortCutOldGLB(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := measureCut(t, s)
-	t.Logf("%s: forehead %.2f, top %.2f, side %.2f eye distances; lumps %.2f mm", path, c.forehead, c.top, c.side, 1000*hairLumps(t, s))
+	t.Logf("%s: forehead %.2f, top %.2f, side %.2f eye distances; lumps %.2f mm; outline %d lobes", path, c.forehead, c.top, c.side, 1000*hairLumps(t, s), outlineLobes(hairOutline(t, s)))
 }
 
 // hairReach is the set-up hairLumps and hairLumpsAlong share: the
