@@ -13,11 +13,12 @@ import (
 )
 
 // sample is a point on the head's surface and its texel's redness.
-type sample struct{ x, y, red float64 }
+type sample struct{ x, y, z, red float64 }
 
 // lipSpan is the painted lips' width, their height in the middle
-// (within 0.05 eye-distances of x = 0) and the height of that middle.
-type lipSpan struct{ width, height, mid float64 }
+// (within 0.05 eye-distances of x = 0), the height of that middle, and
+// how far the corners sit behind the lips' front (see cornerDepth).
+type lipSpan struct{ width, height, mid, depth float64 }
 
 // lips finds the painted lips by colour, the same way on Kiln's and the
 // leader's heads (the leader's mouth has no lip geometry to find):
@@ -68,7 +69,38 @@ func lips(s *scene.Scene, head *scene.Primitive, f frame, lo, hi, skinLo, skinHi
 		return out, fmt.Errorf("no lip colour in the middle of the mouth")
 	}
 	out.height, out.mid = hi-lo, (hi+lo)/2
+	out.depth = cornerDepth(pts, cut, out.width/2, f.ipd)
 	return out, nil
+}
+
+// cornerDepth is how far the painted lips' corners sit behind their
+// front: the foremost lip point within 0.05 eye-distances of x = 0, less
+// the mean depth of the lip points in the outer 0.05 eye-distances of
+// each end (corner is half the lips' width). A mouth that wraps round
+// the face, as the leader's does, has its corners well back (13 mm on
+// the casual avatar); a flat front with corners level with the middle
+// reads as a muzzle, the "pursed" mouth of the blind panel.
+func cornerDepth(pts []sample, cut, corner, ipd float64) float64 {
+	front := math.Inf(-1)
+	var sum float64
+	n := 0
+	for _, p := range pts {
+		if p.red < cut {
+			continue
+		}
+		ax := math.Abs(p.x)
+		if ax < 0.05*ipd {
+			front = math.Max(front, p.z)
+		}
+		if ax > corner-0.05*ipd {
+			sum += p.z
+			n++
+		}
+	}
+	if n == 0 || math.IsInf(front, -1) {
+		return 0
+	}
+	return front - sum/float64(n)
 }
 
 // samples are the points over the head's triangles near the mouth (see
@@ -100,14 +132,15 @@ func samples(head *scene.Primitive, img image.Image, f frame, lo, hi float64) []
 		for a := 0; a <= n; a++ {
 			for b := 0; a+b <= n; b++ {
 				w := [3]float64{float64(a) / n, float64(b) / n, float64(n-a-b) / n}
-				var x, y, u, v float64
+				var x, y, z, u, v float64
 				for j, vi := range k {
 					x += w[j] * float64(head.Positions[vi][0])
 					y += w[j] * float64(head.Positions[vi][1])
+					z += w[j] * float64(head.Positions[vi][2])
 					u += w[j] * float64(uv[vi][0])
 					v += w[j] * float64(uv[vi][1])
 				}
-				pts = append(pts, sample{x, y, redness(u, v)})
+				pts = append(pts, sample{x, y, z, redness(u, v)})
 			}
 		}
 	}

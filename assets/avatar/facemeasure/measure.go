@@ -46,6 +46,10 @@ type Props struct {
 	// Mouth is the painted lips' width, corner to corner, and LipHeight
 	// their height in the middle (within 0.05 of x = 0): see lips.
 	Mouth, LipHeight float64
+	// MouthCorner is how far the painted lips' corners sit behind the
+	// lips' front in the middle (see cornerDepth): how far the mouth
+	// wraps round the face.
+	MouthCorner float64
 }
 
 // Width seen from the front counts only the surface less than 0.6
@@ -104,6 +108,7 @@ func Measure(s *scene.Scene) (Props, error) {
 	out.MouthLevel = SliceWidth(head, partY, zmin) / f.ipd
 	out.Jaw = SliceWidth(head, f.eyeY-1.4*f.ipd, zmin) / f.ipd
 	out.Mouth, out.LipHeight = lp.width/f.ipd, lp.height/f.ipd
+	out.MouthCorner = lp.depth / f.ipd
 	return out, nil
 }
 

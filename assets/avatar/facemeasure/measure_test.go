@@ -32,7 +32,9 @@ func leader(t *testing.T, name string) *scene.Scene {
 // (a parting taken at the nose's underside gives a lip under 0.1, one at
 // the lower lip's underside a chin under 0.6) and the lips found by their
 // colour, not the beard's (which gave the casual lips 1.4 high) or the
-// whole pale face's (a mouth as wide as the face).
+// whole pale face's (a mouth as wide as the face). Their lips' corners
+// sit 0.29 (casual) and 0.27 (office) eye-distances behind the lips'
+// front: the mouth wraps round the face (Kiln's sat 0.09-0.15 at p15).
 func TestMeasureLeader(t *testing.T) {
 	for _, name := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		p, err := Measure(leader(t, name))
@@ -47,6 +49,7 @@ func TestMeasureLeader(t *testing.T) {
 			{"eyes to nose", p.Nose, 0.7, 1.0}, {"nose to parting", p.Lip, 0.25, 0.5}, {"parting to chin", p.Chin, 0.7, 1.1},
 			{"cheekbones' width", p.Cheek, 2.2, 2.7}, {"temples' width", p.Temple, 2.1, 2.6}, {"width at the mouth", p.MouthLevel, 1.9, 2.5}, {"jaw", p.Jaw, 1.8, 2.4},
 			{"mouth's width", p.Mouth, 0.8, 1.1}, {"lips' height", p.LipHeight, 0.1, 0.4},
+			{"corners behind the lips' front", p.MouthCorner, 0.2, 0.4},
 		} {
 			if c.v < c.least || c.v > c.most {
 				t.Errorf("%s: %s %.3f eye-distances, want %.2f to %.2f", name, c.what, c.v, c.least, c.most)

@@ -30,7 +30,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: faceprops A.glb B.glb ...")
 		os.Exit(2)
 	}
-	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %8s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "mouth", "lipH", "lipH/mth")
+	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %8s %6s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "mouth", "lipH", "lipH/mth", "corner")
 	failed := false
 	for _, f := range os.Args[1:] {
 		p, err := measureFile(f)
@@ -40,8 +40,8 @@ func main() {
 			continue
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".glb")
-		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %8.3f\n", name,
-			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth)
+		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %8.3f %6.3f\n", name,
+			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth, p.MouthCorner)
 	}
 	if failed {
 		os.Exit(1)
