@@ -68,6 +68,9 @@ type scalpFrame struct {
 	// sweep is the point the short cut's locks sweep back from
 	// (paint.SweepCentre of the shell before its locks are raised).
 	sweep [3]float64
+	// curls is the point curly hair's curls are laid out round
+	// (paint.CurlCentre of the hairline's points on the skin).
+	curls [3]float64
 	// earX is how far out from the middle an ear begins.
 	earX float64
 }
@@ -120,18 +123,12 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 }
 
 // Curly hair's thickness (metres): hairCurlEdge at the hairline,
-// hairCurl inside it (the curls' lumps, up to hairCurlRise, come on
-// top); hairCurlCell is about how wide a curl's lump is. At 1.2 cm
-// (two or three of the shell's vertices, 8 mm high) the curls pitted
-// the light small and issue 22's panel (p13) read them as a "sponge"
-// (random-03, -08, -09, -14), where the leader's hair is big clumps;
-// at 2 cm and 1 cm high they are clumps (TestCurlsAreClumps) as lumpy
-// as before (TestCurlyHairLumpy).
+// hairCurl inside it (the curls, up to hairCurlRise, come on top, along
+// their direction from their centre: paint.CurlAt).
 const (
 	hairCurlEdge = 0.005
 	hairCurl     = 0.016
 	hairCurlRise = 0.01
-	hairCurlCell = 0.02
 )
 
 // hairLockRise is how far a lock's crest stands over the grooves beside
@@ -142,14 +139,15 @@ const (
 // At 16 mm the crossing locks' crests pitted the light in dark dots.
 const hairLockRise = 0.012
 
-// lockRise is how much a lock raises the hair at p: the tousle's chunky
+// lockRise is how much a lock raises the hair at p (for curly hair, how
+// high its curls may stand there: curlUp raises them): the tousle's chunky
 // locks (paint.Tousle), swept from the forehead back over the top and
 // lying a little every way, each tier's tip over the next one's root, as
 // the leader's cut has; none on the short sides. The painter shades the
 // same locks.
 func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	if f.curly {
-		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1]) * paint.CurlBumps(p, hairCurlCell, 31)
+		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
 	}
 	// Over the front the locks rise from 2 cm inside the hairline
 	// (4 cm before), so the front of the quiff breaks up too.
@@ -159,6 +157,14 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	}
 	top = math.Min(1, top)
 	return hairLockRise * top * paint.Tousle(p, f.sweep).Rise
+}
+
+// curlUp raises the point o of curly hair's shell by its curl, up to
+// rise metres, along the curl's direction from its centre, so the
+// painter finds the same curl on the raised surface (paint.CurlAt).
+func (f scalpFrame) curlUp(o vec3, rise float64) vec3 {
+	c := paint.CurlAt(o, f.curls)
+	return o.add(vec3(c.Dir).scale(rise * smooth(0, 1, c.Rise*c.Rise)))
 }
 
 // openVertices is the set of vertices (below n) on the open edges of
@@ -294,11 +300,16 @@ func sculptedHair(head *part, joints map[string][3]float32, style string) *part 
 		shell = append(shell, skin[i].f32())
 	}
 	f.sweep = paint.SweepCentre(shell)
+	f.curls = paint.CurlCentre(shell[n0:])
 	for i := range p.pos {
 		q, n := v3(p.pos[i]), v3(p.nrm[i])
 		in := f.inside(q)
-		d := f.thickness(q, n, in) + f.lockRise(q, n, in)
-		o := q.add(n.scale(d))
+		var o vec3
+		if f.curly {
+			o = f.curlUp(q.add(n.scale(f.thickness(q, n, in))), f.lockRise(q, n, in))
+		} else {
+			o = q.add(n.scale(f.thickness(q, n, in) + f.lockRise(q, n, in)))
+		}
 		// Off the head's middle plane by a fifth of a millimetre: a
 		// ray from the hat's centre to a point in that plane runs along
 		// the hat's own middle edges and can slip between their two

@@ -6,15 +6,16 @@ import (
 )
 
 // curlySphere is a head-sized sphere raised in curls as the avatar's
-// sculpted curly cut is (hairshell.go: lumps of CurlBumps 2 cm across,
-// up to 1 cm high), with vertices about 6 mm apart like that shell's.
+// sculpted curly cut is (hairshell.go: CurlAt's curls round the
+// sphere's centre, up to 1 cm high), with vertices about 6 mm apart
+// like that shell's.
 func curlySphere() Surface {
 	s := sphere([3]float32{0, 1.6, 0}, 0.1, 96)
+	c := curlCentreOf(s)
 	for i, p := range s.Pos {
-		d := [3]float64{float64(p[0]), float64(p[1]) - 1.6, float64(p[2])}
-		r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-		k := (r + 0.01*CurlBumps([3]float64{float64(p[0]), float64(p[1]), float64(p[2])}, 0.02, 31)) / r
-		s.Pos[i] = [3]float32{float32(d[0] * k), float32(1.6 + d[1]*k), float32(d[2] * k)}
+		q := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+		cu := CurlAt(q, c)
+		s.Pos[i] = [3]float32{float32(q[0] + 0.01*cu.Rise*cu.Dir[0]), float32(q[1] + 0.01*cu.Rise*cu.Dir[1]), float32(q[2] + 0.01*cu.Rise*cu.Dir[2])}
 	}
 	return s
 }

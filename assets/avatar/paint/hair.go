@@ -29,11 +29,6 @@ func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
 // its geometry) are painted in their shade: the surface's curvature
 // (cavity, unsmoothed) rides in the surface's Form.
 func CurlyHair(s Surface, color RGB, seed uint64, n int) Maps {
-	cav := cavityOver(s, curlCavityPasses)
-	s.Form = make([]float32, len(cav))
-	for i, c := range cav {
-		s.Form[i] = float32(c)
-	}
 	return hair(s, color, seed, n, hairKind{sheen: true, curly: true})
 }
 
@@ -90,35 +85,29 @@ const (
 	browEdgeSkin = 0.9
 )
 
-// Curls. Issue 22's panel (p12) called curly hair grainy and lumpy
-// (random-08, -09, -14): its paint was a network of grooves a few
-// millimetres across (four to five texels), finer than the shell's
-// curls and blind to them, which at 512 px read as grain over lumps.
-// The paint is calm (curls curlCells per metre, about 17 mm, with soft
-// edges: curlSoft; only curlDepth of a curl's light between them, the
-// fine ridges (curlFine per metre) curlFineShare of that; clumps of
-// lighter and darker curls curlClumps per metre) and the shade between
-// the curls comes from the shell's own hollows: a mean curvature
-// (1/metre, cavity over curlCavityPasses smoothings) from curlCavityLo
-// (the head's own roundness, about -10) to curlCavityHi darkens the
-// paint by up to curlCavityShade, so the hollows a viewer sees in the
-// silhouette and the light are the dark ones
-// (TestCurlyHairFollowsItsCurls). The p13 panel still saw a "sponge"
-// in blonde and brown curls (random-03, -08, -09): the paint's own
-// curls (110 per metre, 0.4 deep) and clumps (90 per metre) blotched
-// each of the shell's curls; at 60, 0.25 and 25 the paint's own mottle
-// is about half (TestCurlyHairCalm).
+// Curls. Issue 22's panel (p12, p13) called curly hair grainy, then a
+// "sponge", then (p15) "lumpy": paint blind to the shell's curls, then
+// paint shaded from the shell's curvature, which at its 5 mm vertices
+// is a soft blur. The curls are now painted from the curls the shell is
+// raised in (CurlAt), at the texels' resolution: each curl's light
+// falls to curlCrease of it in the crease where it meets the next,
+// over the outer curlCreaseWidth of its rise (light hair to
+// curlCreaseLight more: white creases a texel or two wide read as
+// grain, TestLightHairGrain), so a portrait sees clean
+// clumps with dark gaps between them, as the leader's are
+// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps); fine ridges
+// (curlFine per metre, soft: curlSoft) take curlDepth·curlFineShare of
+// the light, a texture of strands, not blotches (TestCurlyHairCalm).
 const (
-	curlCells        = 60.0
-	curlFine         = 260.0
-	curlFineShare    = 0.2
-	curlSoft         = 0.9
-	curlDepth        = 0.25
-	curlClumps       = 25.0
-	curlCavityPasses = 0
-	curlCavityLo     = -10.0
-	curlCavityHi     = 40.0
-	curlCavityShade  = 0.7
+	curlFine        = 260.0
+	curlFineShare   = 0.2
+	curlSoft        = 0.9
+	curlDepth       = 0.25
+	curlCrease      = 0.0
+	curlCreaseWidth = 0.6
+	curlCreaseLight = 0.15
+	curlBulge       = 5.0
+	curlStreak      = 0.6
 )
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
@@ -139,20 +128,22 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	light := smooth(0.1, 0.3, base.luma())
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
-	// Curls at least five texels across and their fine ridges at least
-	// three: at a texel or two, the ridges' dark troughs aliased into a
+	// Curls' fine ridges at least three texels across: at a texel or two, the ridges' dark troughs aliased into a
 	// salt-and-pepper speckle that dark hair hides and white hair showed
 	// (issue 22's panel: "grainy", "cotton wool"; TestLightHairGrain).
-	curlFreq, fineFreq := 420.0, 900.0
+	fineFreq := 900.0
 	if kind.curly {
-		tx := texelSize(s, n)
-		curlFreq, fineFreq = math.Min(curlCells, 0.2/tx), math.Min(curlFine, 0.33/tx)
+		fineFreq = math.Min(curlFine, 0.33/texelSize(s, n))
 	}
 	// browKeep is the share of the brow's skin a light brow keeps: 1 for
 	// a black brow, less the nearer the brow's luma is to the skin's.
 	browKeep := 1.0
 	if kind.brow {
 		browKeep = 1 - math.Min(1, base.luma()/math.Max(kind.skin.luma(), 1e-6))
+	}
+	var curls [3]float64
+	if kind.curly {
+		curls = curlCentreOf(s)
 	}
 	var lk *locks
 	if kind.sheen && !kind.curly {
@@ -179,28 +170,22 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				along := float64(x)*f[0] + float64(y)*f[1]
 				// Strands and clumps along the flow; curls and locks (lk)
 				// paint their own and use none of these, so they skip them.
-				var strand, clump float64
+				var strand, clump, bulge float64
 				if lk == nil && !kind.curly {
 					strand = noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
 				}
 				if kind.curly {
-					// Curls: rounded masses of noise in 3D (seamless
-					// across cards, so neighbouring cards read as one
-					// mass of curls, not a cross-hatch of straight
-					// strands), parted by narrow grooves where the noise
-					// crosses its middle. The other way round (crests
-					// along the middle, the noise's highs and lows the
-					// hollows) the hollows were round pits in a lit
-					// network: the panel's "sponge" on blonde curls.
-					// Light curls' masses fuller, their grooves finer;
-					// both soft and shallow, the deep shade is the
-					// shell's hollows' (see curlCells).
-					r := math.Pow(math.Abs(2*noise3(scale3(t.pos, curlFreq), seed)-1), curlSoft/(1+light))
+					// Curls: the shell's own (CurlAt), in 3D so they
+					// are seamless across UV seams, dark in their
+					// creases (see curlCrease), each a little lighter
+					// or darker than the next; fine ridges over them.
+					cu := CurlAt(t.pos, curls)
+					crease := curlCrease + curlCreaseLight*light
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
-					strand = 1 - curlDepth*(1-((1-curlFineShare)*r*r+curlFineShare*r2*r2))
-					strand *= 1 - curlCavityShade*smooth(curlCavityLo, curlCavityHi, t.form)
-					clump = fbm3(t.pos, curlClumps, 2, seed+1)
+					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise*cu.Rise))
+					clump = 0.4 + 0.2*cu.Tone
+					bulge = curlBulge * cu.Rise
 				}
 				// Light hair (grey, white, platinum) varies by darker
 				// strands under a light top, finer than dark hair's clumps:
@@ -255,13 +240,20 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 						z := (cos - 0.82) / 0.13
 						band := math.Exp(-(z * z)) // math.Pow(z, 2), to the bit (TestSquareAsPow)
 						var streak float64
-						if lk != nil {
+						switch {
+						case kind.curly:
+							// Curls: one soft highlight over each
+							// curl's top (ridge), no streaks: streaks in
+							// the texture's own directions mottled dark
+							// curls' tops (TestCurlyHairCalm).
+							streak = curlStreak
+						case lk != nil:
 							// Locks: the sheen in streaks of their own
 							// strands, along them wherever the UV pieces
 							// turn (a texel-space streak swirled across
 							// them).
 							streak = smooth(0.35, 0.75, strand)
-						} else {
+						default:
 							streak = smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
 						}
 						// Lighter and a little warmer, so dark hair shows
@@ -274,7 +266,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					}
 				}
 				l.base[i] = c
-				l.height[i] = 1.5 * strand
+				l.height[i] = 1.5*strand + bulge
 				if lk != nil {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
@@ -688,33 +680,4 @@ func Scalp(m Maps, s Surface, color RGB, seed uint64) {
 		}
 		return c.mix(shade.scale(0.8+0.4*strand), math.Min(1, w))
 	})
-}
-
-// CurlBumps is how much a curl raises curly hair at the point p
-// (metres), 0..1: rounded domes about cell metres across, one round a
-// point scattered in each cell of a grid (Worley's cellular noise), so
-// the hair's surface is a mass of lumps, as a head of curls is, not a
-// smooth shell. The same at a point whatever mesh it lies on.
-func CurlBumps(p [3]float64, cell float64, seed uint64) float64 {
-	var c [3]int
-	for a := range c {
-		c[a] = int(math.Floor(p[a] / cell))
-	}
-	best := math.Inf(1)
-	for dx := -1; dx <= 1; dx++ {
-		for dy := -1; dy <= 1; dy++ {
-			for dz := -1; dz <= 1; dz++ {
-				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
-				q := [3]float64{
-					(float64(x) + hash3(x, y, z, seed)) * cell,
-					(float64(y) + hash3(x, y, z, seed+1)) * cell,
-					(float64(z) + hash3(x, y, z, seed+2)) * cell,
-				}
-				d := (p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2])
-				best = math.Min(best, d)
-			}
-		}
-	}
-	r := math.Sqrt(best) / cell
-	return math.Max(0, 1-r*r*1.4)
 }

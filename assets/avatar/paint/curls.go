@@ -1,0 +1,139 @@
+package paint
+
+import "math"
+
+// Curly hair's curls, as a function of the point in 3D, so the sculpted
+// curly cut's geometry (its raised curls) and its painter (their light
+// and the dark creases between them) draw the same curls and agree to
+// the millimetre, as the short cut's tousle does (Tousle).
+//
+// Issue 22's panel (p15) still read our curls as "lumpy" (random-08,
+// -09, -14): the shell was raised in round domes over a flat floor, the
+// paint shaded them from the mesh's curvature, which at the shell's
+// 5 mm vertices is a soft blur: soft lumps, no gaps. The leader's hair
+// is big clean clumps with dark gaps between them. Here every point of
+// the hair belongs to one curl (the cell round the nearest of points
+// scattered over the head, nearest by distance over each curl's size:
+// Worley's cellular noise, weighted, so where two curls meet is an
+// arc), raised in a rounded clump that falls steeply into a crease
+// where it meets the next; the painter draws the crease dark and the clump's top lit at
+// its texels' resolution, not the mesh's.
+//
+// The curls lie on directions from a centre (CurlCentre), not on the
+// point itself: the geometry raises each point along its direction, so
+// the painter, which sees only the raised surface, finds the same curl
+// there.
+
+// Curl is the curl of curly hair at a point.
+type Curl struct {
+	// Rise is how high the curl stands there, 0..1: 0 in the crease
+	// between two curls, 1 over the curl's top.
+	Rise float64
+	// Tone is the curl's own lightness, 0..1, so neighbouring curls
+	// differ a little, as clumps of real curls do.
+	Tone float64
+	// Dir is the direction from the centre the point lies on (a unit
+	// vector): the geometry raises the point along it.
+	Dir [3]float64
+}
+
+const (
+	// curlSphere is the radius (metres) of the sphere the curls are
+	// laid out on: about a head's, so curlCell there is about as wide
+	// on the hair.
+	curlSphere = 0.1
+	// curlCell is about how wide a curl is (metres): 2.5 cm, two or
+	// three across the forehead, as the leader's clumps are.
+	curlCell = 0.028
+	// curlSizeSpread is how much curls differ in size (a share of the
+	// cell, either way half of it).
+	curlSizeSpread = 0.6
+	// curlRound is how far in from its crease a curl rounds over into
+	// its top (in distances over the curl's size).
+	curlRound = 1.1
+	// curlSeed picks the curls.
+	curlSeed = 31
+)
+
+// CurlAt is the curl at p (metres) round centre.
+func CurlAt(p, centre [3]float64) Curl {
+	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
+	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if r < 1e-9 {
+		return Curl{Dir: [3]float64{0, 1, 0}}
+	}
+	u := [3]float64{d[0] / r, d[1] / r, d[2] / r}
+	q := [3]float64{u[0] * curlSphere, u[1] * curlSphere, u[2] * curlSphere}
+	var c [3]int
+	for a := range c {
+		c[a] = int(math.Floor(q[a] / curlCell))
+	}
+	// The nearest point and the second, each distance over that
+	// point's curl's size: where two curls meet is a circle's arc, so
+	// each curl is round where it meets the next (plain distances cut
+	// the hair into straight-edged tiles: "cracked stone").
+	s1, s2 := math.Inf(1), math.Inf(1)
+	var near [3]int
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
+				f := [3]float64{
+					(float64(x) + hash3(x, y, z, curlSeed)) * curlCell,
+					(float64(y) + hash3(x, y, z, curlSeed+1)) * curlCell,
+					(float64(z) + hash3(x, y, z, curlSeed+2)) * curlCell,
+				}
+				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (curlCell * (1 + curlSizeSpread*(hash3(x, y, z, curlSeed+4)-0.5)))
+				if e < s1 {
+					s1, s2, near = e, s1, [3]int{x, y, z}
+				} else if e < s2 {
+					s2 = e
+				}
+			}
+		}
+	}
+	// How far inside its curl the point is (0 on the crease), as a
+	// share of curlRound; a quarter circle's profile over it: steep at
+	// the crease, flat over the top.
+	e := math.Min(1, (s2-s1)/curlRound)
+	return Curl{
+		Rise: math.Sqrt(e * (2 - e)),
+		Tone: hash3(near[0], near[1], near[2], curlSeed+3),
+		Dir:  u,
+	}
+}
+
+// CurlCentre is the centre curly hair's curls are laid out round, for
+// a hair mesh whose open edges' vertices (its hairline, on the skin:
+// Border) are at edge: the middle of their bounds. The geometry finds
+// it from the hairline's points on the skin before the curls are
+// raised, the painter from the finished mesh's open edges: the same
+// points.
+func CurlCentre(edge [][3]float32) [3]float64 {
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range edge {
+		for a := range 3 {
+			lo[a], hi[a] = math.Min(lo[a], float64(p[a])), math.Max(hi[a], float64(p[a]))
+		}
+	}
+	if len(edge) == 0 {
+		return [3]float64{}
+	}
+	return [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
+}
+
+// curlCentreOf is CurlCentre for the surface s: of its open edges'
+// vertices, or of all of them when it has none (a closed test shape).
+func curlCentreOf(s Surface) [3]float64 {
+	b := Border(s.Pos, s.Tris)
+	var edge [][3]float32
+	for i, v := range b {
+		if v > 0 {
+			edge = append(edge, s.Pos[i])
+		}
+	}
+	if len(edge) == 0 {
+		edge = s.Pos
+	}
+	return CurlCentre(edge)
+}
