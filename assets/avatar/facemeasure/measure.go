@@ -43,6 +43,12 @@ type Props struct {
 	// 1.4 under the eyes (about the lower lip's height): where a narrow
 	// or a square jaw shows.
 	MouthLevel, Jaw float64
+	// Neck is the neck's width seen from the front (the head mesh's at
+	// every depth, the neck being part of it) neckDrop under the chin's
+	// lowest point, just under the jaw: where the lead saw Kiln's
+	// masculine necks as wide as the jaw, flaring into the shoulders
+	// right under the chin, beside the leader's narrower, longer ones.
+	Neck float64
 	// Mouth is the painted lips' width, corner to corner, and LipHeight
 	// their height in the middle (within 0.05 of x = 0): see lips.
 	Mouth, LipHeight float64
@@ -56,6 +62,10 @@ type Props struct {
 // eye-distances behind the eyes' centres: the cheeks and jaw, not the
 // ears or the back of the head.
 const sideDepth = 0.6
+
+// neckDrop is how far under the chin's lowest point the neck is
+// measured, in eye-distances: under the jaw, over the collars.
+const neckDrop = 0.25
 
 // Measure finds the landmarks and measures the face of s.
 func Measure(s *scene.Scene) (Props, error) {
@@ -107,6 +117,7 @@ func Measure(s *scene.Scene) (Props, error) {
 	}
 	out.MouthLevel = SliceWidth(head, partY, zmin) / f.ipd
 	out.Jaw = SliceWidth(head, f.eyeY-1.4*f.ipd, zmin) / f.ipd
+	out.Neck = SliceWidth(head, m.menY-neckDrop*f.ipd, math.Inf(-1)) / f.ipd
 	out.Mouth, out.LipHeight = lp.width/f.ipd, lp.height/f.ipd
 	out.MouthCorner = lp.depth / f.ipd
 	return out, nil
