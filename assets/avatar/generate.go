@@ -213,7 +213,10 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
 	var scalp *paint.Surface
-	if p := parts["hair"]; p != nil {
+	// A buzz cut's shell lies on the scalp and fades into the skin
+	// itself (paint.BuzzHair): the scalp's paint showed past its edge
+	// as a dark line along the hairline.
+	if p := parts["hair"]; p != nil && cfg.Hair.Style != "buzz" {
 		scalp = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: scalpWeights(headPart, p, body.Joints())}
 		if bobbed(cfg.Hair.Style) {
 			bareForehead(scalp.Mask, headPart, body.Joints())
@@ -249,7 +252,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		hairMesh(b, p, cfg.Hair.Style, hairC, seed, 512)
+		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512)
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
@@ -312,10 +315,18 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 }
 
 // hairMesh adds the scalp hair p, painted at size texels by its style's
-// painter (hairPainter): opaque, but for curly hair's cut-out cards
+// painter (hairPainter; a buzz cut's over skin of colour skin, which
+// shows between its hairs): opaque, but for curly hair's cut-out cards
 // (solidHair).
-func hairMesh(b *builder, p *part, style string, color paint.RGB, seed uint64, size int) {
-	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", paintedBy(hairPainter(style), p.surface(), color, seed, size), matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))
+func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int) {
+	s := p.surface()
+	tex := paintedBy(hairPainter(style), s, color, seed, size)
+	if style == "buzz" {
+		tex = texture{paint.KeyOf("BuzzHair", s, color, skin, seed, size), func() paint.Maps {
+			return paint.BuzzHair(s, color, skin, seed, size)
+		}}
+	}
+	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", tex, matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))
 }
 
 // headwearMesh adds the hat p in its style's fabric.

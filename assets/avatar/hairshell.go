@@ -24,7 +24,12 @@ import (
 // cards (lying every way under an alpha cut-out) read as see-through,
 // cross-hatched cards (issue 22's panel, random-18). Curly hair is the
 // same shell, thicker all over and raised in lumps (curlRise).
-func sculpted(style string) bool { return style == "short" || style == "curly" }
+// The buzz cut is the same shell again, a few millimetres thin: from
+// MakeHuman's buzz cards, lifted and rimmed as the other cards are
+// (thickenHair), it stood a centimetre off the head with a hard edge
+// over the forehead and the judges read it as "a flat helmet" (issue
+// 22's panel, p15, random-07).
+func sculpted(style string) bool { return style == "short" || style == "curly" || style == "buzz" }
 
 // Thickness of the sculpted cut (metres): hairSideEdge at the hairline
 // over the ears and at the nape, hairSide a few centimetres in, hairTop
@@ -65,6 +70,7 @@ func hairlineAt(a float64) float64 {
 type scalpFrame struct {
 	eye, x, z float64
 	curly     bool
+	buzz      bool
 	// sweep is the point the short cut's locks sweep back from
 	// (paint.SweepCentre of the shell before its locks are raised).
 	sweep [3]float64
@@ -79,6 +85,7 @@ func newScalpFrame(joints map[string][3]float32, style string) scalpFrame {
 	h := joints["Head"]
 	return scalpFrame{
 		curly: style == "curly",
+		buzz:  style == "buzz",
 		eye:   float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2,
 		x:     float64(h[0]),
 		z:     float64(h[2]),
@@ -119,8 +126,22 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 		full := smooth(0, 0.02, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
 		return hairCurlEdge + (hairCurl-hairCurlEdge)*full + 0.006*smooth(0.3, 0.9, n[1])
 	}
+	if f.buzz {
+		// Cropped close: thinner than the short cut's sides, and
+		// thinning to nothing over its last 2 cm, so the hairline is
+		// a fade on the skin, not a shell's edge.
+		return hairBuzzEdge + (hairBuzz-hairBuzzEdge)*smooth(0, 0.02, in)
+	}
 	return math.Max(t, edge+side*(1-front))
 }
+
+// The buzz cut's thickness (metres): hairBuzz inside the hairline,
+// hairBuzzEdge at it (the rim's foot lies hairSkinGap over the skin, so
+// the edge stands a tenth of a millimetre off it).
+const (
+	hairBuzz     = 0.003
+	hairBuzzEdge = 0.0007
+)
 
 // Curly hair's thickness (metres): hairCurlEdge at the hairline,
 // hairCurl inside it (the curls, up to hairCurlRise, come on top, along
@@ -146,6 +167,9 @@ const hairLockRise = 0.012
 // the leader's cut has; none on the short sides. The painter shades the
 // same locks.
 func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
+	if f.buzz {
+		return 0
+	}
 	if f.curly {
 		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
 	}
@@ -321,8 +345,16 @@ func sculptedHair(head *part, joints map[string][3]float32, style string) *part 
 		p.pos[i] = o.f32()
 	}
 	spreadUV(p)
+	if f.buzz {
+		// A buzz cut lies on the skin and takes its light as the
+		// skin does: the skin's normals, not the shell's (smoothed,
+		// and turned out at the hairline to round a lock's end, they
+		// drew a light line along the forehead's hairline).
+		addRim(p, skin, false)
+		return p
+	}
 	shellNormals(p)
-	addRim(p, skin)
+	addRim(p, skin, true)
 	smoothHairNormals(p)
 	return p
 }
@@ -372,7 +404,9 @@ func spreadUV(p *part) {
 // addRim closes the part's open edges (its hairline) with a strip from
 // the outer edge down to skin, each vertex's foot on the skin: the
 // hair's edge shows its thickness and meets the skin without a gap.
-func addRim(p *part, skin []vec3) {
+// round turns the edge's normals out of it, so it reads as the rounded
+// end of a lock; otherwise the rim keeps the normals of the edge.
+func addRim(p *part, skin []vec3, round bool) {
 	count := map[[2]uint32]int{}
 	for _, t := range p.tris {
 		for k := 0; k < 3; k++ {
@@ -415,7 +449,7 @@ func addRim(p *part, skin []vec3) {
 		}
 	}
 	for i, r := range foot {
-		if n := rimN[r-n0]; n.len() > 1e-9 {
+		if n := rimN[r-n0]; round && n.len() > 1e-9 {
 			// The foot faces halfway out of the edge, the edge's top a
 			// third of the way, so the edge reads as a rounded lock's
 			// end, not a crease.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kilnhq/kiln/assets/scene"
 	"github.com/qmuntal/gltf"
 )
 
@@ -23,13 +24,14 @@ import (
 // rays meeting skin over the hair), ponytail 4.2 and 2.4; now 20.4 and
 // 15.0, 10.8 and 9.7, 16.9 and 13.6, 14.0 and 10.0, 12.1 and 10.2.
 // The solid styles draw opaque, with no alpha for a viewer to sort.
+// The buzz cut is no longer asked to stand off: cropped hair lies on
+// the scalp (TestBuzzLiesOnTheScalp).
 func TestHairStandsOffScalp(t *testing.T) {
 	for _, c := range []struct {
 		style string
 		body  string
 	}{
 		{"short", Masculine},
-		{"buzz", Masculine},
 		{"curly", Masculine},
 		{"long", Feminine},
 		{"bun", Feminine},
@@ -42,43 +44,7 @@ func TestHairStandsOffScalp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hp, ht := meshPositions(s, "Wolf3D_Hair")
-			kp, kt := meshPositions(s, "Wolf3D_Head")
-			if len(ht) == 0 || len(kt) == 0 {
-				t.Fatal("no hair or no head")
-			}
-			// The centre: the head's middle (x, z) at the height of its
-			// eyes' meshes.
-			lp, _ := meshPositions(s, "EyeLeft")
-			rp, _ := meshPositions(s, "EyeRight")
-			c0 := centroid(append(slices.Clone(lp), rp...))
-			hc := centroid(kp)
-			centre := vec3{hc[0], c0[1], c0[2] - 0.08}
-			var heights []float64
-			bare, poke := 0, 0
-			for e := 0; e < 8; e++ {
-				el := (30 + 7.5*float64(e)) * math.Pi / 180
-				for a := 0; a < 30; a++ {
-					az := float64(a) * 2 * math.Pi / 30
-					u := vec3{math.Cos(el) * math.Sin(az), math.Sin(el), math.Cos(el) * math.Cos(az)}
-					skin, okS := farthest(centre, u, kp, kt)
-					hair, okH := farthest(centre, u, hp, ht)
-					crown := centre.add(u.scale(skin))[1] > c0[1]+0.07
-					switch {
-					case !okS:
-						continue
-					case !okH:
-						if crown {
-							bare++
-						}
-					case skin > hair:
-						poke++
-					default:
-						heights = append(heights, hair-skin)
-					}
-				}
-			}
-			slices.Sort(heights)
+			heights, bare, poke := hairOverScalp(t, s)
 			if len(heights) < 100 {
 				t.Fatalf("only %d rays meet skin and hair", len(heights))
 			}
@@ -96,6 +62,52 @@ func TestHairStandsOffScalp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hairOverScalp casts rays out of the head, from the middle of it at
+// eye height, in 240 directions over the top of the head (30° and more
+// above level, all round), and gives, sorted, how far the hair's outer
+// surface lies beyond the scalp along each ray that meets both, with the
+// count of rays onto the crown (skin 7 cm and more above the eyes) that
+// meet no hair and of rays that meet skin beyond the hair.
+func hairOverScalp(t *testing.T, s *scene.Scene) (heights []float64, bare, poke int) {
+	t.Helper()
+	hp, ht := meshPositions(s, "Wolf3D_Hair")
+	kp, kt := meshPositions(s, "Wolf3D_Head")
+	if len(ht) == 0 || len(kt) == 0 {
+		t.Fatal("no hair or no head")
+	}
+	// The centre: the head's middle (x, z) at the height of its
+	// eyes' meshes.
+	lp, _ := meshPositions(s, "EyeLeft")
+	rp, _ := meshPositions(s, "EyeRight")
+	c0 := centroid(append(slices.Clone(lp), rp...))
+	hc := centroid(kp)
+	centre := vec3{hc[0], c0[1], c0[2] - 0.08}
+	for e := 0; e < 8; e++ {
+		el := (30 + 7.5*float64(e)) * math.Pi / 180
+		for a := 0; a < 30; a++ {
+			az := float64(a) * 2 * math.Pi / 30
+			u := vec3{math.Cos(el) * math.Sin(az), math.Sin(el), math.Cos(el) * math.Cos(az)}
+			skin, okS := farthest(centre, u, kp, kt)
+			hair, okH := farthest(centre, u, hp, ht)
+			crown := centre.add(u.scale(skin))[1] > c0[1]+0.07
+			switch {
+			case !okS:
+				continue
+			case !okH:
+				if crown {
+					bare++
+				}
+			case skin > hair:
+				poke++
+			default:
+				heights = append(heights, hair-skin)
+			}
+		}
+	}
+	slices.Sort(heights)
+	return heights, bare, poke
 }
 
 // farthest is the distance along the unit direction u from c to the
