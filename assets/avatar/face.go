@@ -152,15 +152,25 @@ func (f *Face) feature(name string) *map[string]float64 {
 // Beside the leader's (bench/avatar-look/faceprops, facemeasure) the
 // chin was still short: lips to chin 0.74 and 0.70 eye-distances
 // against 0.90, a long face over a short chin. The chin is taller again
-// (chin-height 0.5: 0.83 and 0.79). The head stays as narrow at the
-// temples (2.19 and 2.24 against 2.39) and cheekbones (2.29 and 2.23
-// against 2.44-2.49) for now: an oval skull (head-oval 0.2: temples
-// 2.26 and 2.32, cheekbones 2.36 and 2.31) lowered the fringe wearer's
-// brows under 1 mm over the glasses' rims (TestGlassesUnderBrows, 1.5 ->
-// 0.9 mm) and, from 0.22, brought a body vertex through a heavy body's
-// blouse in a shrug (TestClothKiln); head-round 0.3 (face13's trial)
-// raised the crown 10.4 mm over the body's height
-// (TestSkeletonConvention allows 10).
+// (chin-height 0.5: 0.83 and 0.79).
+//
+// The head was narrow at the top over a face widest low down (the
+// lead's "coffin"; the panel's "flat, plain, wide, heavy"): temples
+// 2.19 and 2.24 eye-distances against the leader's 2.39, cheekbones
+// 2.29 and 2.23 against 2.44-2.49, the jaw (1.4 under the eyes) 0.89
+// and 0.87 of the cheekbones' width against 0.85-0.88. The head tapers
+// from the temples to the chin (head-invertedtriangular 0.4: wide at
+// the temples, narrow at the jaw): temples 2.24 and 2.30, cheekbones
+// 2.31 and 2.26, the jaw 0.86 and 0.85 of them. An oval skull
+// (head-oval 0.1 to 0.2) widened the temples and cheekbones further
+// (2.29 and 2.35, 2.37 and 2.32) but flattened the masculine short
+// cut's outline to one lobe, a smooth cap (TestShortCutOutlineBroken);
+// from 0.22 it brought a body vertex through a heavy masculine body's
+// blouse in a shrug (TestClothKiln), bared a scalp vertex under
+// random-2's bun (TestBudgetKeepsTheScalpCovered) and grew random-7's
+// brows past 4 cm² (TestBrowsFilled). head-round 0.3 (face13's trial)
+// widened the cheeks but not the temples (2.25) and raised the crown
+// 10.4 mm over the body's height (TestSkeletonConvention allows 10).
 //
 // Under the chin the skin is drawn up (neck-double -0.75, MakeHuman's
 // double-chin dial toward its tight end): MakeHuman's average neck
@@ -192,6 +202,7 @@ var houseEvery = map[string]float64{
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
 	"cheek/cheek-volume": 0.4, "eyes/eye-bag": -0.5, "mouth/mouth-laugh-lines": -0.4,
 	"neck/neck-double": -0.75, "chin/chin-height": 0.5, "chin/chin-bones": 0.4, "head/head-square": 0.3, "nose/nose-scale-vert": 0.3,
+	"head/head-invertedtriangular": 0.4,
 }
 
 // merged is a new map with a's entries and then b's.

@@ -60,8 +60,11 @@ func optionalLeaderScene(t *testing.T, name string) (*scene.Scene, bool) {
 // short, receding chin that tapered early to a narrow jaw (masculine lip
 // 0.43, chin 0.65, jaw 1.85; feminine 0.39, 0.61, 1.60): a V-shaped
 // lower face the panel read as long and narrow, the mouth low in it.
-// Then the chin was still short (0.74 and 0.70). Each bound is the
-// leader's side of the old figure.
+// Then the chin was still short (0.74 and 0.70), and the head narrow
+// at the top over a face widest low down (the lead's "coffin"): temples
+// 2.19 and 2.24 (the leader's 2.39 and 2.39), cheekbones 2.29 and 2.23
+// (2.44 and 2.49), the jaw 0.89 and 0.87 of the cheekbones' width
+// (0.85 and 0.88). Each bound is the leader's side of the old figure.
 func TestFaceThirds(t *testing.T) {
 	for _, n := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		if l, ok := optionalLeaderScene(t, n); ok {
@@ -81,6 +84,15 @@ func TestFaceThirds(t *testing.T) {
 			}
 			if f.Chin < 0.76 || f.Chin > 0.92 {
 				t.Errorf("lips to chin %.3f eye-distances, want 0.76 to 0.92 (the leader's 0.90)", f.Chin)
+			}
+			if f.Temple < 2.22 {
+				t.Errorf("temples %.3f eye-distances wide, want 2.22 or more (the leader's 2.39)", f.Temple)
+			}
+			if f.Cheek < 2.25 {
+				t.Errorf("cheekbones %.3f eye-distances wide, want 2.25 or more (the leader's 2.44-2.49)", f.Cheek)
+			}
+			if r := f.Jaw / f.Cheek; r > 0.88 {
+				t.Errorf("jaw %.3f of the cheekbones' width, want 0.88 or less: a face that tapers to the chin (the leader's 0.85-0.88)", r)
 			}
 			if f.Jaw < 1.9 {
 				t.Errorf("jaw %.3f eye-distances wide, want 1.9 or more (the leader's 2.07-2.19)", f.Jaw)
