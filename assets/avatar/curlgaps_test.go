@@ -2,7 +2,6 @@ package avatar
 
 import (
 	"image"
-	"os"
 	"slices"
 	"testing"
 
@@ -114,18 +113,7 @@ func TestCurlsHaveGaps(t *testing.T) {
 // TestCurlGapsOldGLB logs curlGaps on a GLB named by KILN_CURL_GLB, to
 // compare a build from before.
 func TestCurlGapsOldGLB(t *testing.T) {
-	path := os.Getenv("KILN_CURL_GLB")
-	if path == "" {
-		t.Skip("KILN_CURL_GLB not set")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scene.Read(data, scene.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := envGLB(t, "KILN_CURL_GLB")
 	gaps, crisp := curlGaps(t, s)
 	t.Logf("%s: gaps %.3f, crisp %.3f", path, gaps, crisp)
 }

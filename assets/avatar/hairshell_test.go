@@ -124,18 +124,7 @@ func TestCurlyHairLumpy(t *testing.T) {
 // TestShortCutOldGLB logs measureCut on a GLB named by KILN_CUT_GLB, to
 // compare a build from before.
 func TestShortCutOldGLB(t *testing.T) {
-	path := os.Getenv("KILN_CUT_GLB")
-	if path == "" {
-		t.Skip("KILN_CUT_GLB not set")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scene.Read(data, scene.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := envGLB(t, "KILN_CUT_GLB")
 	c := measureCut(t, s)
 	t.Logf("%s: forehead %.2f, top %.2f, side %.2f eye distances; lumps %.2f mm; outline %d lobes", path, c.forehead, c.top, c.side, 1000*hairLumps(t, s), outlineLobes(hairOutline(t, s)))
 }

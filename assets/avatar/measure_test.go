@@ -7,6 +7,7 @@ import (
 	_ "image/jpeg" // the leader's textures
 	_ "image/png"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
@@ -106,4 +107,24 @@ func panelFaces() []namedConfig {
 		faces = append(faces, namedConfig{fmt.Sprintf("random-%02d", i+1), Random(int64(i + 1))})
 	}
 	return faces
+}
+
+// envGLB reads the GLB named by the environment variable env, for the
+// tests that log a measure on a build from before; it skips when env is
+// unset.
+func envGLB(t *testing.T, env string) (*scene.Scene, string) {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skip(env + " not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scene.Read(data, scene.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
 }
