@@ -56,6 +56,32 @@ func onLips(head *part, f faceFrame) []bool {
 	return out
 }
 
+// underLip is, per head vertex, whether it is bare lip (bare) below the
+// lips' middle: the lower lip. A beard's shell may have a corner there
+// (beardPart), so it meets the lower lip's edge. Left out with every
+// triangle that touched the lips, the shells stopped short of the lower
+// lip on the head's 5-8 mm quads: rectangles of the darker roots showed
+// beside a tongue of hair under the lip (issue 22's panel at p16,
+// "blocky, patchy goatee", "jagged, blocky edges around the mouth").
+// The upper lip keeps the old rule: the moustache's edge there is
+// clean, and corners on it left specks of hair along its border.
+func underLip(head *part, f faceFrame, bare []bool) []bool {
+	out := make([]bool, len(head.pos))
+	for i, b := range bare {
+		out[i] = b && float64(head.pos[i][1]) < f.lip[1]
+	}
+	return out
+}
+
+// lipCornerMask is the region weight a beard shell's corner on the lower
+// lip (underLip) takes instead of its own 0: paint.Beard draws the
+// beard's edge where the weight, interpolated across a triangle, is
+// 0.3, so with 0 at the lip corner the hair reached half-way to the
+// lip across the triangle, over the lip under mouthLowerDownLeft
+// (TestBeardClearOfLips); with -1 the edge lies two thirds of the way
+// out to the skin corners, clear of the lip as on whole triangles.
+const lipCornerMask = -1
+
 // lipThinning is the share of the beard's weight a vertex of lip colour
 // lc, at distance d from the bare lips and side lipSide, keeps: 1 on
 // the skin, 0 on the lips and at their edge.

@@ -222,15 +222,23 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 // head vertex's base index, skin weights and UV, so face shapes and
 // skinning move it with the skin. Its alpha (COLOR_0) halves inward to
 // outward so that one strand texture makes strands that thin toward
-// their tips (see paint.Beard).
-func beardPart(head *part, weights []float32, bare []bool, c beardCut) *part {
+// their tips (see paint.Beard). No triangle touches the lips (bare)
+// but those with one corner on the lower lip (under, see underLip).
+func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *part {
 	region := &part{minKeep: 1}
 	remap := map[uint32]uint32{}
 	for _, t := range head.tris {
 		if weights[t[0]] < 0.02 && weights[t[1]] < 0.02 && weights[t[2]] < 0.02 {
 			continue
 		}
-		if bare[t[0]] || bare[t[1]] || bare[t[2]] {
+		onLip, underOnly := 0, true
+		for _, v := range t {
+			if bare[v] {
+				onLip++
+				underOnly = underOnly && under[v]
+			}
+		}
+		if onLip > 1 || !underOnly {
 			continue
 		}
 		var out [3]uint32
@@ -244,7 +252,11 @@ func beardPart(head *part, weights []float32, bare []bool, c beardCut) *part {
 				region.uv = append(region.uv, head.uv[v])
 				region.inf = append(region.inf, head.inf[v])
 				region.base = append(region.base, head.base[v])
-				region.mask = append(region.mask, weights[v])
+				w := weights[v]
+				if bare[v] {
+					w = lipCornerMask
+				}
+				region.mask = append(region.mask, w)
 			}
 			out[k] = i
 		}
@@ -353,7 +365,8 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	bd.weights = beardWeights(head, f, c.region, 0)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
 	if c.shells > 0 {
-		bd.part = beardPart(head, bd.weights, onLips(head, f), c)
+		bare := onLips(head, f)
+		bd.part = beardPart(head, bd.weights, bare, underLip(head, f, bare), c)
 	}
 	return bd
 }
