@@ -287,17 +287,18 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 	for i := range low {
 		a := (float64(i)+0.5)/bobBins*math.Pi - math.Pi
 		if x := math.Abs(math.Sin(a)) * outer.at(a, 0); x < fringeOuter && math.Abs(a) < math.Pi/2 {
-			low[i] = math.Max(low[i], fringeFloor*(1-smooth(fringeInner, fringeOuter, x)))
+			low[i] = math.Max(low[i], bobFringeFloor*(1-smooth(fringeInner, fringeOuter, x)))
 		}
 	}
 	// edge is the elevation of the lower edge at azimuth a: the height
-	// low gives there, on the shell.
+	// low gives there, raised where the locks end short (bobLockRise),
+	// on the shell.
 	edge := func(a float64) float64 {
 		x := (a+math.Pi)/math.Pi*bobBins - 0.5
 		i0 := int(math.Floor(x))
 		fx := x - float64(i0)
 		n := len(low)
-		y := (1-fx)*low[(i0%n+n)%n] + fx*low[(i0+1+n)%n]
+		y := (1-fx)*low[(i0%n+n)%n] + fx*low[(i0+1+n)%n] + bobLockRise(a)
 		e := 0.0
 		for range 4 {
 			e = math.Asin(math.Max(-1, math.Min(1, y/outer.at(a, e))))
@@ -325,7 +326,9 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 				e := math.Pi/2 - (math.Pi/2-e0)*float64(i)/bobRows
 				// Volume over the crown, as the leader's hair stands
 				// off the head on top.
-				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e), clear.at(a, e))
+				// The gaps between the locks sunk in (bobLockSink).
+				sink, _ := bobLockSink(a, float64(i)/bobRows)
+				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e)-sink, clear.at(a, e))
 				q = f.c.add(dirOf(a, e).scale(r))
 				col = append(col, q)
 			} else {
@@ -340,7 +343,9 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 			// The inside in its shade: lit as the outside, it showed
 			// grey between the bob's ends and the jaw (random-02, -05).
 			// The cut's rounded end halfway.
-			l := float32(1)
+			// The outside's gaps between the locks in their shade.
+			_, gap := bobLockSink(a, float64(i)/bobRows)
+			l := float32(gap)
 			if i == bobRows+1 {
 				l = (1 + bobInside) / 2
 			} else if i > bobRows+1 {

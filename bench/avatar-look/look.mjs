@@ -10,10 +10,16 @@
 //   node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...]
 //     [--light room,rig] [--camera portrait,full,eyes] [--size 512]
 //     [--morph jawOpen=1,viseme_O=0.5] [--clip NAME@SECONDS]
+//     [--material white|flat|unlit]
 //
 // --morph sets those targets on every mesh that has them; --clip poses
 // each model at that time of its own animation of that name (download a
-// Kiln avatar with ?animations=... for its clips). Needs
+// Kiln avatar with ?animations=... for its clips). --material takes the
+// pictures apart, to tell which layer a mark on the skin comes from:
+// "white" drops the base colour texture (what is left is the lighting of
+// the mesh's normals, normal maps and occlusion), "flat" drops the normal
+// and occlusion maps too (the mesh's own normals alone), "unlit" shows
+// the base colour texture with no lighting (the baked paint alone). Needs
 // `npm ci` in tools/browser-test (playwright-core, three).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -28,12 +34,17 @@ for (let i = 0; i < argv.length; i++) {
 }
 const [out, ...models] = inputs;
 if (!out || models.length === 0) {
-  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS]');
+  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS] [--material white|flat|unlit]');
   process.exit(2);
 }
 const lights = (flags.light || 'room,rig').split(',');
 const cameras = (flags.camera || 'portrait,full').split(',');
 const size = Number(flags.size || 512);
+const material = flags.material || '';
+if (!['', 'white', 'flat', 'unlit'].includes(material)) {
+  console.error('--material is white, flat or unlit');
+  process.exit(2);
+}
 const morphs = Object.fromEntries((flags.morph || '').split(',').filter(Boolean).map((kv) => {
   const [k, v] = kv.split('=');
   return [k, v === undefined ? 1 : Number(v)];
@@ -69,6 +80,7 @@ import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 const count = ${models.length}, size = ${size};
 const lights = ${JSON.stringify(lights)}, cameras = ${JSON.stringify(cameras)};
 const morphs = ${JSON.stringify(morphs)}, clip = ${JSON.stringify(clip)};
+const material = ${JSON.stringify(material)};
 try {
   const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
@@ -106,6 +118,21 @@ try {
         if (k !== undefined) o.morphTargetInfluences[k] = v;
       }
     });
+    if (material) {
+      root.traverse((o) => {
+        if (!o.isMesh) return;
+        const m = o.material;
+        if (material === 'unlit') {
+          o.material = new THREE.MeshBasicMaterial({ map: m.map, color: m.color, transparent: m.transparent,
+            alphaTest: m.alphaTest, opacity: m.opacity, side: m.side });
+          return;
+        }
+        m.map = null;
+        m.color = new THREE.Color(0xffffff);
+        if (material === 'flat') { m.normalMap = null; m.aoMap = null; }
+        m.needsUpdate = true;
+      });
+    }
     if (clip) {
       const a = gltf.animations.find((c) => c.name === clip.name);
       if (!a) throw new Error('model ' + i + ' has no clip ' + clip.name + ' (it has ' + gltf.animations.map((c) => c.name).join(', ') + ')');
