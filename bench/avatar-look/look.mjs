@@ -8,7 +8,7 @@
 // light and camera with the models in a row, in the order given.
 //
 //   node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...]
-//     [--light room,rig] [--camera portrait,full,eyes] [--size 512]
+//     [--light room,rig] [--camera portrait,full,eyes,quarter] [--size 512]
 //     [--morph jawOpen=1,viseme_O=0.5] [--clip NAME@SECONDS]
 //     [--material white|flat|unlit]
 //
@@ -145,18 +145,22 @@ try {
     // The portrait frames the eyes, which both rigs place where the eyes
     // are (their Head joints sit at different heights in the skull). The
     // 'eyes' camera is a close-up on them from the portrait's place (a
-    // narrower lens), for the lids, brows and the skin under the eyes.
+    // narrower lens), for the lids, brows and the skin under the eyes; the
+    // 'quarter' camera is the portrait turned 40 degrees, for the temples,
+    // sideburns and the hair's sides, which a portrait sees edge on.
     const eyeL = root.getObjectByName('LeftEye'), eyeR = root.getObjectByName('RightEye');
     for (const l of lights) {
       const scene = light(l);
       scene.add(root);
       for (const c of cameras) {
-        const camera = new THREE.PerspectiveCamera(c === 'portrait' ? 24 : c === 'eyes' ? 9 : 30, 1, 0.01, 20);
+        const camera = new THREE.PerspectiveCamera(c === 'portrait' || c === 'quarter' ? 24 : c === 'eyes' ? 9 : 30, 1, 0.01, 20);
         let target;
-        if ((c === 'portrait' || c === 'eyes') && eyeL && eyeR) {
+        if ((c === 'portrait' || c === 'quarter' || c === 'eyes') && eyeL && eyeR) {
           target = eyeL.getWorldPosition(new THREE.Vector3()).add(eyeR.getWorldPosition(new THREE.Vector3()))
             .multiplyScalar(0.5).add(new THREE.Vector3(0, c === 'eyes' ? 0 : -0.03, 0));
-          camera.position.set(target.x, target.y + 0.02, target.z + 0.95);
+          // 'quarter' is the portrait from 40 degrees to the model's left.
+          const turn = c === 'quarter' ? THREE.MathUtils.degToRad(40) : 0;
+          camera.position.set(target.x + 0.95 * Math.sin(turn), target.y + 0.02, target.z + 0.95 * Math.cos(turn));
         } else {
           target = box.getCenter(new THREE.Vector3());
           const h = box.max.y - box.min.y;
