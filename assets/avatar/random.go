@@ -139,11 +139,29 @@ func weighted(r *rand.Rand, keys []string, w map[string]float64) string {
 	return keys[len(keys)-1]
 }
 
+// deepSkin is whether a skin tone is tan or deeper, where the hair and
+// eye colours a random avatar draws are darker (hairOdds, eyeOdds).
+func deepSkin(tone string) bool {
+	return slices.Contains([]string{"tan", "brown", "dark", "deep"}, tone)
+}
+
+// eyeOdds are the odds of each eye colour on a skin tone: on tan and
+// deeper skin, brown eyes nearly always, as in life; blue, grey and
+// green eyes mostly on lighter skin. Drawn evenly, three of the panel's
+// five deep-skinned avatars (random-04, -12, -17) had blue or hazel
+// eyes, which its judges called "stark bright blue" and "yellowish".
+func eyeOdds(tone string) map[string]float64 {
+	if deepSkin(tone) {
+		return map[string]float64{"dark-brown": 5, "brown": 4, "hazel": 0.6, "amber": 0.3, "green": 0.15, "grey": 0.1, "blue": 0.1}
+	}
+	return map[string]float64{"brown": 3, "dark-brown": 1.5, "blue": 2.5, "hazel": 1.2, "green": 1.2, "grey": 1, "amber": 0.3}
+}
+
 // hairOdds are the odds of each hair colour on a face of the given age
 // and skin tone: dark hair on dark skin, fair colours mostly on light
 // skin, grey from 45, white from 60.
 func hairOdds(age float64, tone string) map[string]float64 {
-	dark := slices.Contains([]string{"tan", "brown", "dark", "deep"}, tone)
+	dark := deepSkin(tone)
 	w := map[string]float64{"black": 2, "dark-brown": 3, "brown": 3, "light-brown": 2, "auburn": 1, "red": 0.6, "blonde": 2, "platinum": 0.3}
 	if dark {
 		w = map[string]float64{"black": 5, "dark-brown": 4, "brown": 2, "light-brown": 0.5, "auburn": 0.3, "blonde": 0.2}
@@ -188,7 +206,7 @@ func Random(seed int64) Config {
 	}
 	c.Skin.Tone = pick(names(skinTones))
 	c.Hair.Color = weighted(r, names(hairColors), hairOdds(c.Body.Age, c.Skin.Tone))
-	c.Eyes.Color = pick(names(eyeColors))
+	c.Eyes.Color = weighted(r, names(eyeColors), eyeOdds(c.Skin.Tone))
 	if g == Feminine {
 		c.Hair.Style = pick([]string{"long", "long", "bun", "ponytail", "curly", "short"})
 	} else {

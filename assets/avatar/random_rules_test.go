@@ -16,6 +16,7 @@ func TestRandomRules(t *testing.T) {
 	styles := map[string]bool{}
 	ages := map[bool]int{}
 	hats, prints := 0, 0
+	deep, deepLight, lightLight := 0, 0, 0
 	for seed := int64(0); seed < 200; seed++ {
 		c := Random(seed)
 		if err := c.Validate(); err != nil {
@@ -57,6 +58,14 @@ func TestRandomRules(t *testing.T) {
 				t.Errorf("seed %d: a %s hat with %d bright colours in the outfit", seed, h.Color, accents)
 			}
 		}
+		if deepSkin(c.Skin.Tone) {
+			deep++
+			if c.Eyes.Color != "brown" && c.Eyes.Color != "dark-brown" {
+				deepLight++
+			}
+		} else if c.Eyes.Color == "blue" || c.Eyes.Color == "grey" || c.Eyes.Color == "green" {
+			lightLight++
+		}
 		if why := HairClash(c.Body.Age, c.Hair.Color); why != "" {
 			t.Errorf("seed %d: %s hair at %.0f: %s", seed, c.Hair.Color, c.Body.Age, why)
 		}
@@ -73,6 +82,11 @@ func TestRandomRules(t *testing.T) {
 		if c.Outfit.Top.Print.on() {
 			prints++
 		}
+	}
+	// Eyes are brown on tan and deeper skin but for a few (drawn
+	// evenly, 5 in 7 were not), and light eyes are common on lighter skin.
+	if deep == 0 || float64(deepLight)/float64(deep) > 0.2 || float64(lightLight)/float64(200-deep) < 0.25 {
+		t.Errorf("%d of %d deep-skinned avatars have eyes other than brown; %d of %d lighter-skinned have blue, grey or green eyes", deepLight, deep, lightLight, 200-deep)
 	}
 	// The rules leave variety: many outfits, young and older faces.
 	if len(styles) < 12 || ages[true] < 20 || ages[false] < 100 || hats < 15 || hats > 60 || prints < 5 {
