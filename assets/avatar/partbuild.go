@@ -153,6 +153,9 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				return nil, err
 			}
 			if hatPart != nil {
+				if bobbed(cfg.Hair.Style) {
+					bobUnderHat(hair, hatPart, hatCentre)
+				}
 				pressHair(hair, hatPart, hatCentre)
 			}
 			if err := ctx.Err(); err != nil {

@@ -1,0 +1,84 @@
+package avatar
+
+import "math"
+
+// The bob under a hat. pressHair draws the hair a hat covers inside it
+// and tucks the hair just under the rim in, but the bob's shell stands
+// 2-3 cm off the head all the way down, so under a beanie its sides
+// below the cuff stood out wider than the cuff: issue 22's panel (p16)
+// saw random-16's grey bob "bulging out under" its beanie. Hair under a
+// hat lies flat against the head and falls from under the rim.
+// bobUnderHat draws the bob's hair below the hat in toward the head's
+// axis, before pressHair, so that no hair stands wider than the hat's
+// own side just above it, flaring out a little as it falls.
+
+const (
+	// bobHatTuck is how far inside the hat's outside (metres) the hair
+	// under its rim lies.
+	bobHatTuck = 0.004
+	// bobHatFlare is how much wider (metres per metre of fall) the hair
+	// may stand the farther below the rim it hangs.
+	bobHatFlare = 0.05
+	// bobHatBins is the azimuth bins the hat's width and rim are read
+	// in: 10° each, wider than the 64 segments hats are drawn in.
+	bobHatBins = 36
+)
+
+// bobUnderHat draws the bob's shell (bobHair's grid, whole) below the
+// hat hatPart, fitted from c, in toward the vertical axis through c: at
+// azimuth a and height y no farther out than the hat's farthest point
+// at that azimuth, less bobHatTuck, plus bobHatFlare times how far
+// below the hat's lowest point there y lies. Each column of the grid
+// moves as its outside does, so the inside and the tuck keep their
+// thickness. A part that is not the whole shell is left as it is.
+func bobUnderHat(hair, hatPart *part, c vec3) {
+	rows := bobRows + 2 + bobInner
+	if len(hair.pos) != (bobCols+1)*(rows+1) {
+		return
+	}
+	wide, rim := make([]float64, bobHatBins), make([]float64, bobHatBins)
+	for b := range rim {
+		rim[b] = math.Inf(1)
+	}
+	bin := func(x, z float64) int {
+		return min(bobHatBins-1, int((math.Atan2(x, z)+math.Pi)/(2*math.Pi)*bobHatBins))
+	}
+	for _, q := range hatPart.pos {
+		x, z := float64(q[0])-c[0], float64(q[2])-c[2]
+		b := bin(x, z)
+		wide[b] = math.Max(wide[b], math.Hypot(x, z))
+		rim[b] = math.Min(rim[b], float64(q[1]))
+	}
+	moved := false
+	for k := 0; k <= bobCols; k++ {
+		scale := make([]float64, rows+1)
+		for i := 0; i <= bobRows; i++ {
+			q := hair.pos[k*(rows+1)+i]
+			x, z := float64(q[0])-c[0], float64(q[2])-c[2]
+			b := bin(x, z)
+			if math.IsInf(rim[b], 1) {
+				scale[i] = 1
+				continue
+			}
+			limit := wide[b] - bobHatTuck + bobHatFlare*math.Max(0, rim[b]-float64(q[1]))
+			scale[i] = math.Min(1, limit/math.Max(math.Hypot(x, z), 1e-9))
+		}
+		// The tuck and the inside were made from the outside's rows
+		// (bobHair): the edge's for the tuck, then upward.
+		for i := bobRows + 1; i <= rows; i++ {
+			scale[i] = scale[bobRows-max(0, i-bobRows-2)]
+		}
+		for i, s := range scale {
+			if s >= 1 {
+				continue
+			}
+			j := k*(rows+1) + i
+			q := hair.pos[j]
+			hair.pos[j] = [3]float32{float32(c[0] + s*(float64(q[0])-c[0])), q[1], float32(c[2] + s*(float64(q[2])-c[2]))}
+			moved = true
+		}
+	}
+	if moved {
+		shellNormals(hair)
+	}
+}
