@@ -93,10 +93,14 @@ const (
 // below curlCreaseWidth of its rise (only in the deep gaps; light hair
 // to curlCreaseLight more, TestLightHairGrain); the side of its dome
 // that faces the light lit and the other in shade, by curlSide of the
-// turn of the dome's normal (more for light hair, whose curls read
-// flat and pale: issue 22's p16, random-08, -14), and darker toward its
-// rim by curlRim, so each curl is shaded round, not flat
-// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps); its strands wound
+// turn of the dome's normal (more for light hair), and darker toward
+// its rim by curlRim, so each curl is shaded round, not flat
+// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps). Blonde curls read
+// flat and pale (issue 22's p16, random-08, -14: a viewer's tone
+// mapping lifts light hair's shadows): blonde hair (light and
+// coloured; grey and white keep their grain, TestLightHairGrain) turns
+// curlBlondeSide more of its curls to shade and darkens its gaps by
+// curlBlondeShade more (TestBlondeCurlsHaveDepth). Its strands, wound
 // round its axis, curlTurns a radius, bent by curlBend across it and
 // wobbling by curlWobble (a noise of curlWobbleFreq per metre), take
 // curlCoilDepth of the light and curlCoilSheen of its highlight, so the
@@ -111,6 +115,8 @@ const (
 	curlCoilSheen   = 0.6
 	curlSide        = 0.5
 	curlRim         = 0.25
+	curlBlondeSide  = 0.3
+	curlBlondeShade = 0.2
 	curlCrease      = 0.0
 	curlCreaseWidth = 0.6
 	curlCreaseLight = 0.05
@@ -134,6 +140,11 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	centre := headCentre(s.Pos)
 	// How light the hair is: 0 for brown and darker, 1 for grey and white.
 	light := smooth(0.1, 0.3, base.luma())
+	// How blonde the hair is: light and coloured (not grey or white).
+	blonde := 0.0
+	if hi := max(base[0], base[1], base[2]); hi > 0 {
+		blonde = light * smooth(0.3, 0.6, (hi-min(base[0], base[1], base[2]))/hi)
+	}
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
 	// Curls' fine ridges at least three texels across: at a texel or two, the ridges' dark troughs aliased into a
@@ -197,7 +208,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// The side of the curl's dome that faces the light lit,
 					// the other in shade: a coil is round, not a flat cell.
 					nd := [3]float64{cu.Dir[0] + 0.5*cu.Slope*cu.Out[0], cu.Dir[1] + 0.5*cu.Slope*cu.Out[1], cu.Dir[2] + 0.5*cu.Slope*cu.Out[2]}
-					side = (1 + curlSide*(1+0.5*light)*(dot(nd, sun)/math.Sqrt(dot(nd, nd))-dot(cu.Dir, sun))) * (1 - curlRim*cu.From*cu.From)
+					side = (1 + curlSide*(1+0.5*light+curlBlondeSide*blonde)*(dot(nd, sun)/math.Sqrt(dot(nd, nd))-dot(cu.Dir, sun))) * (1 - curlRim*cu.From*cu.From)
 					clump = 0.4 + 0.2*cu.Tone
 					bulge = curlBulge * cu.Rise
 				}
@@ -224,7 +235,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// deeper, so the hollows hold their depth
 					// (TestCurlyHairHollows).
 					hollow := 1 - strand
-					c = c.scale(side * (1 - (0.4+0.2*light)*hollow*math.Sqrt(hollow)))
+					c = c.scale(side * (1 - (0.4+0.2*light+curlBlondeShade*blonde)*hollow*math.Sqrt(hollow)))
 					// The highlight on the coils' strands, not across them.
 					ridge = strand * strand * (1 - curlCoilSheen*(1-coil))
 				}
