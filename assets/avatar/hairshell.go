@@ -50,11 +50,30 @@ const (
 // on the forehead, a corner at the temples, sideburns in front of the
 // ears, a line over the ears, down to the nape.
 func hairlineAt(a float64) float64 {
-	a = math.Abs(a)
-	pts := [][2]float64{
+	return hairlineFrom(a, [][2]float64{
 		{0, 0.058}, {0.45, 0.062}, {0.75, 0.052}, {0.95, 0.036}, {1.08, 0.0},
 		{1.22, -0.008}, {1.32, 0.024}, {1.85, 0.024}, {2.05, 0.0}, {2.45, -0.045}, {math.Pi, -0.055},
-	}
+	})
+}
+
+// shortHairlineAt is hairlineAt for the short cut: an arch over the
+// forehead that rounds down into the temples (TestShortCutFrontArch).
+// hairlineAt's front rose from the middle toward the corners (5.8 to
+// 6.2 cm) and then dropped: in a portrait the hair framed the forehead
+// in a rectangle, "boxy hair with a hard hairline", "a cap with hard
+// edges" (issue 22's panel, p16). Curly hair and the buzz cut keep
+// hairlineAt.
+func shortHairlineAt(a float64) float64 {
+	return hairlineFrom(a, [][2]float64{
+		{0, 0.060}, {0.45, 0.054}, {0.75, 0.040}, {0.95, 0.024}, {1.08, 0.0},
+		{1.22, -0.008}, {1.32, 0.024}, {1.85, 0.024}, {2.05, 0.0}, {2.45, -0.045}, {math.Pi, -0.055},
+	})
+}
+
+// hairlineFrom is the height of the hairline at azimuth a through the
+// points pts (azimuth, height), eased between them.
+func hairlineFrom(a float64, pts [][2]float64) float64 {
+	a = math.Abs(a)
 	for i := 1; i < len(pts); i++ {
 		if a <= pts[i][0] {
 			t := (a - pts[i-1][0]) / (pts[i][0] - pts[i-1][0])
@@ -97,7 +116,11 @@ func newScalpFrame(joints map[string][3]float32, style string) scalpFrame {
 // negative outside): the level the scalp is clipped along.
 func (f scalpFrame) inside(p vec3) float64 {
 	a := math.Atan2(p[0]-f.x, p[2]-f.z)
-	in := p[1] - f.eye - hairlineAt(a)
+	line := hairlineAt
+	if !f.curly && !f.buzz {
+		line = shortHairlineAt
+	}
+	in := p[1] - f.eye - line(a)
 	// Never on the ears: they stand out past the skull.
 	if x := math.Abs(p[0] - f.x); x > f.earX && p[1] < f.eye+0.03 {
 		in = math.Min(in, (f.earX-x)*2)
