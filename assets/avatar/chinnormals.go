@@ -1,89 +1,130 @@
 package avatar
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
-// chinNormalPasses is how many times smoothChinNormals averages each
-// normal with its neighbours': the creases it evens are a band of 2-3 of
-// the mesh's 4 mm edges, and each pass spreads a normal's turn over about
-// one more edge.
-const chinNormalPasses = 12
+// chinNormalSigma is the spread of the ball over which smoothChinNormals
+// averages the lower face's normals, metres: the folds it evens are
+// 1-1.5 cm across (2-3 of the mesh's 4 mm edges and their slopes), the
+// chin's and the jaw's roundness 5 cm and more, which a ball this size
+// keeps (round a sphere's point the ball's normals average to its own).
+// At 6 mm the pointed chins of some random faces (random-01, -09) kept a
+// ridge down their middle; at 9 mm it rounds.
+const chinNormalSigma = 0.009
+
+// chinNormalBend is how alike a normal must be to the vertex's own to
+// count in its average (the cosine where its weight reaches 0, rising to
+// 1 for the same direction): a fold turns the normal 10-25 degrees and
+// counts nearly whole; the jaw's underside over the throat, at 90 degrees
+// and more from the face's front, does not count, so the jaw's edge keeps
+// its turn.
+const chinNormalBend = 0.0
+
+// chinNormalPasses is how many times smoothChinNormals takes the ball's
+// mean.
+const chinNormalPasses = 1
 
 // smoothChinNormals evens the head's normals (not its shape) over the
-// skin from the mouth's corners down to the chin: MakeHuman's shaped
-// lower face folds there along two lines from the corners of the mouth
-// to the jaw (in the shape itself: they show without smoothFace too),
-// and in a room light each fold shaded as a thin dark line with the chin
-// between them a lighter plate (p14's "jaw seam", "smudgy chin shading":
-// random-01, -13, -15; TestChinLines). Each normal is averaged with its
-// neighbours' (chinNormalPasses), by how much of the region it is
-// (chinRegion) and each neighbour by how much its edge runs across the
-// face: the folds run down it, so the light turns across them as over a
-// rounded chin, while what runs across (the shade under the lower lip,
-// the jaw's edge over the throat) keeps its turn from top to bottom. The
-// positions stay as they are, so the face's shape, its shapes (ARKit,
-// visemes) and the glasses are unchanged; a beard's shells, grown along
-// the skin's normals, follow the evened ones.
+// lower face, each the mean of the original normals in a ball round it
+// (chinNormalSigma), each by how alike it faces (chinNormalBend), none
+// on the lips: MakeHuman's shaped lower face folds along two lines from
+// the corners of the mouth to the jaw (in the shape itself: they show
+// without smoothFace too), and in a room light each fold shaded as a
+// thin dark line with the chin between them a lighter plate (p14's "jaw
+// seam"; TestChinLines). Session 14 averaged each normal with its mesh
+// neighbours' across the face, twelve times over a region that stopped
+// at the mouth's corners: that flattened the chin's front toward the
+// viewer as one plate, and the turn it lost was all left at the
+// region's sides, a crease of 10-13 degrees within 3-6 mm from the
+// mouth's corners to the jaw (p16's "blotchy jaw", "colour band on the
+// jaw": the lighter plate and a darker band beside it, baked into the
+// skin's paint too by formShade, which reads these normals;
+// TestChinPlate). A ball in space has no region's edge inside the face
+// to pile the turn up at: the normals turn evenly round the chin, and
+// where the region fades out the ball's mean is the skin's own. The
+// positions stay as they are, so the face's shapes (ARKit, visemes) and
+// the glasses are unchanged; a beard's shells grow along the normals
+// from before (part.rawNrm), where they cover the skin under the lip.
 func smoothChinNormals(head *part, joints map[string][3]float32) {
+	head.rawNrm = slices.Clone(head.nrm)
 	w := chinRegion(head, frameOf(head, joints))
-	g := graphOf(head)
-	n := make([]vec3, len(g.at))
-	wb := make([]float64, len(g.at))
-	for i, k := range g.node {
-		n[k] = v3(head.nrm[i])
-		wb[k] = math.Max(wb[k], w[i])
+	lips := lipMask()
+	// The vertices that lend their normals: the skin, not the lips, on a
+	// grid of the ball's reach.
+	const reach = 2.5 * chinNormalSigma
+	type cell = [3]int32
+	at := func(p [3]float32) cell {
+		return cell{int32(math.Floor(float64(p[0]) / reach)), int32(math.Floor(float64(p[1]) / reach)), int32(math.Floor(float64(p[2]) / reach))}
 	}
-	// Each neighbour weighs by how much its edge runs across the face
-	// (x): a fold running down it is evened, the shade under the lower
-	// lip and the jaw's edge, which run across, are not.
-	type link struct {
-		j int
-		w float64
-	}
-	nbr := make([][]link, len(g.at))
-	for a, ns := range g.nbr {
-		for _, b := range ns {
-			e := v3(head.pos[g.at[b]]).sub(v3(head.pos[g.at[a]]))
-			nbr[a] = append(nbr[a], link{b, e[0] * e[0] / e.dot(e)})
+	grid := map[cell][]int32{}
+	for i, v := range head.base {
+		if lips[v] < 0.3 {
+			c := at(head.pos[i])
+			grid[c] = append(grid[c], int32(i))
 		}
 	}
-	next := make([]vec3, len(n))
 	for range chinNormalPasses {
-		for i := range n {
-			var m vec3
-			var sum float64
-			for _, l := range nbr[i] {
-				m = m.add(n[l.j].scale(l.w))
-				sum += l.w
-			}
-			if wb[i] == 0 || sum == 0 {
-				next[i] = n[i]
-				continue
-			}
-			next[i] = n[i].scale(1 - wb[i]).add(m.scale(wb[i] / sum)).norm()
+		head.nrm = ballMeans(head, w, grid, at, reach)
+	}
+}
+
+// ballMeans is one pass of smoothChinNormals: each vertex's normal moved
+// by its weight w toward the mean of the donors' (grid) in its ball.
+func ballMeans(head *part, w []float64, grid map[[3]int32][]int32, at func([3]float32) [3]int32, reach float64) [][3]float32 {
+	type cell = [3]int32
+	out := make([][3]float32, len(head.nrm))
+	copy(out, head.nrm)
+	for i, p := range head.pos {
+		if w[i] == 0 {
+			continue
 		}
-		n, next = next, n
+		own, c := v3(head.nrm[i]), at(p)
+		var m vec3
+		for dx := int32(-1); dx <= 1; dx++ {
+			for dy := int32(-1); dy <= 1; dy++ {
+				for dz := int32(-1); dz <= 1; dz++ {
+					for _, j := range grid[cell{c[0] + dx, c[1] + dy, c[2] + dz}] {
+						d := v3(head.pos[j]).sub(v3(p))
+						r2 := d.dot(d)
+						if r2 > reach*reach {
+							continue
+						}
+						n := v3(head.nrm[j])
+						alike := (n.dot(own) - chinNormalBend) / (1 - chinNormalBend)
+						if alike <= 0 {
+							continue
+						}
+						m = m.add(n.scale(alike * math.Exp(-r2/(2*chinNormalSigma*chinNormalSigma))))
+					}
+				}
+			}
+		}
+		if m.dot(m) == 0 {
+			continue
+		}
+		out[i] = own.scale(1 - w[i]).add(m.norm().scale(w[i])).norm().f32()
 	}
-	for i, k := range g.node {
-		head.nrm[i] = n[k].f32()
-	}
+	return out
 }
 
 // chinRegion is, per head vertex, how much of its normal smoothChinNormals
 // evens (0..1), in the face's units (f.unit, the eyes' height over the
-// lips, so it follows every face): across the mouth's width and a little
-// beyond (the folds run from its corners out to the jaw), from the lips'
-// middle down round the chin to a tenth of a unit under its lowest
-// point, not on the lips. Soft at every edge, so the evened normals meet
-// the rest without a line of their own.
+// lips, so it follows every face): the lower face from the lips' top
+// across to the jaw's sides and down round the chin to a tenth of a unit
+// under its lowest point, not on the lips. Soft at every edge, so the
+// evened normals meet the rest without a line of their own.
 func chinRegion(head *part, f faceFrame) []float64 {
 	lips := lipMask()
 	out := make([]float64, len(head.pos))
 	u := f.unit
 	chin := (f.chin - f.lip[1]) / u
+	top := (f.lipTop - f.lip[1]) / u
 	for i, v := range head.base {
 		p := head.pos[i]
 		x, y := math.Abs(float64(p[0]))/u, (float64(p[1])-f.lip[1])/u
-		w := smooth(0.75, 0.6, x) * smooth(0.05, -0.05, y) * smooth(chin-0.1, chin, y)
+		w := smooth(1.0, 0.7, x) * smooth(top+0.15, top, y) * smooth(chin-0.1, chin, y)
 		w *= smooth(-0.2, 0.2, float64(head.nrm[i][2]))
 		w *= 1 - smooth(0.05, 0.3, float64(lips[v]))
 		out[i] = w

@@ -227,6 +227,10 @@ func beardWeights(head *part, f faceFrame, region string, reach float64) []float
 func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *part {
 	region := &part{minKeep: 1}
 	remap := map[uint32]uint32{}
+	nrm := head.nrm
+	if head.rawNrm != nil {
+		nrm = head.rawNrm
+	}
 	for _, t := range head.tris {
 		if weights[t[0]] < 0.02 && weights[t[1]] < 0.02 && weights[t[2]] < 0.02 {
 			continue
@@ -248,7 +252,7 @@ func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *p
 				i = uint32(len(region.pos))
 				remap[v] = i
 				region.pos = append(region.pos, head.pos[v])
-				region.nrm = append(region.nrm, head.nrm[v])
+				region.nrm = append(region.nrm, nrm[v])
 				region.uv = append(region.uv, head.uv[v])
 				region.inf = append(region.inf, head.inf[v])
 				region.base = append(region.base, head.base[v])

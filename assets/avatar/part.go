@@ -15,14 +15,21 @@ import (
 // vertices, or fit and src (the fitted asset and its vertex) for an
 // asset carried by its bindings.
 type part struct {
-	pos  [][3]float32
-	nrm  [][3]float32
-	uv   [][2]float32
-	inf  []human.Influence
-	tris [][3]uint32
-	base []int32
-	fit  *human.Fitted
-	src  []int32
+	pos [][3]float32
+	nrm [][3]float32
+	// rawNrm, on the head, is its normals before smoothChinNormals evened
+	// the lower face's: a beard's shells are grown and simplified on them
+	// (beardPart). The simplifier weighs normals, and on the evened ones
+	// it merged the skin under the lower lip into larger triangles: 0.46
+	// -> 0.35-0.37 of it under hair (TestBeardMeetsLowerLip); on these
+	// 0.42-0.47.
+	rawNrm [][3]float32
+	uv     [][2]float32
+	inf    []human.Influence
+	tris   [][3]uint32
+	base   []int32
+	fit    *human.Fitted
+	src    []int32
 	// shapeFloor, when set, is the smallest move a face shape keeps on
 	// a vertex of the part (metres): smaller moves are dropped, so that a
 	// shape that barely grazes the part is not stored on it at all.
