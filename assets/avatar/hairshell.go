@@ -209,12 +209,9 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 // curlUp raises the point o of curly hair's shell by its curl, up to
 // rise metres, along the curl's direction from its centre, so the
 // painter finds the same curl on the raised surface (paint.CurlAt).
-// The rise follows the curl's dome as it is (eased, smooth(0, 1, Rise²),
-// it flattened the curls' tops into the cells the panel saw as
-// "lumpy polygons").
 func (f scalpFrame) curlUp(o vec3, rise float64) vec3 {
 	c := paint.CurlAt(o, f.curls)
-	return o.add(vec3(c.Dir).scale(rise * c.Rise))
+	return o.add(vec3(c.Dir).scale(rise * smooth(0, 1, c.Rise*c.Rise)))
 }
 
 // openVertices is the set of vertices (below n) on the open edges of

@@ -86,40 +86,26 @@ const (
 )
 
 // Curls. Issue 22's panel (p12, p13) called curly hair grainy, then a
-// "sponge", then (p15) "lumpy", then (p16) "lumpy polygons": a network
-// of dark creases round flat cells. The curls are painted from the
-// curls the shell is raised in (CurlAt), at the texels' resolution:
-// each curl's light falls to curlCrease of it where its dome falls
-// below curlCreaseWidth of its rise (only in the deep gaps; light hair
-// to curlCreaseLight more, TestLightHairGrain); the side of its dome
-// that faces the light lit and the other in shade, by curlSide of the
-// turn of the dome's normal (more for light hair), and darker toward
-// its rim by curlRim, so each curl is shaded round, not flat
-// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps). Blonde curls read
-// flat and pale (issue 22's p16, random-08, -14: a viewer's tone
-// mapping lifts light hair's shadows): blonde hair (light and
-// coloured; grey and white keep their grain, TestLightHairGrain) turns
-// curlBlondeSide more of its curls to shade and darkens its gaps by
-// curlBlondeShade more (TestBlondeCurlsHaveDepth). Its strands, wound
-// round its axis, curlTurns a radius, bent by curlBend across it and
-// wobbling by curlWobble (a noise of curlWobbleFreq per metre), take
-// curlCoilDepth of the light and curlCoilSheen of its highlight, so the
-// highlight runs along the coils' strands, faint enough to keep the
-// curls' tops calm (TestCurlyHairCalm).
+// "sponge", then (p15) "lumpy": paint blind to the shell's curls, then
+// paint shaded from the shell's curvature, which at its 5 mm vertices
+// is a soft blur. The curls are now painted from the curls the shell is
+// raised in (CurlAt), at the texels' resolution: each curl's light
+// falls to curlCrease of it in the crease where it meets the next,
+// over the outer curlCreaseWidth of its rise (light hair to
+// curlCreaseLight more: white creases a texel or two wide read as
+// grain, TestLightHairGrain), so a portrait sees clean
+// clumps with dark gaps between them, as the leader's are
+// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps); fine ridges
+// (curlFine per metre, soft: curlSoft) take curlDepth·curlFineShare of
+// the light, a texture of strands, not blotches (TestCurlyHairCalm).
 const (
-	curlTurns       = 3.0
-	curlBend        = 0.6
-	curlWobble      = 0.4
-	curlWobbleFreq  = 160.0
-	curlCoilDepth   = 0.03
-	curlCoilSheen   = 0.6
-	curlSide        = 0.5
-	curlRim         = 0.25
-	curlBlondeSide  = 0.3
-	curlBlondeShade = 0.2
+	curlFine        = 260.0
+	curlFineShare   = 0.2
+	curlSoft        = 0.9
+	curlDepth       = 0.25
 	curlCrease      = 0.0
 	curlCreaseWidth = 0.6
-	curlCreaseLight = 0.05
+	curlCreaseLight = 0.15
 	curlBulge       = 5.0
 	curlStreak      = 0.6
 )
@@ -140,19 +126,14 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	centre := headCentre(s.Pos)
 	// How light the hair is: 0 for brown and darker, 1 for grey and white.
 	light := smooth(0.1, 0.3, base.luma())
-	// How blonde the hair is: light and coloured (not grey or white).
-	blonde := 0.0
-	if hi := max(base[0], base[1], base[2]); hi > 0 {
-		blonde = light * smooth(0.3, 0.6, (hi-min(base[0], base[1], base[2]))/hi)
-	}
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
 	// Curls' fine ridges at least three texels across: at a texel or two, the ridges' dark troughs aliased into a
 	// salt-and-pepper speckle that dark hair hides and white hair showed
 	// (issue 22's panel: "grainy", "cotton wool"; TestLightHairGrain).
-	turns := 0.0
+	fineFreq := 900.0
 	if kind.curly {
-		turns = math.Min(curlTurns, 0.33*curlRadius*curlCell/texelSize(s, n))
+		fineFreq = math.Min(curlFine, 0.33/texelSize(s, n))
 	}
 	// browKeep is the share of the brow's skin a light brow keeps: 1 for
 	// a black brow, less the nearer the brow's luma is to the skin's.
@@ -190,7 +171,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				// Strands and clumps along the flow; curls and locks (lk)
 				// paint their own and use none of these, so they skip them.
 				var strand, clump, bulge float64
-				coil, side := 1.0, 1.0
 				if lk == nil && !kind.curly {
 					strand = noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
@@ -199,16 +179,11 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// Curls: the shell's own (CurlAt), in 3D so they
 					// are seamless across UV seams, dark in their
 					// creases (see curlCrease), each a little lighter
-					// or darker than the next, shaded round; strands wound
-					// round its axis over it.
+					// or darker than the next; fine ridges over them.
 					cu := CurlAt(t.pos, curls)
 					crease := curlCrease + curlCreaseLight*light
-					coil = 0.5 + 0.5*math.Cos(2*math.Pi*((cu.Along+curlBend*cu.Across*cu.Across)*turns+curlWobble*noise3(scale3(t.pos, curlWobbleFreq), seed+3)))
-					strand = (1 - curlCoilDepth*(1-coil)) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise))
-					// The side of the curl's dome that faces the light lit,
-					// the other in shade: a coil is round, not a flat cell.
-					nd := [3]float64{cu.Dir[0] + 0.5*cu.Slope*cu.Out[0], cu.Dir[1] + 0.5*cu.Slope*cu.Out[1], cu.Dir[2] + 0.5*cu.Slope*cu.Out[2]}
-					side = (1 + curlSide*(1+0.5*light+curlBlondeSide*blonde)*(dot(nd, sun)/math.Sqrt(dot(nd, nd))-dot(cu.Dir, sun))) * (1 - curlRim*cu.From*cu.From)
+					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
+					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise*cu.Rise))
 					clump = 0.4 + 0.2*cu.Tone
 					bulge = curlBulge * cu.Rise
 				}
@@ -235,9 +210,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// deeper, so the hollows hold their depth
 					// (TestCurlyHairHollows).
 					hollow := 1 - strand
-					c = c.scale(side * (1 - (0.4+0.2*light+curlBlondeShade*blonde)*hollow*math.Sqrt(hollow)))
-					// The highlight on the coils' strands, not across them.
-					ridge = strand * strand * (1 - curlCoilSheen*(1-coil))
+					c = c.scale(1 - (0.4+0.2*light)*hollow*math.Sqrt(hollow))
+					ridge = strand * strand
 				}
 				if lk != nil {
 					// Locks: lit crests, dark grooves between them, and
