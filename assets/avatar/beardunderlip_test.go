@@ -15,8 +15,10 @@ import (
 // a tongue of it down the middle with rectangles of the darker roots
 // either side (p16's judges: "blocky, patchy goatee", "jagged, blocky
 // edges around the mouth"). With shells meeting the lower lip
-// (underLip) it is 0.46-0.48: the rest is the lips' own thinning, a
-// soft band that follows the lip's curve. The moustache grows above the
+// (underLip) it is 0.42-0.47 (0.46-0.48 before the chin's normals were
+// evened, d17cb85: the beard's simplifier weighs normals, so the limit
+// has little margin): the rest is the lips' own thinning, a soft band
+// that follows the lip's curve. The moustache grows above the
 // mouth and is not asked.
 func TestBeardMeetsLowerLip(t *testing.T) {
 	for _, style := range []string{"full-beard", "short-beard", "goatee"} {
