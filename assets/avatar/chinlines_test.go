@@ -27,20 +27,7 @@ const chinLineStep = 0.002
 // millimetres and crosses every row, a dark line in any light.
 func chinLines(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	l, r, ipd := sceneEyes(t, s)
-	eyeZ := (l[2] + r[2]) / 2
-	var mouth float64
-	teeth := meshOf(t, s, "Wolf3D_Teeth")
-	for _, q := range teeth.Positions {
-		mouth += float64(q[1]) / float64(len(teeth.Positions))
-	}
-	head := meshOf(t, s, "Wolf3D_Head")
-	chin := math.Inf(1)
-	for _, q := range head.Positions {
-		if float64(q[2]) > eyeZ && math.Abs(float64(q[0])) < 0.006 {
-			chin = math.Min(chin, float64(q[1]))
-		}
-	}
+	head, mouth, chin, ipd := chinFrame(t, s)
 	top, bottom, half := mouth-0.25*ipd, chin+0.1*ipd, 0.7*ipd
 	img := frontNormals(head, -half, bottom, half, top, chinLinePixel)
 	d := int(math.Round(chinLineStep / chinLinePixel))
@@ -64,6 +51,28 @@ func chinLines(t *testing.T, s *scene.Scene) float64 {
 		sum += r
 	}
 	return sum / float64(len(rows)) * 180 / math.Pi
+}
+
+// chinFrame finds what the chin measures (chinLines, chinPlate) are
+// drawn in: the head's mesh, the mouth's height (the teeth's mean), the
+// chin's lowest point on the midline in front of the eyes, and the eye
+// distance the rows and widths scale with.
+func chinFrame(t *testing.T, s *scene.Scene) (head *scene.Primitive, mouth, chin, ipd float64) {
+	t.Helper()
+	l, r, ipd := sceneEyes(t, s)
+	eyeZ := (l[2] + r[2]) / 2
+	teeth := meshOf(t, s, "Wolf3D_Teeth")
+	for _, q := range teeth.Positions {
+		mouth += float64(q[1]) / float64(len(teeth.Positions))
+	}
+	head = meshOf(t, s, "Wolf3D_Head")
+	chin = math.Inf(1)
+	for _, q := range head.Positions {
+		if float64(q[2]) > eyeZ && math.Abs(float64(q[0])) < 0.006 {
+			chin = math.Min(chin, float64(q[1]))
+		}
+	}
+	return head, mouth, chin, ipd
 }
 
 // frontNormals is p's unit normal, interpolated across its triangles as a

@@ -33,20 +33,7 @@ const (
 // turns all at once at the edge.
 func chinPlate(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	l, r, ipd := sceneEyes(t, s)
-	eyeZ := (l[2] + r[2]) / 2
-	var mouth float64
-	teeth := meshOf(t, s, "Wolf3D_Teeth")
-	for _, q := range teeth.Positions {
-		mouth += float64(q[1]) / float64(len(teeth.Positions))
-	}
-	head := meshOf(t, s, "Wolf3D_Head")
-	chin := math.Inf(1)
-	for _, q := range head.Positions {
-		if float64(q[2]) > eyeZ && math.Abs(float64(q[0])) < 0.006 {
-			chin = math.Min(chin, float64(q[1]))
-		}
-	}
+	head, mouth, chin, ipd := chinFrame(t, s)
 	top, bottom, half := mouth-0.35*ipd, chin+0.25*ipd, 0.9*ipd
 	img := frontNormals(head, -half, bottom, half, top, chinLinePixel)
 	near := int(math.Round(chinPlateNear / chinLinePixel))
