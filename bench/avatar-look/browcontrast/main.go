@@ -21,11 +21,11 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
 )
 
 func main() {
@@ -34,15 +34,9 @@ func main() {
 	y0 := flag.Int("y0", 140, "first forehead row")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		r, err := os.Open(f)
+		im, err := portrait.Load(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		im, err := png.Decode(r)
-		r.Close()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, f, err)
 			os.Exit(1)
 		}
 		var contrast, edge, dark, fore []float64

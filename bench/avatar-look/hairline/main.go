@@ -21,11 +21,11 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
 )
 
 func main() {
@@ -33,15 +33,9 @@ func main() {
 	y1 := flag.Int("y1", 195, "last row")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		r, err := os.Open(f)
+		im, err := portrait.Load(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		im, err := png.Decode(r)
-		r.Close()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, f, err)
 			os.Exit(1)
 		}
 		var edge, depth []float64

@@ -23,10 +23,10 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
+	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
 )
 
 func main() {
@@ -34,15 +34,9 @@ func main() {
 	y1 := flag.Int("y1", 340, "last row searched for the slit")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		r, err := os.Open(f)
+		im, err := portrait.Load(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		im, err := png.Decode(r)
-		r.Close()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, f, err)
 			os.Exit(1)
 		}
 		measure(f, im, *y0, *y1)
