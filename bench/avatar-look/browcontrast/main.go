@@ -25,7 +25,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
-	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
+	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func main() {
 	y0 := flag.Int("y0", 140, "first forehead row")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		im, err := portrait.Load(f)
+		im, err := pngfile.Read(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

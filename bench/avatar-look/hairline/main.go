@@ -25,7 +25,7 @@ import (
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
-	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
+	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
 func main() {
@@ -33,7 +33,7 @@ func main() {
 	y1 := flag.Int("y1", 195, "last row")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		im, err := portrait.Load(f)
+		im, err := pngfile.Read(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

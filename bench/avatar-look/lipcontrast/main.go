@@ -26,7 +26,7 @@ import (
 	"os"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
-	"github.com/kilnhq/kiln/bench/avatar-look/portrait"
+	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func main() {
 	y1 := flag.Int("y1", 340, "last row searched for the slit")
 	flag.Parse()
 	for _, f := range flag.Args() {
-		im, err := portrait.Load(f)
+		im, err := pngfile.Read(f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
