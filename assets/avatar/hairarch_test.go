@@ -14,20 +14,8 @@ import (
 // measureCut's forehead) over each, left and right together.
 func frontArch(t *testing.T, s *scene.Scene) [3]float64 {
 	t.Helper()
-	l, _ := meshPositions(s, "EyeLeft")
-	r, _ := meshPositions(s, "EyeRight")
-	hair, _ := meshPositions(s, "Wolf3D_Hair")
-	head, _ := meshPositions(s, "Wolf3D_Head")
-	if len(l) == 0 || len(r) == 0 || len(hair) == 0 || len(head) == 0 {
-		t.Fatal("no eyes, hair or head")
-	}
-	el, er := centroid(l), centroid(r)
-	iod := el.sub(er).len()
-	eye, mid := (el[1]+er[1])/2, (el[0]+er[0])/2
-	front := -math.MaxFloat64
-	for _, p := range head {
-		front = math.Max(front, p[2])
-	}
+	f := newCutFrame(t, s)
+	hair, iod, eye, mid, front := f.hair, f.iod, f.eye, f.mid, f.front
 	bands := [3][2]float64{{0, 0.15}, {0.35, 0.5}, {0.55, 0.7}}
 	out := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	for _, p := range hair {

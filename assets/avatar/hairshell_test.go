@@ -17,7 +17,16 @@ import (
 // 4 to 5 cm over the eyes (above the ears).
 type cutShape struct{ forehead, top, side float64 }
 
-func measureCut(t *testing.T, s *scene.Scene) cutShape {
+// cutFrame is what the hair measures (measureCut, frontArch) are drawn
+// in: the hair's and the head's vertices, the distance between the eyes'
+// middles (iod, their unit), the eyes' height, the face's middle (x) and
+// the head's front (the largest z).
+type cutFrame struct {
+	hair, head           []vec3
+	iod, eye, mid, front float64
+}
+
+func newCutFrame(t *testing.T, s *scene.Scene) cutFrame {
 	t.Helper()
 	l, _ := meshPositions(s, "EyeLeft")
 	r, _ := meshPositions(s, "EyeRight")
@@ -27,13 +36,17 @@ func measureCut(t *testing.T, s *scene.Scene) cutShape {
 		t.Fatal("no eyes, hair or head")
 	}
 	el, er := centroid(l), centroid(r)
-	iod := el.sub(er).len()
-	eye := (el[1] + er[1]) / 2
-	mid := (el[0] + er[0]) / 2
-	front := -math.MaxFloat64
+	f := cutFrame{hair: hair, head: head, iod: el.sub(er).len(), eye: (el[1] + er[1]) / 2, mid: (el[0] + er[0]) / 2, front: -math.MaxFloat64}
 	for _, p := range head {
-		front = math.Max(front, p[2])
+		f.front = math.Max(f.front, p[2])
 	}
+	return f
+}
+
+func measureCut(t *testing.T, s *scene.Scene) cutShape {
+	t.Helper()
+	f := newCutFrame(t, s)
+	hair, head, iod, eye, mid, front := f.hair, f.head, f.iod, f.eye, f.mid, f.front
 	var c cutShape
 	c.forehead = math.Inf(1)
 	topHair, topHead := -math.MaxFloat64, -math.MaxFloat64
