@@ -160,10 +160,11 @@ func smooth(a, b, x float64) float64 {
 // back, so it is drawn against depth (dr) rather than width. reach
 // widens the soft edge at the cheek line, under the jaw and behind the
 // sideburns by that many units (0 for the beard's shells; stubbleReach
-// for the stubble painted on the skin).
-func beardWeights(head *part, f faceFrame, region string, reach float64) []float32 {
+// for the stubble painted on the skin). toLips is each vertex's
+// distance to the bare lips (lipDistances), found once for both of a
+// beard's regions.
+func beardWeights(head *part, f faceFrame, region string, reach float64, toLips []float64) []float32 {
 	lc, nose := lipColour(), noseBodyMask()
-	toLips := lipDistances(head.pos, head, onLips(head, f))
 	out := make([]float32, len(head.pos))
 	u := f.unit
 	chin := (f.chin - f.lip[1]) / u
@@ -366,10 +367,11 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	}
 	bd := beard{cut: c, color: paint.RGB(beardTone(colorOf(hairColors, col)))}
 	f := frameOf(head, joints)
-	bd.weights = beardWeights(head, f, c.region, 0)
-	bd.shadow = beardWeights(head, f, c.region, stubbleReach)
+	bare := onLips(head, f)
+	toLips := lipDistances(head.pos, head, bare)
+	bd.weights = beardWeights(head, f, c.region, 0, toLips)
+	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips)
 	if c.shells > 0 {
-		bare := onLips(head, f)
 		bd.part = beardPart(head, bd.weights, bare, underLip(head, f, bare), c)
 	}
 	return bd
