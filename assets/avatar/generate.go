@@ -153,10 +153,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}
 	if hw, hair := parts["headwear"], parts["hair"]; hw != nil && hair != nil {
-		if bobbed(cfg.Hair.Style) {
-			bobUnderHat(hair, hw, hatCentre)
-		}
-		pressHair(hair, hw, hatCentre)
+		hairUnderHat(hair, hw, hatCentre, cfg.Hair.Style)
 		if len(hair.tris) == 0 {
 			// All of it under the hat (a buzz cut under a beanie).
 			delete(parts, "hair")

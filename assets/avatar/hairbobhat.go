@@ -8,6 +8,18 @@ import "math"
 // below the cuff stood out wider than the cuff: issue 22's panel (p16)
 // saw random-16's grey bob "bulging out under" its beanie. Hair under a
 // hat lies flat against the head and falls from under the rim.
+// hairUnderHat fits a style's hair under the hat hatPart, seen from the
+// head's centre c: a bob is first drawn in below the rim (bobUnderHat),
+// then every style is pressed inside the hat (pressHair). The whole
+// avatar (assemble) and a part built alone (BuildPartContext) both fit
+// their hair here, so the two agree (TestBuildPartMatchesGenerate).
+func hairUnderHat(hair, hatPart *part, c vec3, style string) {
+	if bobbed(style) {
+		bobUnderHat(hair, hatPart, c)
+	}
+	pressHair(hair, hatPart, c)
+}
+
 // bobUnderHat draws the bob's hair below the hat in toward the head's
 // axis, before pressHair, so that no hair stands wider than the hat's
 // own side just above it, flaring out a little as it falls.

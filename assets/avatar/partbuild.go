@@ -153,10 +153,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				return nil, err
 			}
 			if hatPart != nil {
-				if bobbed(cfg.Hair.Style) {
-					bobUnderHat(hair, hatPart, hatCentre)
-				}
-				pressHair(hair, hatPart, hatCentre)
+				hairUnderHat(hair, hatPart, hatCentre, cfg.Hair.Style)
 			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
