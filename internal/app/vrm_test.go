@@ -88,26 +88,36 @@ type change struct {
 	Elsewhere float64 `json:"elsewhere"`
 }
 
+// deepMoustache is a face whose open mouth shows little: deep skin, dark
+// lips, a moustache over the upper one. Random avatars like it failed
+// TestVRMInBrowser in CI by chance (aa changed 2.7 % of the mouth, under
+// the 5 % bound) while their mouths opened as any other does; this one,
+// Random's draw for a seed, changed 2.8 % under the old measure. The
+// test holds it every time.
+const deepMoustache = `{"version":"1","body":{"type":"masculine","height":1.72,"build":0.54,"age":55,"proportions":0.73},"skin":{"tone":"deep"},"hair":{"style":"bald","color":"dark-brown"},"eyes":{"color":"dark-brown"},"outfit":{"top":{"style":"shirt","color":"light-blue"},"bottom":{"style":"jeans","color":"denim"},"footwear":{"style":"boots","color":"black"}},"glasses":{"style":"none","color":"black"},"face":{"seed":6232998778372613,"head":{"fat":-0.31,"round":0.04,"scale-horiz":-0.23,"square":0.13},"chin":{"jaw-drop":0.03,"prominent":0.15,"width":0.03},"cheeks":{"bones":0.19,"volume":-0.03}},"facialHair":{"style":"moustache"}}`
+
 // TestVRMInBrowser loads both VRM versions of default-male,
-// default-female and a random avatar in three.js with @pixiv/three-vrm,
-// in chromium, in one page load: three-vrm reads each as the version
-// asked, finds every required humanoid bone (and the eyes, fingers,
-// toes, upper chest and neck), and its expressions and lookAt move the
-// face: aa changes the mouth, blink the eyes, a 30° gaze the irises, each
-// hardly anything else.
+// default-female, a random avatar and a deep-skinned one with a
+// moustache in three.js with @pixiv/three-vrm, in chromium, in one page
+// load: three-vrm reads each as the version asked, finds every required
+// humanoid bone (and the eyes, fingers, toes, upper chest and neck), and
+// its expressions and lookAt move the face: aa changes the mouth, blink
+// the eyes, a 30° gaze the irises, each hardly anything else.
 func TestVRMInBrowser(t *testing.T) {
 	node, viewer := browserTool(t)
 	script := filepath.Join(filepath.Dir(viewer), "vrm.mjs")
 	r := start(t)
-	random := postAvatar(t, r, newKey(t, r, "acme", kiln.ScopeAvatarWrite), `{}`)
+	key := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
+	ids := map[string]string{
+		"male":   "default-male",
+		"female": "default-female",
+		"random": postAvatar(t, r, key, `{}`),
+		"deep":   postAvatar(t, r, key, deepMoustache),
+	}
 	args := []string{script}
-	for _, id := range []string{"default-male", "default-female", random} {
+	for name, id := range ids {
 		for _, v := range []string{"1", "0"} {
-			name := strings.TrimPrefix(id, "default-") + v
-			if id == random {
-				name = "random" + v
-			}
-			args = append(args, name+"="+r.AvatarURL+"/model/"+id+".vrm?vrm="+v)
+			args = append(args, name+v+"="+r.AvatarURL+"/model/"+id+".vrm?vrm="+v)
 		}
 	}
 	// The pictures stay for a person to look at: kiln-vrm-{name}-{rest,aa,blink,look,happy,body}.png.
@@ -117,8 +127,8 @@ func TestVRMInBrowser(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figures); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(figures) != 6 {
-		t.Fatalf("%d models measured, want 6", len(figures))
+	if len(figures) != 2*len(ids) {
+		t.Fatalf("%d models measured, want %d", len(figures), 2*len(ids))
 	}
 	for name, f := range figures {
 		t.Logf("%s: VRM %s, %d expressions; aa changes %.1f%% of the mouth (%.2f%% elsewhere), blink %.1f%% of the eyes (%.2f%%), lookAt %.1f%% of the eyes (%.2f%%)",

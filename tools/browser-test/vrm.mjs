@@ -20,7 +20,7 @@ import { main, modules, openPage } from './page.mjs';
 const args = process.argv.slice(2);
 const s = args.indexOf('--screenshot');
 const shots = s >= 0 ? args[s + 1] : undefined;
-const models = args.filter((a, i) => a.includes('=') && i !== s + 1).map((a) => a.split(/=(.*)/s, 2));
+const models = args.filter((a, i) => a.includes('=') && (s < 0 || i !== s + 1)).map((a) => a.split(/=(.*)/s, 2));
 if (models.length === 0) {
   console.error('usage: node vrm.mjs NAME=VRM_URL... [--screenshot PREFIX]');
   process.exit(2);
@@ -48,6 +48,25 @@ const names = ${JSON.stringify(models.map(([n]) => n))};
 const required = ['hips', 'spine', 'head', 'leftUpperArm', 'leftLowerArm', 'leftHand', 'rightUpperArm', 'rightLowerArm',
   'rightHand', 'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'rightUpperLeg', 'rightLowerLeg', 'rightFoot'];
 const size = 384;
+// A pixel changes visibly when its colour moves more than 6 in CIELAB
+// (ΔE 1976), about a 16-level step of a mid grey. A fixed step of the
+// summed sRGB channels (48, before) hid what shows on deep skin: the
+// tongue (91,43,48) where a dark lip had been (66,46,42) is ΔE 14 but
+// sums to 34, so an opened mouth on a deep-skinned random avatar with a
+// moustache counted as 2.8 % changed (CI, 2026-11-29).
+const linear = Array.from({ length: 256 }, (_, u) => (u /= 255) <= 0.04045 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4);
+const lab = (r, g, b) => {
+  const [R, G, B] = [linear[r], linear[g], linear[b]];
+  const f = (t) => t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116;
+  const x = f((0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047);
+  const y = f(0.2126 * R + 0.7152 * G + 0.0722 * B);
+  const z = f((0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883);
+  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+};
+const visible = (a, b, i) => {
+  const p = lab(a[i], a[i + 1], a[i + 2]), q = lab(b[i], b[i + 1], b[i + 2]);
+  return (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2 > 36;
+};
 try {
   const loader = new GLTFLoader();
   loader.register((p) => new VRMLoaderPlugin(p));
@@ -147,19 +166,19 @@ try {
     const inJaw = (x, y) => inBox(jaw, x, y);
     const inEyes = (x, y) => inBox(eyes[0], x, y) || inBox(eyes[1], x, y);
     const inMouth = (x, y) => inBox(mouthBox, x, y);
-    // Changed pixels (summed RGB difference over 48): the share of the
-    // region, the share of the picture outside both regions.
-    // moves, when given, is a region the change may move too (aa's jaw).
+    // Changed pixels: the share of the region, the share of the picture
+    // outside both regions. moves, when given, is a region the change
+    // may move too (aa's jaw).
     const compare = (a, b, region, moves = () => false) => {
       const n = { in: 0, inChanged: 0, out: 0, outChanged: 0 };
       for (let y = 0; y < size; y++) {
         for (let x = 0; x < size; x++) {
           const i = ((size - 1 - y) * size + x) * 4;
-          const d = Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
+          const d = visible(a, b, i);
           const inside = region(x, y);
           const elsewhere = !inEyes(x, y) && !inMouth(x, y) && !moves(x, y);
-          if (inside) { n.in++; if (d > 48) n.inChanged++; }
-          if (elsewhere) { n.out++; if (d > 48) n.outChanged++; }
+          if (inside) { n.in++; if (d) n.inChanged++; }
+          if (elsewhere) { n.out++; if (d) n.outChanged++; }
         }
       }
       return { inside: n.inChanged / n.in, elsewhere: n.outChanged / n.out };
