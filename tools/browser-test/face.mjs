@@ -42,6 +42,7 @@ const page = `<!doctype html><html><body style="margin:0;background:#fff">
 <script type="module">
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { visible } from '/pixels.js';
 const blink = ${JSON.stringify(blink)};
 const viseme = ${JSON.stringify(viseme)};
 const size = 512;
@@ -125,17 +126,15 @@ try {
   const eyes = [box(eyeL, 0.04, 0.03), box(eyeR, 0.04, 0.03)];
   // the mouth with the chin below it, which follows an opening jaw
   const mouthBox = box(mouth.clone().add(new THREE.Vector3(0, -0.02, 0)), 0.07, 0.08);
-  // Changed pixels (summed RGB difference over 48) in each region, as a
-  // share of the region.
+  // Changed pixels (pixels.js) in each region, as a share of the region.
   const compare = (a, b, region) => {
     const n = { in: 0, inChanged: 0, out: 0, outChanged: 0 };
     for (let y = 0; y < size; y++) {
       for (let x = 0; x < size; x++) {
         const i = ((size - 1 - y) * size + x) * 4; // readPixels rows go up
-        const d = Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
         const inside = region(x, y);
         n[inside ? 'in' : 'out']++;
-        if (d > 48) n[inside ? 'inChanged' : 'outChanged']++;
+        if (visible(a, b, i)) n[inside ? 'inChanged' : 'outChanged']++;
       }
     }
     return { inside: n.inChanged / n.in, outside: n.outChanged / n.out, insidePixels: n.inChanged, outsidePixels: n.outChanged };

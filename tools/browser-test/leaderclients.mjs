@@ -32,6 +32,7 @@ const page = `<!doctype html><html><body style="margin:0">
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { TalkingHead } from 'talkinghead';
+import { visible } from '/pixels.js';
 const model = ${JSON.stringify(modelURL)};
 const gesture = new Promise((ok) => addEventListener('click', ok, { once: true }));
 const out = {};
@@ -138,11 +139,10 @@ try {
     const n = { in: 0, inChanged: 0, out: 0, outChanged: 0 };
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
-        const i = (y * w + x) * 4, a = peak.spoken, b = peak.silent;
-        const d = Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
+        const i = (y * w + x) * 4;
         const inside = x >= Math.min(x0, x1) && x < Math.max(x0, x1) && y >= Math.min(y0, y1) && y < Math.max(y0, y1);
         n[inside ? 'in' : 'out']++;
-        if (d > 48) n[inside ? 'inChanged' : 'outChanged']++;
+        if (visible(peak.spoken, peak.silent, i)) n[inside ? 'inChanged' : 'outChanged']++;
       }
     }
     const mouth = n.in ? n.inChanged / n.in : 0;

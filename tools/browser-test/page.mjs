@@ -18,14 +18,21 @@ const types = {
   '.glb': 'model/gltf-binary', '.json': 'application/json',
 };
 
-// serve starts the app's origin: the page at /, each of files at its
-// path, and under each prefix of roots the files of a folder (never
-// outside it).
+// pixels is the pages' shared measure of a changed pixel (pixels.js).
+const pixels = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'pixels.js'));
+
+// serve starts the app's origin: the page at /, the measure at
+// /pixels.js, each of files at its path, and under each prefix of roots
+// the files of a folder (never outside it).
 async function serve(page, roots, files) {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path === '/') {
       res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
+      return;
+    }
+    if (path === '/pixels.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(pixels);
       return;
     }
     if (files[path]) {
