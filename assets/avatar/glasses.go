@@ -264,9 +264,19 @@ func sideWidth(pos []vec3, tris [][3]uint32, y, z, sign float64) float64 {
 }
 
 // sweep adds a tube of radius r along path (closed into a loop or with
-// open ends), its rings kept perpendicular to the path by carrying one
-// normal along it.
+// open ends): sweepOval with a round section.
 func (p *part) sweep(path []vec3, r float64, sides int, closed bool) {
+	p.sweepOval(path, r, r, sides, closed)
+}
+
+// sweepOval adds a tube along path (closed into a loop or with open
+// ends) whose section is an ellipse, rn along the normal carried along
+// the path (which starts as the part of +z across the path: on a rim
+// in the front's plane, front to back) and rb across it, its rings kept
+// perpendicular to the path by carrying that normal along it. A rim
+// deeper than it is wide shows its side, a face in shadow under a lit
+// edge, from any angle but straight on, as an acetate front does.
+func (p *part) sweepOval(path []vec3, rn, rb float64, sides int, closed bool) {
 	n := len(path)
 	tangent := func(i int) vec3 {
 		a, c := i-1, i+1
@@ -290,9 +300,13 @@ func (p *part) sweep(path []vec3, r float64, sides int, closed bool) {
 		bin := t.cross(nrm)
 		for k := 0; k < sides; k++ {
 			a := 2 * math.Pi * float64(k) / float64(sides)
-			d := nrm.scale(math.Cos(a)).add(bin.scale(math.Sin(a)))
-			p.pos = append(p.pos, path[i].add(d.scale(r)).f32())
-			p.nrm = append(p.nrm, d.f32())
+			ca, sa := math.Cos(a), math.Sin(a)
+			d := nrm.scale(rn * ca).add(bin.scale(rb * sa))
+			// The ellipse's normal: its point's direction scaled by
+			// the inverse radii.
+			nd := nrm.scale(ca / rn).add(bin.scale(sa / rb)).norm()
+			p.pos = append(p.pos, path[i].add(d).f32())
+			p.nrm = append(p.nrm, nd.f32())
 			p.uv = append(p.uv, [2]float32{float32(k) / float32(sides), float32(i) / float32(n)})
 		}
 	}
