@@ -257,3 +257,33 @@ func TestBeardLitByRig(t *testing.T) {
 		t.Errorf("%.1f%% of the beard's vertices take no light from a three-point rig, want under 3%%", 100*share)
 	}
 }
+
+// TestBeardMatte reads each shelled style's beard material: matte
+// (roughness 0.9 and over). Its roughness is its texture's mean, which
+// was the 0.7 of the texels the beard leaves empty (0.71 in all): a
+// room light's reflection lay on the shells facing the camera as a grey
+// sheen, which blind judges called a "pale blotch on the chin" and a
+// "smear under the nose" (issue 22's A/B).
+func TestBeardMatte(t *testing.T) {
+	for _, style := range []string{"short-beard", "full-beard", "goatee", "moustache"} {
+		cfg := Default(Masculine)
+		cfg.FacialHair.Style = style
+		s, err := Generate(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		beard := meshNamed(s, "Wolf3D_Beard")
+		if beard == nil || beard.Primitives[0].Material == nil {
+			t.Fatalf("%s: no Wolf3D_Beard with a material", style)
+		}
+		m := s.Materials[*beard.Primitives[0].Material]
+		rough := 1.0
+		if m.PBRMetallicRoughness != nil && m.PBRMetallicRoughness.RoughnessFactor != nil {
+			rough = *m.PBRMetallicRoughness.RoughnessFactor
+		}
+		t.Logf("%s: roughness %.2f", style, rough)
+		if rough < 0.9 || m.PBRMetallicRoughness.MetallicRoughnessTexture != nil {
+			t.Errorf("%s: the beard's roughness is %.2f (map %v), want a matte 0.9 or more", style, rough, m.PBRMetallicRoughness.MetallicRoughnessTexture != nil)
+		}
+	}
+}

@@ -157,7 +157,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				t := m[i]
 				if !t.ok {
 					// Clear, and flat so the PNG spends nothing on it.
-					l.base[i], l.rough[i] = base, 0.7
+					l.base[i], l.rough[i] = base, beardRough
 					continue
 				}
 				f := t.flow
@@ -559,6 +559,19 @@ func flow(s Surface) [][2]float64 {
 	return out
 }
 
+// beardEdge is the region weight where a beard's edge lies: the region's
+// soft margin below it is left to the stubble painted on the skin.
+const beardEdge = 0.3
+
+// beardRough is the beard's roughness: matte. Its material has no
+// roughness map, only the map's mean (averageRoughness), which was the
+// 0.7 of the texels the beard leaves empty: at 0.7 a room light's
+// reflection lay on the shells that face the camera as a grey sheen, a
+// pale blotch on the chin and a smear under the nose of a dark beard
+// (issue 22's A/B, 2026-11-29). Hair this fine and dense scatters the
+// light; the leader's beards show no sheen.
+const beardRough = 0.95
+
 // Beard paints facial hair of a colour over s, whose Mask is how much of
 // the style's region each vertex is: short strands running down the face
 // (in 3D, so they are seamless across UV seams), denser and longer in
@@ -567,10 +580,6 @@ func flow(s Surface) [][2]float64 {
 // the style's length: the shells of the beard mesh, whose vertex alpha
 // falls from 1 inside to 0.5 outside, each keep the strands long enough
 // to reach them (alpha mask at 0.5), so strands thin toward their tips.
-// beardEdge is the region weight where a beard's edge lies: the region's
-// soft margin below it is left to the stubble painted on the skin.
-const beardEdge = 0.3
-
 func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	defer release(m)
@@ -584,7 +593,7 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				i := y*n + x
 				t := m[i]
 				if !t.ok {
-					l.base[i], l.rough[i] = base, 0.7
+					l.base[i], l.rough[i] = base, beardRough
 					continue
 				}
 				p := t.pos
@@ -624,7 +633,7 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				flat := smooth(0, 0.6, in)
 				l.base[i] = base.scale((0.62+0.45*v)*flat + rootShade/0.9*(1-flat))
 				l.height[i] = 1.2 * strand
-				l.rough[i] = 0.72 - 0.08*v
+				l.rough[i] = beardRough
 			}
 		}
 	})
