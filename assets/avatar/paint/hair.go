@@ -157,7 +157,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				t := m[i]
 				if !t.ok {
 					// Clear, and flat so the PNG spends nothing on it.
-					l.base[i], l.rough[i] = base, beardRough
+					l.base[i], l.rough[i] = base, 0.7
 					continue
 				}
 				f := t.flow
