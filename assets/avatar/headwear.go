@@ -484,6 +484,10 @@ const (
 	capVisorThick             = 0.004
 )
 
+// capStandMean is the mean round the crown of the front's share of the
+// stand-off, ((1+cos θ)/2)²: 3/8.
+const capStandMean = 0.375
+
 // capSegments is how many quads go round a cap's crown: a multiple of
 // six, so that each of its six panels' seams runs along a column of
 // vertices, sunk into a groove.
@@ -514,9 +518,15 @@ func (p *part) cap(k *skull) (visor visorSpans) {
 			}
 			// The stand-off grows from the rim up, fast (the panels
 			// rise off the head, the front ones straight up from the
-			// visor), and is most at the front.
+			// visor), and is most at the front; toward the top it evens
+			// out round the crown (to its mean, capStandMean), as it
+			// must where every azimuth's last ring meets on the one
+			// line straight up: most at the front up to the top, the
+			// rings' tops stood one over another there and the crown
+			// rose to a point (TestCapCrownRound).
 			f := (1 + math.Cos(th)) / 2
-			stand := (capStandBack + (capStandFront-capStandBack)*f*f) * math.Sin(math.Min(1, 1.8*s)*math.Pi/2)
+			w := f*f*math.Cos(ph) + capStandMean*(1-math.Cos(ph))
+			stand := (capStandBack + (capStandFront-capStandBack)*w) * math.Sin(math.Min(1, 1.8*s)*math.Pi/2)
 			rad := k.radius(th, ph) + capGap + stand
 			// The seams sink 1.5 mm between the puffed panels, less
 			// toward the visor (a notch there showed its edge).
