@@ -175,6 +175,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	if top.Style == "hoodie" {
 		addHood(parts["top"], body.Joints()["Neck"]).liftHair(parts["hair"], parts["top"], body.Joints()["Neck"])
 	}
+	// Long hair lies over the shoulders (and the hood), not through them
+	// (restHair).
+	restHair(parts["hair"], parts["top"], body, body.Joints()["Neck"])
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
 	keepSeenSkin(bodyPart, parts["top"], covered[0], body.Joints()["Neck"])
 	bodyPart.hide(covered[0])

@@ -282,17 +282,3 @@ func hoodLiftNeed(p, nc vec3) float64 {
 		ramp((hoodTop+hoodLength+0.15-down)/0.1) *
 		ramp((hoodSpan+20*math.Pi/180-math.Abs(a))/(20*math.Pi/180))
 }
-
-// hoodLifts is whether liftHair would move any of the hair: a part that
-// builds the hair alone (BuildPart) fits the hoodie and its hood only for
-// that lift (a fifth of a hat part's time before levelRays), and short,
-// buzz-cut and curly hair never reach the hood.
-func hoodLifts(hair *part, neck [3]float32) bool {
-	nc := v3(neck)
-	for _, p := range hair.pos {
-		if hoodLiftNeed(v3(p), nc) != 0 {
-			return true
-		}
-	}
-	return false
-}

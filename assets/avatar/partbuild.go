@@ -158,14 +158,20 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if cfg.Outfit.Top.Style == "hoodie" && hoodLifts(hair, joints["Neck"]) {
-				// Long hair lies over the hood, as in the whole build (after the hat).
-				top, err := fit("top/hoodie")
+			// Long hair lies over the hood and the top's shoulders
+			// (liftHair, restHair), as in the whole build (after the hat): the
+			// top is fitted for that alone, and only for hair that
+			// reaches below the neck.
+			if hangsBelow(hair, joints["Neck"]) {
+				top, err := fit("top/" + cfg.Outfit.Top.Style)
 				if err != nil {
 					return nil, err
 				}
 				endSleeves(top, joints)
-				addHood(top, joints["Neck"]).liftHair(hair, top, joints["Neck"])
+				if cfg.Outfit.Top.Style == "hoodie" {
+					addHood(top, joints["Neck"]).liftHair(hair, top, joints["Neck"])
+				}
+				restHair(hair, top, body, joints["Neck"])
 			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
