@@ -248,7 +248,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.8, false)
 	lowerTongue(parts["tongue/default"])
 	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
-	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"]))
+	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"], rgb(paint.LipColour(tone))))
 	for _, k := range []string{"hair", "eyebrows/default", "eyelashes/default"} {
 		if p := parts[k]; p != nil {
 			p.mask = paint.Border(p.pos, p.tris)

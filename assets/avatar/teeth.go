@@ -99,12 +99,13 @@ func smoothPartNormals(pos [][3]float32, tris [][3]uint32) [][3]float32 {
 // teethColors are the colours of the teeth's vertices: the gums
 // (gumPiece) pink, the teeth ivory; both darken toward the back of
 // the mouth, which the lips and cheeks shade and a renderer without
-// shadows lights as brightly as the front.
-func teethColors(p *part) []rgb {
+// shadows lights as brightly as the front. The gums are no lighter than
+// gumShare of the lips' colour lip (underMouth).
+func teethColors(p *part, lip rgb) []rgb {
 	piece, np := pieces(p.pos, p.tris)
 	gum := gumPiece(piece, np)
 	lo, hi := bounds(p.pos)
-	enamel, gums := hexColor("#ddd6c6"), hexColor("#b8646a")
+	enamel, gums := hexColor("#ddd6c6"), underMouth(hexColor("#b8646a"), lip, gumShare)
 	out := make([]rgb, len(p.pos))
 	for i, v := range p.pos {
 		c := enamel
@@ -118,15 +119,42 @@ func teethColors(p *part) []rgb {
 
 // mouthColors are the vertex colours of Wolf3D_Teeth's two parts, the
 // teeth with the gums and the tongue, the tongue shaded toward the back
-// as the teeth are.
-func mouthColors(teeth, tongue *part) [][]rgb {
+// as the teeth are and no lighter than tongueShare of the lips' colour
+// lip (the lips as the skin painter paints them, paint.LipColour).
+func mouthColors(teeth, tongue *part, lip rgb) [][]rgb {
 	lo, hi := bounds(teeth.pos)
-	c := hexColor("#5c252b")
+	c := underMouth(hexColor("#5c252b"), lip, tongueShare)
 	tc := make([]rgb, len(tongue.pos))
 	for i, v := range tongue.pos {
 		tc[i] = c.scale(backShade(v[2], lo[2], hi[2]))
 	}
-	return [][]rgb{teethColors(teeth), tc}
+	return [][]rgb{teethColors(teeth, lip), tc}
+}
+
+// tongueShare is the most of the lips' luminance the tongue's front may
+// have. An open mouth reads as open by a dark opening between the lips:
+// the tongue fills most of it (jawOpen, viseme_aa), and at one colour on
+// every skin it was a sixth of fair lips' luminance but 0.9 of dark
+// lips' and 1.7 times deep lips' (rendered in room light: deep lips
+// (70,32,28) round a (113,58,64) opening), a pink plate in the mouth that
+// read as closed. Capped at the share tan skin's lips give (0.34), the
+// tongue keeps its colour on tan and lighter skin and darkens in its
+// own hue on brown, dark and deep.
+const tongueShare = 0.35
+
+// gumShare is the most of the lips' luminance the gums may have: pink
+// gums (1.15 times medium lips' luminance, 9 times deep lips') shone
+// round the teeth of a wide open mouth on deep skin; gums darken with
+// the skin in life too.
+const gumShare = 1.5
+
+// underMouth is c darkened, in its own hue, to at most share of the
+// luminance of lip.
+func underMouth(c, lip rgb, share float64) rgb {
+	if l, most := c.luma(), share*lip.luma(); l > most && l > 0 {
+		return c.scale(most / l)
+	}
+	return c
 }
 
 // backShade is 1 at the front of the teeth (z = front) and falls to a

@@ -46,12 +46,8 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// and muddy in a room light. Their skin is a little rougher
 	// (deepMatte), not glossier: glossy, it read as plastic.
 	deep := skinDeep(rgb(tone))
-	base := desaturate(rgb(tone), skinGrey*(1-0.6*deep)).scale(skinLift + 0.22*deep)
-	// Lips are the tone with less green and blue (more blood showing):
-	// a multiple of it, so dark skin gets deep lips, not a lipstick red.
-	// Natural lips are only a little deeper and redder than the skin
-	// around them; more read as lipstick.
-	lip := rgb{base[0] * 0.8, base[1] * 0.52, base[2] * 0.58}
+	base := skinBase(rgb(tone))
+	lip := lipOf(base)
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	// Blood under thin skin: a multiple of the tone like the lips, so
 	// deep skin flushes deeper, never pink.
@@ -77,6 +73,25 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	}
 	return l.maps(0.45)
 }
+
+// skinBase is the colour Skin paints a tone's skin in, before its
+// noises, blush and shading.
+func skinBase(tone rgb) rgb {
+	deep := skinDeep(tone)
+	return desaturate(tone, skinGrey*(1-0.6*deep)).scale(skinLift + 0.22*deep)
+}
+
+// lipOf is the lips' colour on skin of the base colour base. Lips are
+// the tone with less green and blue (more blood showing): a multiple of
+// it, so dark skin gets deep lips, not a lipstick red. Natural lips are
+// only a little deeper and redder than the skin around them; more read
+// as lipstick.
+func lipOf(base rgb) rgb { return rgb{base[0] * 0.8, base[1] * 0.52, base[2] * 0.58} }
+
+// LipColour is the colour (linear) Skin paints the lips of a skin of
+// the given tone in, for the parts inside the mouth, which must read
+// darker than the lips on every tone (teeth.go).
+func LipColour(tone RGB) RGB { return RGB(lipOf(skinBase(rgb(tone)))) }
 
 // skinNoise is skinTexel's slow noises, one per band of texels
 // (fbmMemo: fbm3's values, the corners of a texel's cells kept for the
