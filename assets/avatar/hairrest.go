@@ -108,6 +108,26 @@ func (s restSurfaces) need(q vec3) (float64, vec3) {
 	return best, dir
 }
 
+// needs is each vertex of the hair in vs's move (need), zero for one
+// that is clear. The vertices are done in bands side by side, each band
+// with its own visit marks: this is most of restHair's time, and the
+// creator's hair part waits for it.
+func (s restSurfaces) needs(hair *part, vs []int) []vec3 {
+	out := make([]vec3, len(vs))
+	bands(len(vs), func(lo, hi int) {
+		own := restSurfaces{parts: s.parts}
+		for _, c := range s.cells {
+			own.cells = append(own.cells, c.copy())
+		}
+		for i := lo; i < hi; i++ {
+			if d, n := own.need(v3(hair.pos[vs[i]])); d > 0 {
+				out[i] = n.scale(d)
+			}
+		}
+	})
+	return out
+}
+
 // restHair lays the hair below the neck over the top and the skin (see
 // above). Hair that reaches no lower than the neck is left as it is.
 func restHair(hair, top *part, body *human.Body, neck [3]float32) {
@@ -119,25 +139,35 @@ func restHair(hair, top *part, body *human.Body, neck [3]float32) {
 	// Hair moved out mostly moves farther out: each round but the last
 	// looks again only at the hair still under after the last (the
 	// nearest-point searches over all the hair below the neck, each
-	// round, were a fifth of a build). The last looks at all of it: a
-	// move out over the hood can press the hair beside it into the
-	// back (long-hoodie: 13 vertices, 5.7 mm).
+	// round, were a fifth of a build). The last looks at all the hair
+	// that moved: a move out over the hood can press the hair beside it
+	// into the back (long-hoodie: 13 vertices, 5.7 mm); hair that never
+	// moved is where the first round found it clear (looking at all of
+	// it again cost the creator's hair part 40 ms).
 	var all []int
 	for v, p := range hair.pos {
 		if float64(p[1]) < neckY {
 			all = append(all, v)
 		}
 	}
+	touched := make([]bool, len(hair.pos))
 	under := all
 	for round := 0; round < hairRestRounds; round++ {
 		if round == hairRestRounds-1 {
-			under = all
+			under = nil
+			for _, v := range all {
+				if touched[v] {
+					under = append(under, v)
+				}
+			}
 		}
+		need := s.needs(hair, under)
 		var moves []vec3
 		movers := under[:0:0]
-		for _, v := range under {
-			if d, n := s.need(v3(hair.pos[v])); d > 0 {
-				movers, moves = append(movers, v), append(moves, n.scale(d))
+		for i, v := range under {
+			if need[i] != (vec3{}) {
+				movers, moves = append(movers, v), append(moves, need[i])
+				touched[v] = true
 			}
 		}
 		if len(movers) == 0 {
@@ -150,7 +180,7 @@ func restHair(hair, top *part, body *human.Body, neck [3]float32) {
 			}
 			return
 		}
-		spreadMoves(hair, movers, moves, neckY+hairRestReach)
+		spreadMoves(hair, movers, moves, neckY+hairRestReach, touched)
 		under = movers
 	}
 }
@@ -160,8 +190,8 @@ func restHair(hair, top *part, body *human.Body, neck [3]float32) {
 // vertex takes the moves near it weighted by nearness, their mean where
 // they overlap (weights summing past 1), a share of them at the edge of
 // the reach. A mover alone moves all its way; one among movers, their
-// mean.
-func spreadMoves(hair *part, movers []int, moves []vec3, top float64) {
+// mean. It marks the vertices it moves in touched.
+func spreadMoves(hair *part, movers []int, moves []vec3, top float64, touched []bool) {
 	cell := func(p [3]float32) [3]int {
 		return [3]int{int(math.Floor(float64(p[0]) / hairRestReach)), int(math.Floor(float64(p[1]) / hairRestReach)), int(math.Floor(float64(p[2]) / hairRestReach))}
 	}
@@ -200,6 +230,7 @@ func spreadMoves(hair *part, movers []int, moves []vec3, top float64) {
 		}
 		if w > 0 {
 			hair.pos[v] = p.add(sum.scale(1 / math.Max(1, w))).f32()
+			touched[v] = true
 		}
 	}
 }
