@@ -18,22 +18,7 @@ func glassesClearance(t *testing.T, cfg Config) (brow, hair float64) {
 	if len(specs) == 0 || len(brows) == 0 {
 		t.Fatal("no glasses or no brows")
 	}
-	// The rims: the frame's vertices within 2.5 cm of its front, off the
-	// bridge (|x| over 1.5 cm).
-	front := math.Inf(-1)
-	for _, p := range specs {
-		front = math.Max(front, p[2])
-	}
-	var rims []vec3
-	lo, hi := vec3{math.Inf(1), math.Inf(1), math.Inf(1)}, vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for _, p := range specs {
-		if p[2] > front-0.025 && p[0] > 0.015 {
-			rims = append(rims, p)
-			for k := range 3 {
-				lo[k], hi[k] = math.Min(lo[k], p[k]), math.Max(hi[k], p[k])
-			}
-		}
-	}
+	rims, lo, hi := leftRim(specs)
 	// The rim's top at a width: the highest rim vertex within 2 mm.
 	top := func(x float64) float64 {
 		y := math.Inf(-1)
@@ -91,4 +76,23 @@ func TestGlassesUnderBrows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leftRim is the left rim of a frame: its vertices within 2.5 cm of the
+// frame's front and off the bridge (x over 1.5 cm), with their bounds.
+func leftRim(specs []vec3) (rim []vec3, lo, hi vec3) {
+	front := math.Inf(-1)
+	for _, p := range specs {
+		front = math.Max(front, p[2])
+	}
+	lo, hi = vec3{math.Inf(1), math.Inf(1), math.Inf(1)}, vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range specs {
+		if p[2] > front-0.025 && p[0] > 0.015 {
+			rim = append(rim, p)
+			for k := range 3 {
+				lo[k], hi[k] = math.Min(lo[k], p[k]), math.Max(hi[k], p[k])
+			}
+		}
+	}
+	return rim, lo, hi
 }

@@ -40,20 +40,7 @@ func rimGap(t *testing.T, m map[string]meshGeom) (low, depth float64) {
 	if len(specs) == 0 || len(head) == 0 {
 		t.Fatal("no glasses or no head")
 	}
-	front := math.Inf(-1)
-	for _, p := range specs {
-		front = math.Max(front, p[2])
-	}
-	var rim []vec3
-	lo, hi := vec3{math.Inf(1), math.Inf(1), math.Inf(1)}, vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for _, p := range specs {
-		if p[2] > front-0.025 && p[0] > 0.015 {
-			rim = append(rim, p)
-			for k := range 3 {
-				lo[k], hi[k] = math.Min(lo[k], p[k]), math.Max(hi[k], p[k])
-			}
-		}
-	}
+	rim, lo, hi := leftRim(specs)
 	cy := (lo[1] + hi[1]) / 2
 	low = math.Inf(1)
 	for _, p := range rim {
