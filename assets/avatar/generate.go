@@ -243,9 +243,10 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	}
 	// The leader's Wolf3D_Teeth is one mesh of one primitive, teeth and
 	// tongue together: one material, their colours per vertex.
-	// Rough: a glossy tongue under a viewer's key light showed a white
-	// sheen filling the open mouth.
-	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 0.8, false)
+	// Matte: a glossy tongue under a viewer's key light showed a white
+	// sheen filling the open mouth, and at 0.8 the darkened tongue of a
+	// deep skin still turned grey under a three-point rig (TestMatte).
+	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 1, false)
 	lowerTongue(parts["tongue/default"])
 	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
 	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"], rgb(paint.LipColour(tone))))
