@@ -298,7 +298,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 		i0 := int(math.Floor(x))
 		fx := x - float64(i0)
 		n := len(low)
-		y := (1-fx)*low[(i0%n+n)%n] + fx*low[(i0+1+n)%n] + bobLockRise(a) + bobPartRise(a)
+		y := (1-fx)*low[(i0%n+n)%n] + fx*low[(i0+1+n)%n] + bobLockRise(a)
 		e := 0.0
 		for range 4 {
 			e = math.Asin(math.Max(-1, math.Min(1, y/outer.at(a, e))))
@@ -323,16 +323,13 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 		for i := 0; i <= rows; i++ {
 			var q vec3
 			if i <= bobRows {
-				t := float64(i) / bobRows
-				e := math.Pi/2 - (math.Pi/2-e0)*t
-				// The strand swept from the parting's side (bobSweep).
-				as := a + bobSweep(a, t)
+				e := math.Pi/2 - (math.Pi/2-e0)*float64(i)/bobRows
 				// Volume over the crown, as the leader's hair stands
 				// off the head on top.
 				// The gaps between the locks sunk in (bobLockSink).
-				sink, _ := bobLockSink(a, t)
-				r := math.Max(outer.at(as, e)+bobLift*smooth(0.1, 1.2, e)-sink, clear.at(as, e))
-				q = f.c.add(dirOf(as, e).scale(r))
+				sink, _ := bobLockSink(a, float64(i)/bobRows)
+				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e)-sink, clear.at(a, e))
+				q = f.c.add(dirOf(a, e).scale(r))
 				col = append(col, q)
 			} else {
 				// Turned in toward the skull's axis and up a little: a
@@ -348,8 +345,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 			// The cut's rounded end halfway.
 			// The outside's gaps between the locks in their shade.
 			_, gap := bobLockSink(a, float64(i)/bobRows)
-			parted := bobParting(a+bobSweep(a, float64(i)/bobRows), float64(i)/bobRows)
-			l := float32(gap * parted)
+			l := float32(gap)
 			if i == bobRows+1 {
 				l = (1 + bobInside) / 2
 			} else if i > bobRows+1 {
@@ -357,7 +353,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 			}
 			p.color = append(p.color, [4]float32{l, l, l, 1})
 			p.pos = append(p.pos, q.f32())
-			p.nrm = append(p.nrm, dirOf(a+bobSweep(a, math.Min(1, float64(i)/bobRows)), math.Pi/2-(math.Pi/2-e0)*math.Min(1, float64(i)/bobRows)).f32())
+			p.nrm = append(p.nrm, dirOf(a, math.Pi/2-(math.Pi/2-e0)*math.Min(1, float64(i)/bobRows)).f32())
 			p.uv = append(p.uv, [2]float32{float32(k) / bobCols, float32(i) / float32(rows)})
 		}
 	}

@@ -39,9 +39,8 @@ const (
 // bobUnderHat draws the bob's shell (bobHair's grid, whole) below the
 // hat hatPart, fitted from c, in toward the vertical axis through c: at
 // azimuth a and height y no farther out than the hat's farthest point
-// at that azimuth, nor farther across than the hat's outermost on that
-// side, each less bobHatTuck, plus bobHatFlare times how far below the
-// hat's lowest point there y lies. Each column of the grid
+// at that azimuth, less bobHatTuck, plus bobHatFlare times how far
+// below the hat's lowest point there y lies. Each column of the grid
 // moves as its outside does, so the inside and the tuck keep their
 // thickness. A part that is not the whole shell is left as it is.
 func bobUnderHat(hair, hatPart *part, c vec3) {
@@ -50,17 +49,6 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 		return
 	}
 	wide, rim := make([]float64, bobHatBins), make([]float64, bobHatBins)
-	// The hat's outermost on either side, seen from the front: a bin's
-	// farthest point can lie at its other edge (a cap's visor corner),
-	// and the hair at this edge then stood out past the hat's side
-	// (random-16 under its cap, 2.4 mm with the parting's sweep).
-	var side [2]float64
-	sideOf := func(x float64) int {
-		if x < 0 {
-			return 0
-		}
-		return 1
-	}
 	for b := range rim {
 		rim[b] = math.Inf(1)
 	}
@@ -72,7 +60,6 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 		b := bin(x, z)
 		wide[b] = math.Max(wide[b], math.Hypot(x, z))
 		rim[b] = math.Min(rim[b], float64(q[1]))
-		side[sideOf(x)] = math.Max(side[sideOf(x)], math.Abs(x))
 	}
 	moved := false
 	for k := 0; k <= bobCols; k++ {
@@ -85,11 +72,8 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 				scale[i] = 1
 				continue
 			}
-			flare := bobHatFlare * math.Max(0, rim[b]-float64(q[1]))
-			limit := wide[b] - bobHatTuck + flare
+			limit := wide[b] - bobHatTuck + bobHatFlare*math.Max(0, rim[b]-float64(q[1]))
 			scale[i] = math.Min(1, limit/math.Max(math.Hypot(x, z), 1e-9))
-			across := side[sideOf(x)] - bobHatTuck + flare
-			scale[i] = math.Min(scale[i], across/math.Max(math.Abs(x), 1e-9))
 		}
 		// The tuck and the inside were made from the outside's rows
 		// (bobHair): the edge's for the tuck, then upward.

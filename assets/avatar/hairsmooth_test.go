@@ -74,8 +74,8 @@ func hairShadingSteps(t *testing.T, cfg Config) []float64 {
 // 31.2 %, bun 58.4° 43.8 %, ponytail 60.9° 42.6 %, buzz 44.0° 34.1 %;
 // after: 9.5° 0.0 %, 26.1° 9.0 %, 38.0° 13.9 %, 43.2° 18.8 %, 19.4°
 // 1.5 %. The ponytail keeps its tail's real lock edges. The bun, drawn
-// since as one shell (bobHair): 5.0° 0.8 %; with its ends in locks and
-// its side parting (3cf76d0), 8.1° 1.2 %.
+// since as one shell (bobHair): 5.0° 0.8 %; with its ends in locks
+// (fb22ded), 7.4° 1.2 %.
 func TestHairShadesSmooth(t *testing.T) {
 	for _, c := range []struct {
 		style, body string
