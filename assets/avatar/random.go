@@ -112,6 +112,17 @@ func ColorClash(top, bottom, footwear string) string {
 	return ""
 }
 
+// BottomClash says why a bottom's colour does not go with its style in
+// a random outfit (empty when it does): shorts in beige or khaki, close
+// to many skin tones, read as bare legs or underwear in a full-body view
+// (issue 22's panels p18 and p19, random-06's beige shorts).
+func BottomClash(style, color string) string {
+	if style == "shorts" && (color == "beige" || color == "khaki") {
+		return "shorts in a skin-like colour read as underwear"
+	}
+	return ""
+}
+
 // HairClash says why a hair colour is implausible on a random face of
 // the given age (empty when it is not): grey and white hair are for ages
 // 45 and over, and only they.
@@ -238,7 +249,8 @@ func Random(seed int64) Config {
 		c.Outfit.Top.Color = pick(tops)
 		c.Outfit.Bottom.Color = pick(bottoms)
 		c.Outfit.Footwear.Color = pick(shoes)
-		if ColorClash(c.Outfit.Top.Color, c.Outfit.Bottom.Color, c.Outfit.Footwear.Color) == "" {
+		if ColorClash(c.Outfit.Top.Color, c.Outfit.Bottom.Color, c.Outfit.Footwear.Color) == "" &&
+			BottomClash(c.Outfit.Bottom.Style, c.Outfit.Bottom.Color) == "" {
 			break
 		}
 	}

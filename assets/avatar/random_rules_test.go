@@ -46,6 +46,9 @@ func TestRandomRules(t *testing.T) {
 		if why := ColorClash(o.Top.Color, o.Bottom.Color, o.Footwear.Color); why != "" {
 			t.Errorf("seed %d: %s, %s and %s: %s", seed, o.Top.Color, o.Bottom.Color, o.Footwear.Color, why)
 		}
+		if why := BottomClash(o.Bottom.Style, o.Bottom.Color); why != "" {
+			t.Errorf("seed %d: %s %s: %s", seed, o.Bottom.Color, o.Bottom.Style, why)
+		}
 		if h := c.Headwear; h.on() {
 			hats++
 			accents := 0
@@ -106,6 +109,7 @@ func TestRandomRulesCatch(t *testing.T) {
 		{"hoodie and dress shoes", OutfitClash(Masculine, 1.80, 30, "hoodie", "jeans", "shoes")},
 		{"two bright colours", ColorClash("red", "denim", "red")},
 		{"one colour head to toe", ColorClash("navy", "navy", "white")},
+		{"beige shorts", BottomClash("shorts", "beige")},
 		{"white hair at 25", HairClash(25, "white")},
 	} {
 		if tc.why == "" {
@@ -116,6 +120,8 @@ func TestRandomRulesCatch(t *testing.T) {
 		OutfitClash(Feminine, 1.68, 59, "blouse", "skirt", "shoes"),
 		OutfitClash(Masculine, 1.80, 59, "tshirt", "jeans", "sneakers"),
 		ColorClash("red", "denim", "white"),
+		BottomClash("shorts", "navy"),
+		BottomClash("trousers", "beige"),
 		OutfitClash(Feminine, 1.68, 25, "tank", "jeans", "sneakers"),
 		HairClash(62, "grey"),
 	} {
