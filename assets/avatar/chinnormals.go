@@ -33,7 +33,7 @@ const chinNormalPasses = 1
 // the corners of the mouth to the jaw (in the shape itself: they show
 // without smoothFace too), and in a room light each fold shaded as a
 // thin dark line with the chin between them a lighter plate (p14's "jaw
-// seam"; TestChinLines). Session 14 averaged each normal with its mesh
+// seam"; TestChinShading). Session 14 averaged each normal with its mesh
 // neighbours' across the face, twelve times over a region that stopped
 // at the mouth's corners: that flattened the chin's front toward the
 // viewer as one plate, and the turn it lost was all left at the
@@ -41,7 +41,7 @@ const chinNormalPasses = 1
 // mouth's corners to the jaw (p16's "blotchy jaw", "colour band on the
 // jaw": the lighter plate and a darker band beside it, baked into the
 // skin's paint too by formShade, which reads these normals;
-// TestChinPlate). A ball in space has no region's edge inside the face
+// TestChinShading). A ball in space has no region's edge inside the face
 // to pile the turn up at: the normals turn evenly round the chin, and
 // where the region fades out the ball's mean is the skin's own. The
 // positions stay as they are, so the face's shapes (ARKit, visemes) and
