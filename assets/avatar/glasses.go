@@ -124,9 +124,9 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	}
 	cx += clearOfBridge(lens(cx, 1), cx, cy, clear)
 	// One temple, on the left; the right one mirrors it. From the hinge
-	// beside the rim's outer top straight back until it meets the side
-	// of the head, then along it to the top of the ear's root.
-	outer := vec3{cx + rw, math.Min(l[1]+0.004, cy+0.8*rh), z + formFront - formDepth}
+	// on the rim's outer side near its top straight back until it meets
+	// the side of the head, then along it to the top of the ear's root.
+	outer := hinge(lens(cx, 1), cx, cy, rw, rh, z)
 	// The temple ends over the root of the ear, a centimetre into it.
 	back := earFront - 0.01
 	var temple []vec3
@@ -142,10 +142,11 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	for i := 0; i <= steps; i++ {
 		t := float64(i) / steps
 		zz := outer[2] + (back-outer[2])*t
-		// Straight back from the hinge to the top of the ear's root:
-		// bent up to the top of the helix (t²), the temple rose 2.2 cm
-		// and curved over the side of the face, above the ears.
-		yy := outer[1] + (earTop+tube-outer[1])*t
+		// Straight back from the hinge to the top of the ear's root,
+		// but no higher than the rim's top line (templeTop): bent up
+		// to the top of the helix (t²), the temple rose 2.2 cm and
+		// curved over the side of the face, above the ears.
+		yy := outer[1] + (math.Min(earTop+tube, templeTop(cy, rh, rimTube, tube))-outer[1])*t
 		// From the hinge it runs back, closing in on the head no faster
 		// than closeIn, until the side of the head, widening toward
 		// the ears, reaches it; then along it. Closing in at once on
@@ -211,6 +212,43 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	p.rigid(b.joint("Head"))
 	return p
 }
+
+// hingeUp is where on the rim's outer side the temple leaves it, as a
+// share of the lens's half height over its middle: near the top, as a
+// real frame's endpiece, so the temple runs back under the rim's top
+// line. Leaving from beside the rim at the eyes' height (4 mm over
+// their middle), 3 to 10 mm out from the square rims' side, and climbing
+// from there to the ears, 9 to 10 mm over the eyes, the temples showed
+// as stubs over the rims' top corners from the front.
+const hingeUp = 0.8
+
+// hinge is where the left temple leaves the left rim (centre (cx, cy),
+// half width rw and half height rh, its front at depth z): on the
+// rim's outline (rim) at hingeUp of its half height, at the depth the
+// face form gives it there.
+func hinge(rim []vec3, cx, cy, rw, rh, z float64) vec3 {
+	y := cy + hingeUp*rh
+	x := rimOuter(rim, y)
+	u := (x - cx) / rw
+	return vec3{x, y, z + formFront - formDepth*(1+u)/2}
+}
+
+// templeTop is the highest a temple (radius tube) runs, under the top
+// of rims (centre height cy, half height rh, radius rimTube) by
+// templeUnder: seen from the front, a temple runs back in line with
+// the rims' top or under it. The top of the ear's root, where the
+// temples rest, stands up to 4 mm over the rims' top line on most
+// heads (9 to 10 mm over the eyes' middle, the rims' top 6 to 10);
+// climbing straight to it, the temples showed over the rims' top
+// beside them (issue 22's looking: stubs over the square rims' top
+// corners), in front of the hair at the side of a short cut. Under it,
+// they run into the crease in front of the ear's root.
+func templeTop(cy, rh, rimTube, tube float64) float64 {
+	return cy + rh + rimTube - tube - templeUnder
+}
+
+// templeUnder is how far, metres, a temple's top stays under the rims'.
+const templeUnder = 0.0005
 
 // The lenses' placement and the front's face form, metres (but
 // bridgeUp, a share of the lens's half height). lensOut sets each lens

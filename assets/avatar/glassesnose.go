@@ -108,6 +108,21 @@ func rimInner(rim []vec3, y float64) float64 {
 	return in
 }
 
+// rimOuter is how far from the face's middle the rim reaches at height
+// y: the greatest |x| where its edges cross that height.
+func rimOuter(rim []vec3, y float64) float64 {
+	out := 0.0
+	for i, p := range rim {
+		q := rim[(i+1)%len(rim)]
+		if (p[1]-y)*(q[1]-y) > 0 || p[1] == q[1] {
+			continue
+		}
+		t := (y - p[1]) / (q[1] - p[1])
+		out = math.Max(out, math.Abs(p[0]+t*(q[0]-p[0])))
+	}
+	return out
+}
+
 // rimAt is the i-th of a rim's 40 points as the cosine and sine of its
 // angle: an ellipse's, or, square, a superellipse's (straight sides,
 // rounded corners).
