@@ -4,7 +4,7 @@
 // seeded draw, written as pair-NN.png. Judges prefer the left picture
 // when the difference is small, so a set whose new side is always on one
 // side says nothing; here each side gets about half. The key goes to a
-// separate file.
+// separate file. Sheets (look.mjs's sheet-*.png) are left out.
 //
 //   node bench/avatar-look/ab.mjs PAIRDIR KEYFILE OLDDIR NEWDIR [--seed 7]
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ if (!dir || !keyFile || !oldDir || !newDir) {
   console.error('usage: node bench/avatar-look/ab.mjs PAIRDIR KEYFILE OLDDIR NEWDIR [--seed 7]');
   process.exit(2);
 }
-const olds = new Set(readdirSync(oldDir).filter((f) => f.endsWith('.png')));
+const olds = new Set(readdirSync(oldDir).filter((f) => f.endsWith('.png') && !f.startsWith('sheet-')));
 const names = readdirSync(newDir).filter((f) => olds.has(f)).sort();
 if (names.length === 0) {
   console.error(`ab: no picture has the same name in ${oldDir} and ${newDir}`);
