@@ -110,32 +110,6 @@ const (
 	curlStreak      = 0.6
 )
 
-// The short cut's locks as painted (SweptHair). The leader's short hair
-// has a plain colour, shaded by its locks' geometry and a normal map of
-// broad lock forms that varies across the crown at the strands' scale
-// (1 mm) a fifth as much as at the locks' (2 cm). Ours varied at 0.35
-// to 0.48 of it: its finer locks (a third of a lock wide) were 0.2 of
-// the lock's shape with a creased profile (power 0.8), its strands were
-// in the height as steeply as 4·0.3 + 0.8 per unit against 4·0.7 for a
-// lock, and its grooves were painted at 0.18 of a crest's light; close
-// up, a wood grain of dark streaks a texel or two wide and a glitter of
-// light specks, which the p19 panel read as "blocky" short hair
-// (TestShortHairStrands). sweptGroove is a groove's share of a crest's
-// light, sweptFine how far the strands swing the colour (the other
-// locks' 0.36), sweptHeightFine the strands' height per unit (the
-// lock's stays 4·0.7), sweptSheenFine how much the strands break the
-// sheen (the other locks' 1), sweptSub the finer locks' share of the
-// shape (0.2 before) and sweptSubRound the power of their profile: a
-// rounded groove, not a crease.
-const (
-	sweptGroove     = 0.4
-	sweptFine       = 0.16
-	sweptHeightFine = 0.3
-	sweptSheenFine  = 0.5
-	sweptSub        = 0.08
-	sweptSubRound   = 1.5
-)
-
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
@@ -248,13 +222,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					shade := 1 - 0.45*smooth(0.002, 0.02, depth)
 					// The grooves deep (0.18 of a crest's light) and the
 					// fine strands shallower than the locks, so a
-					// portrait sees locks, not a comb of thin stripes;
-					// the short cut's shallower still (sweptGroove).
-					groove, fineSwing := 0.18, 0.36
-					if kind.swept {
-						groove, fineSwing = sweptGroove, sweptFine
-					}
-					k := tone * shade * (groove + (1-groove)*shape) * (1 - fineSwing/2 + fineSwing*fine)
+					// portrait sees locks, not a comb of thin stripes.
+					k := tone * shade * (0.18 + 0.82*shape) * (0.82 + 0.36*fine)
 					c = base.scale(0.25 + 1.05*k)
 					if light > 0 {
 						// Light hair: the same locks, shallower, never
@@ -284,9 +253,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 							// turn (a texel-space streak swirled across
 							// them).
 							streak = smooth(0.35, 0.75, strand)
-							if kind.swept {
-								streak = 1 - sweptSheenFine*(1-streak)
-							}
 						default:
 							streak = smooth(0.3, 0.8, noise3([3]float64{across * 0.35, along * 0.02, 3}, seed+2))
 						}
@@ -305,9 +271,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
 					l.height[i] = 4*v + 0.8*strand
-					if kind.swept {
-						l.height[i] = 4*(v-0.3*strand) + sweptHeightFine*strand // 4·0.7 per unit of lock
-					}
 				}
 				l.rough[i] = 0.78 - 0.1*v
 				// How much of a strand tip the texel is: near an open

@@ -141,7 +141,7 @@ func (l *locks) tousled(p [3]float64, g float64, seed uint64, nm *lockNoise) (sh
 	s, c := math.Sincos(tl.Angle)
 	u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
 	f2 := u2 - math.Floor(u2)
-	shape = (1-sweptSub)*tl.Shade + sweptSub*math.Pow(4*f2*(1-f2), sweptSubRound)
+	shape = 0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8)
 	across := 2.2 * l.texel / 0.09
 	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
 	return shape, tl.Tone, strand, 0

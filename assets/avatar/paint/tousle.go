@@ -39,13 +39,6 @@ const (
 	tousleLength = 0.065
 )
 
-// tousleShadeRound is the power of a lock's shade across it (1 - x²,
-// x from its middle to its edge). At the rise's 0.7 the shade's slope
-// grew without bound at the edge: painted into the normal map, each
-// groove was a crease a texel or two wide, a hard line in the render
-// (the p19 panel's "blocky" short hair; TestShortHairStrands).
-const tousleShadeRound = 1.3
-
 // tousleSlant is how far each of the two layers of locks turns off the
 // sweep (radians round the centre per metre along it): one layer to the
 // left, one to the right, about 15° each way over the top, so the locks
@@ -83,9 +76,7 @@ func Tousle(p, centre [3]float64) TousleLock {
 		along := smooth(0, 0.35, t) * (1 - smooth(0.5, 1, t))
 		h := 0.6 + 0.4*hash3(lock, tier, layer, 42)
 		rise := h * across * along
-		// The light falls off round the lock's side, not at a crease
-		// at its edge (tousleShadeRound).
-		shade := math.Pow(1-x*x, tousleShadeRound) * (0.4 + 0.6*h*along)
+		shade := across * (0.4 + 0.6*h*along)
 		if shade > best.Shade {
 			best.Shade, best.Tone, best.Angle = shade, 0.8+0.4*hash3(lock, tier, layer, 43), a
 		}
