@@ -168,6 +168,9 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 					return nil, err
 				}
 				endSleeves(top, joints)
+				// The hair on the top takes the cloth's weights
+				// (followTop): the whole build's, smoothed.
+				top.smoothWeights(hemFade)
 				if cfg.Outfit.Top.Style == "hoodie" {
 					addHood(top, joints["Neck"]).liftHair(hair, top, joints["Neck"])
 				}
