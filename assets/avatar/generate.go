@@ -264,7 +264,8 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
-	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.painted("Wolf3D_Eyelashes", paintedBy(paint.Hair, lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
+	lashes.mask = lashReach(lashes)
+	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.painted("Wolf3D_Eyelashes", paintedBy(paint.Lashes, lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
 
 	for i, c := range []struct {
 		mesh string
