@@ -224,9 +224,6 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		if bobbed(cfg.Hair.Style) {
 			bareForehead(scalp.Mask, headPart, body.Joints())
 		}
-		if sculpted(cfg.Hair.Style) {
-			clearPastHairline(scalp.Mask, headPart, body.Joints(), cfg.Hair.Style)
-		}
 	}
 	head := texture{
 		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),

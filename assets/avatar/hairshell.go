@@ -482,26 +482,6 @@ func addRim(p *part, skin []vec3, round bool) {
 	}
 }
 
-// clearPastHairline clears the scalp's paint (scalpWeights) off the
-// skin outside a sculpted cut's hairline, fading in over the first
-// hairlineClear inside it. The cut is opaque and its rim stands on the
-// skin along the hairline, so no skin inside the line shows and the
-// paint is never needed there; outside it, the rays from the skin just
-// under the quiff's thick front met the quiff, and the head's vertices
-// (a centimetre apart) spread the paint past the line as dark, blocky
-// stains at the forehead's corners and the temples, plainest on dark
-// skin (random-12; TestScalpPaintStaysUnderTheCut).
-func clearPastHairline(mask []float32, head *part, joints map[string][3]float32, style string) {
-	f := newScalpFrame(joints, style)
-	for i, q := range head.pos {
-		mask[i] *= float32(smooth(0, hairlineClear, f.inside(v3(q))))
-	}
-}
-
-// hairlineClear is how far inside a sculpted cut's hairline (metres)
-// the scalp's paint reaches its full weight.
-const hairlineClear = 0.01
-
 // hairPainter is the painter of a hair style.
 func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint.Maps {
 	switch {
