@@ -276,6 +276,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		{"Wolf3D_Outfit_Footwear", foot},
 	} {
 		p := parts[order[i]]
+		if order[i] == "top" && ribbedNeck(c.g.Style) {
+			neckband(p, body.Joints()["Neck"])
+		}
 		maps := garmentMaps(b, p, c.g, order[i] == "footwear", order[i] == "top", seed, 512)
 		b.mesh(c.mesh, p.prim(b.painted(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}

@@ -206,6 +206,9 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 			if g.Style == "hoodie" {
 				addHood(p, joints["Neck"])
 			}
+			if ribbedNeck(g.Style) {
+				neckband(p, joints["Neck"])
+			}
 		}
 		// The skin weights stay the bindings' own: smoothing them over
 		// the garment (smoothWeights) takes a whole build's time for

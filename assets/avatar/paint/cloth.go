@@ -33,8 +33,9 @@ var threadPeriod = map[string]float64{Knit: 0.005, Weave: 0.004, Twill: 0.005, L
 // soleHeight of the lowest point take soleColor, ribbed, with a dark
 // stripe along its top and a dark outsole; sneakers (Canvas) get laces
 // over a tongue on the instep (see shoe). Where the surface's mask is set
-// the cloth is trimmed: knit turns to ribbing (a beanie's cuff), felt to
-// a dark grosgrain ribbon (a fedora's band).
+// the cloth is trimmed: knit turns to ribbing sewn on at a seam where
+// the mask crosses 0.5 (a T-shirt's neckband, see bandSeam), felt to a
+// dark grosgrain ribbon (a fedora's band).
 func Cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, seed uint64, n int) Maps {
 	return cloth(s, kind, color, soleColor, soleHeight, nil, seed, n)
 }
@@ -132,19 +133,24 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 					case Knit:
 						// Ribs: two columns of knit, one of purl.
 						rib := 0.5 + 0.5*math.Cos(2*math.Pi*u/1.5)
-						h, tint = 0.3+0.7*rib, 0.9+0.1*rib
+						h, tint = 0.3+0.7*rib, 0.86+0.14*rib
 					case Felt:
 						// Grosgrain: fine ribs across the ribbon.
 						h = 0.5 + 0.5*math.Cos(2*math.Pi*v*1.5)
 						c, tint, rough = base.scale(0.12).mix(rgb{0.02, 0.02, 0.02}, 0.5), 1, 0.6
 					}
 				}
+				if kind == Knit && t.mask > 0 {
+					h, tint = bandSeam(t.mask, h, tint)
+				}
 				// Slow variation, as a worn garment has.
 				tint *= 0.94 + 0.1*wear.at(t.pos, 12)
 				if sh != nil {
 					c, h, rough = sh.paint(t.pos, c, h, rough)
 				}
-				if pr != nil {
+				// A neckband is sewn on after the print: the print
+				// stops at its seam (a stripe ran over it and hid it).
+				if pr != nil && !(kind == Knit && t.mask > 0.5) {
 					if ink := pr.ink(t.pos); ink > 0 {
 						// Ink lies on the cloth: its colour, smoother, the
 						// weave showing through faintly.
@@ -161,6 +167,19 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 		}
 	})
 	return l.maps(0.35)
+}
+
+// bandSeam shades knit at mask m where a band (a T-shirt's neckband,
+// masked over 0.5) is sewn on: a groove in the shade of the seam just
+// outside the band, and the band's edge darker where it turns in at the
+// opening. Without them the rib alone read as a change of texture, not
+// as a band of its own.
+func bandSeam(m, h, tint float64) (float64, float64) {
+	g := math.Max(0, 1-math.Abs(m-0.45)/0.07)
+	h *= 1 - 0.9*g
+	tint *= 1 - 0.35*g
+	tint *= 1 - 0.15*smooth(0.8, 1, m)
+	return h, tint
 }
 
 // metresPerUV is the side in metres that one UV unit spans on s: the
