@@ -189,9 +189,12 @@ func (m lashLine) wing() float64 {
 // band at both ends with a flick out past the outer corner: jag 0.047 to
 // 0.087 mm, wing 0.3 to 6.0 mm (more than 2 mm on 13 of the twenty).
 // Painted by paint.Lashes (a line whose width tapers along the lid,
-// lashReach) they are 0.027 to 0.034 mm and 0 to 1.7 mm.
+// lashReach) they are 0.026 to 0.035 mm and 0 to 2.8 mm: random-05's
+// 2.8 mm is a thin tapered tail past the corner, not the old strip's
+// flick; with ddb22b0's lower resting lid (reverted: blind A/Bs, 53 of
+// 92 judgements for the higher lid) the wings were 0 to 1.7 mm.
 func TestLashLine(t *testing.T) {
-	const lashJagMax, lashWingMax = 0.04, 2.0
+	const lashJagMax, lashWingMax = 0.04, 3.0
 	for _, f := range panelFaces() {
 		m := measureLashLine(t, f.cfg)
 		in, out := m.widths()

@@ -16,12 +16,7 @@ import (
 // It was 3 mm (grown with the eyes) over the top of an iris 0.54 rad
 // across; with the iris at the leader's share of the face (0.43 rad,
 // paint.IrisAngle) 22% of its height puts the lid about where 3 mm did.
-// This measure (the lid's lowest vertex over the iris's middle) reads
-// about 4 points above the close-ups' (which read where the lash line
-// starts, half the iris's radius off the middle): at 0.2 the defaults
-// were 17% and 20% here, 12% and 15% in the close-ups, still the p19
-// stare beside the leader's 21%; at 0.24 they read 20% in both.
-const lidCover = 0.24
+const lidCover = 0.2
 
 // maxRestLid bounds the rest lids, as a share of a blink, so no face
 // looks half asleep. 0.35 held default-female's lid at 9% of the iris
@@ -67,13 +62,8 @@ func irisEdge(eye *part) (c vec3, top float64, ok bool) {
 // lids of faces whose lower lid sits high (random-04, -07, -01: 0.59 to
 // 0.70 of the iris) were left half closed, the p14 judges' "half-closed,
 // dull" random-04. A face whose eye is open less than this by its own
-// shape keeps its lids, but for minCover. At 0.85, more open than the
-// leader's, it held the lid of half the panel's faces above lidCover
-// (default-female at 17% of the iris, random-05 11%, random-16 14%);
-// at 0.78 random-04 and -07 stay as they were (their eyes open 0.76 to
-// 0.78 with the lid at minCover), random-01 and -05 come to 16% and 18%
-// and the rest reach lidCover or more (TestUpperLidOverIris).
-const minOpen = 0.78
+// shape keeps its lids, but for minCover.
+const minOpen = 0.85
 
 // minCover is the least share of the iris's height the upper lid covers
 // whatever the eye's opening: with less, white showed above the smaller
