@@ -248,6 +248,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// deep skin still turned grey under a three-point rig (TestMatte).
 	teeth := b.plain("Wolf3D_Teeth", rgb{1, 1, 1}, 1, false)
 	lowerTongue(parts["tongue/default"])
+	tuckMouth(headPart, parts["teeth/default"], parts["tongue/default"])
 	b.mesh("Wolf3D_Teeth", parts["teeth/default"].prim(teeth), parts["tongue/default"].prim(teeth))
 	b.joinLast(mouthColors(parts["teeth/default"], parts["tongue/default"], rgb(paint.LipColour(tone))))
 	for _, k := range []string{"hair", "eyebrows/default", "eyelashes/default"} {
