@@ -134,10 +134,10 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// (placed on the head, not fitted), the hood, and the hair's rims
 	// (counted on the simplified hair, in budget).
 	later := 0
-	var specs, lenses *part
+	var specs *part
 	if cfg.Glasses.Style != "none" {
-		specs, lenses = glasses(b, body, cfg.Glasses.Style, parts["eyebrows/default"].pos)
-		later += len(specs.tris) + len(lenses.tris)
+		specs = glasses(b, body, cfg.Glasses.Style, parts["eyebrows/default"].pos)
+		later += len(specs.tris)
 	}
 	if top.Style == "hoodie" {
 		later += hoodTriangles
@@ -284,7 +284,8 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		b.mesh(c.mesh, p.prim(b.painted(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
 	if specs != nil {
-		glassesMesh(b, cfg.Glasses, specs, lenses)
+		metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
+		b.mesh("Wolf3D_Glasses", specs.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
 	}
 	if p := parts["headwear"]; p != nil {
 		headwearMesh(b, p, cfg.Headwear, seed)

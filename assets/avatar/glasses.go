@@ -51,7 +51,7 @@ const rootDepth = 0.012
 // vertices): a rim 4.2 cm tall round the eye's height rose through the
 // brows and into a low fringe (issue 22's panel, random-03), where the
 // leader's frames sit under the brows and frame the eyes.
-func glasses(b *builder, body *human.Body, style string, brows [][3]float32) (frame, lenses *part) {
+func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *part {
 	l := b.at("LeftEye")
 	const (
 		tube = 0.0016 // the temples' radius
@@ -174,7 +174,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) (fr
 	// over their middle.
 	bj := cy + bridgeUp*rh
 	in := cx - rw
-	p, glass := &part{}, &part{}
+	p := &part{}
 	for _, sx := range []float64{1, -1} {
 		c := vec3{sx * cx, cy, z}
 		rim := lens(cx, sx)
@@ -184,7 +184,6 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) (fr
 			in = rimInner(rim, bj)
 		}
 		p.sweepOval(rim, rimDepth, rimTube, sides, true)
-		glass.addLens(rim, sx*cx, cy, rw, z)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
 			side[i] = vec3{sx * q[0], q[1], q[2]}
@@ -211,8 +210,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) (fr
 	}
 	p.sweep(bridge, rimTube, sides, false)
 	p.rigid(b.joint("Head"))
-	glass.rigid(b.joint("Head"))
-	return p, glass
+	return p
 }
 
 // hingeUp is where on the rim's outer side the temple leaves it, as a

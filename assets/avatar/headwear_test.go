@@ -3,10 +3,7 @@ package avatar
 import (
 	"fmt"
 	"math"
-	"slices"
 	"testing"
-
-	"github.com/qmuntal/gltf"
 
 	"github.com/kilnhq/kiln/assets/scene"
 )
@@ -19,19 +16,12 @@ type meshGeom struct {
 
 // generatedMeshes builds cfg, failing the test on an error, and gives
 // each of its meshes' positions and triangles by name: how glassesFit
-// and measureCap both begin. Clear primitives (alpha BLEND: the
-// glasses' lenses) are left out: the tests built on it measure solid
-// geometry (a frame's rims and temples); glassesGLB reads the lenses.
+// and measureCap both begin.
 func generatedMeshes(t *testing.T, cfg Config) map[string]meshGeom {
 	t.Helper()
 	s, err := Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, m := range s.Meshes {
-		m.Primitives = slices.DeleteFunc(m.Primitives, func(p *scene.Primitive) bool {
-			return p.Material != nil && s.Materials[*p.Material].AlphaMode == gltf.AlphaBlend
-		})
 	}
 	out := map[string]meshGeom{}
 	for _, m := range s.Meshes {
