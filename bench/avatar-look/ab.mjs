@@ -10,15 +10,9 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../tools/browser-test/page.mjs';
-import { seeded, shuffle, writePairs } from './pairs.mjs';
+import { args, seeded, shuffle, writePairs } from './pairs.mjs';
 
-const argv = process.argv.slice(2);
-const flags = {};
-const pos = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i].startsWith('--')) flags[argv[i].slice(2)] = argv[++i];
-  else pos.push(argv[i]);
-}
+const { flags, pos } = args(process.argv.slice(2));
 const [dir, keyFile, oldDir, newDir] = pos;
 if (!dir || !keyFile || !oldDir || !newDir) {
   console.error('usage: node bench/avatar-look/ab.mjs PAIRDIR KEYFILE OLDDIR NEWDIR [--seed 7]');

@@ -7,6 +7,18 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage } from '../../tools/browser-test/page.mjs';
 
+// args splits a command line into its --flag value pairs and the rest,
+// in order.
+export function args(argv) {
+  const flags = {};
+  const pos = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith('--')) flags[argv[i].slice(2)] = argv[++i];
+    else pos.push(argv[i]);
+  }
+  return { flags, pos };
+}
+
 // seeded is mulberry32: small, and the same sides for the same seed.
 export function seeded(seed) {
   let s = Number(seed) >>> 0;

@@ -7,15 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { main } from '../../tools/browser-test/page.mjs';
-import { seeded, shuffle, writePairs } from './pairs.mjs';
+import { args, seeded, shuffle, writePairs } from './pairs.mjs';
 
-const argv = process.argv.slice(2);
-const flags = {};
-const pos = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i].startsWith('--')) flags[argv[i].slice(2)] = argv[++i];
-  else pos.push(argv[i]);
-}
+const { flags, pos } = args(process.argv.slice(2));
 const [dir, keyFile] = pos;
 if (!dir || !keyFile || !flags.kiln || !flags.leader) {
   console.error('usage: node bench/avatar-look/panel.mjs PAIRDIR KEYFILE --kiln a.png,... --leader c.png,... [--seed 7]');
