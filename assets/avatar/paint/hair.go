@@ -106,7 +106,6 @@ const (
 	curlCrease      = 0.0
 	curlCreaseWidth = 0.6
 	curlCreaseLight = 0.15
-	curlBulge       = 5.0
 	curlStreak      = 0.6
 )
 
@@ -170,7 +169,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				along := float64(x)*f[0] + float64(y)*f[1]
 				// Strands and clumps along the flow; curls and locks (lk)
 				// paint their own and use none of these, so they skip them.
-				var strand, clump, bulge float64
+				var strand, clump float64
 				if lk == nil && !kind.curly {
 					strand = noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
@@ -185,7 +184,15 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
 					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise*cu.Rise))
 					clump = 0.4 + 0.2*cu.Tone
-					bulge = curlBulge * cu.Rise
+					// Only the creases and ridges go into the normal
+					// map, not each curl's dome: the shell is raised in
+					// it already, and over UVs cut from the head's,
+					// which do not follow the raised curls, the dome's
+					// steep slope turned a different way on every
+					// triangle (three.js builds the tangent frame per
+					// triangle): flat facets with creases between
+					// them, "a faceted polygon mass" (issue 22's panel,
+					// p21; TestCurlsShadeSmooth).
 				}
 				// Light hair (grey, white, platinum) varies by darker
 				// strands under a light top, finer than dark hair's clumps:
@@ -266,7 +273,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					}
 				}
 				l.base[i] = c
-				l.height[i] = 1.5*strand + bulge
+				l.height[i] = 1.5 * strand
 				if lk != nil {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
