@@ -12,6 +12,7 @@ import (
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/scene"
+	"github.com/qmuntal/gltf"
 )
 
 // generatedWithNeck is cfg's avatar and the neck joint of its standing
@@ -48,18 +49,42 @@ func restingHead(t *testing.T, cfg Config) (*human.Body, *part) {
 // check looks at is the picture a viewer samples, not the painter's buffer.
 func baseColorImage(t *testing.T, s *scene.Scene, material string) image.Image {
 	t.Helper()
+	return materialImage(t, s, material, "base colour", func(m *gltf.Material) (int, bool) {
+		if m.PBRMetallicRoughness == nil || m.PBRMetallicRoughness.BaseColorTexture == nil {
+			return 0, false
+		}
+		return m.PBRMetallicRoughness.BaseColorTexture.Index, true
+	})
+}
+
+// normalImage decodes the normal texture of the scene's material named
+// material, failing the test when there is none.
+func normalImage(t *testing.T, s *scene.Scene, material string) image.Image {
+	t.Helper()
+	return materialImage(t, s, material, "normal", func(m *gltf.Material) (int, bool) {
+		if m.NormalTexture == nil || m.NormalTexture.Index == nil {
+			return 0, false
+		}
+		return *m.NormalTexture.Index, true
+	})
+}
+
+// materialImage decodes the texture that texture finds on the scene's
+// material named material (what names the kind in the failure).
+func materialImage(t *testing.T, s *scene.Scene, material, what string, texture func(*gltf.Material) (int, bool)) image.Image {
+	t.Helper()
 	for _, m := range s.Materials {
-		if m.Name != material || m.PBRMetallicRoughness == nil || m.PBRMetallicRoughness.BaseColorTexture == nil {
+		i, ok := texture(m)
+		if m.Name != material || !ok {
 			continue
 		}
-		src := s.Images[*s.Textures[m.PBRMetallicRoughness.BaseColorTexture.Index].Source]
-		img, _, err := image.Decode(bytes.NewReader(src.Data))
+		img, _, err := image.Decode(bytes.NewReader(s.Images[*s.Textures[i].Source].Data))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return img
 	}
-	t.Fatalf("no %s material with a base colour texture", material)
+	t.Fatalf("no %s material with a %s texture", material, what)
 	return nil
 }
 

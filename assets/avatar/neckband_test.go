@@ -1,7 +1,6 @@
 package avatar
 
 import (
-	"bytes"
 	"image"
 	"math"
 	"testing"
@@ -131,30 +130,9 @@ func neckbandLook(t *testing.T, s *scene.Scene) (dip, rise float64) {
 	return dip, rise
 }
 
-// normalImage decodes the normal texture of the scene's material named
-// material, failing the test when there is none.
-func normalImage(t *testing.T, s *scene.Scene, material string) image.Image {
-	t.Helper()
-	for _, m := range s.Materials {
-		if m.Name != material || m.NormalTexture == nil || m.NormalTexture.Index == nil {
-			continue
-		}
-		src := s.Images[*s.Textures[*m.NormalTexture.Index].Source]
-		img, _, err := image.Decode(bytes.NewReader(src.Data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img
-	}
-	t.Fatalf("no %s material with a normal texture", material)
-	return nil
-}
-
 // normalTilt is how far the normal map's texel at uv leans from the
 // surface's normal: the length of its x, y (0 flat, 1 lying flat).
 func normalTilt(img image.Image, uv [2]float32) float64 {
-	b := img.Bounds()
-	r, g, _, _ := img.At(b.Min.X+int(float64(uv[0])*float64(b.Dx())), b.Min.Y+int(float64(uv[1])*float64(b.Dy()))).RGBA()
-	x, y := 2*float64(r)/65535-1, 2*float64(g)/65535-1
-	return math.Hypot(x, y)
+	n := normalTexel(img, uv)
+	return math.Hypot(n[0], n[1])
 }
