@@ -83,19 +83,14 @@ func sampleTriangle(img image.Image, a, b, c [2]float32, lumas, steps []float64)
 // curly avatars: before (the shell's curvature shaded at its 5 mm
 // vertices), random-08 gaps 0.006, crisp 0.014; random-09 0.012,
 // 0.021; after, with the curls painted from the curls the shell is
-// raised in (paint.CurlAt), 0.313, 0.042 and 0.353, 0.038. The panel
-// (p21) then read that net of dark creases round every curl as a
-// cobblestone; with three in ten of the creases open and the creases thin
-// along a curl's lower edge (paint.curlShade), 0.120, 0.033 and 0.225,
-// 0.035: blonde's gaps are held at 0.1 (light hair's creases are
-// lighter, curlCreaseLight).
+// raised in (paint.CurlAt), 0.313, 0.042 and 0.353, 0.038.
 func TestCurlsHaveGaps(t *testing.T) {
 	faces := panelFaces()
 	for _, c := range []struct {
 		face        namedConfig
 		gaps, crisp float64 // at least
 	}{
-		{faces[9], 0.1, 0.03},   // random-08, blonde
+		{faces[9], 0.15, 0.03},  // random-08, blonde
 		{faces[10], 0.15, 0.03}, // random-09, brown
 	} {
 		t.Run(c.face.name, func(t *testing.T) {

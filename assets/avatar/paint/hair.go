@@ -91,8 +91,7 @@ const (
 // is a soft blur. The curls are now painted from the curls the shell is
 // raised in (CurlAt), at the texels' resolution: each curl's light
 // falls to curlCrease of it in the crease where it meets the next,
-// over the outer curlCreaseWidth of its rise on its upper side and less
-// elsewhere (curlShade; light hair to
+// over the outer curlCreaseWidth of its rise (light hair to
 // curlCreaseLight more: white creases a texel or two wide read as
 // grain, TestLightHairGrain), so a portrait sees clean
 // clumps with dark gaps between them, as the leader's are
@@ -105,40 +104,9 @@ const (
 	curlSoft        = 0.9
 	curlDepth       = 0.25
 	curlCrease      = 0.0
-	curlCreaseWidth = 0.8
+	curlCreaseWidth = 0.6
 	curlCreaseLight = 0.15
 	curlStreak      = 0.6
-)
-
-// curlShade is the light of curly hair at the curl cu, 0..1, its
-// creases falling to crease: wide and deep on a curl's upper side,
-// where the curl over it lies on it (Curl.Under), only a thin line
-// (curlEdgeWidth, curlEdgeDepth) where it lies over the next, none
-// where two curls run into one clump (Curl.Open); and a
-// strand wound round each curl's middle (Curl.Coil), its turns coil
-// deep between them, over the curl's top. Issue 22's panel (p21) read
-// the curls, each a flat top ringed by the same dark crease, as "a
-// lumpy, faceted polygon mass", a cobblestone.
-func curlShade(cu Curl, crease, coil float64) float64 {
-	width := curlEdgeWidth + (curlCreaseWidth-curlEdgeWidth)*cu.Under
-	depth := cu.Open * (curlEdgeDepth + (1-curlEdgeDepth)*cu.Under) * (1 - crease)
-	fall := 1 - depth*(1-smooth(0, width, cu.Rise*cu.Rise))
-	wind := 0.5 - 0.5*math.Cos(2*math.Pi*cu.Coil)
-	return fall * (1 - coil*(1-wind*wind)*smooth(0.3, 0.8, cu.Rise))
-}
-
-// curlCoilDepth is how dark a curl's coil is between its turns; the
-// coil fades out where a turn is under curlCoilTexels texels apart
-// (curlCoilPitch), as the fine ridges do (fineFreq): turns a few texels
-// apart alias into speckle (TestLightHairGrain).
-const (
-	curlEdgeWidth  = 0.12
-	curlEdgeDepth  = 0.6
-	curlCoilDepth  = 0.3
-	curlCoilTexels = 8.0
-	// curlReliefWidth is how far over a curl's rise its crease runs in
-	// the normal map.
-	curlReliefWidth = 0.6
 )
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
@@ -163,10 +131,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	// salt-and-pepper speckle that dark hair hides and white hair showed
 	// (issue 22's panel: "grainy", "cotton wool"; TestLightHairGrain).
 	fineFreq := 900.0
-	coil := 0.0
 	if kind.curly {
 		fineFreq = math.Min(curlFine, 0.33/texelSize(s, n))
-		coil = curlCoilDepth * smooth(curlCoilTexels/2, curlCoilTexels, curlCoilPitch/texelSize(s, n))
 	}
 	// browKeep is the share of the brow's skin a light brow keeps: 1 for
 	// a black brow, less the nearer the brow's luma is to the skin's.
@@ -204,7 +170,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				// Strands and clumps along the flow; curls and locks (lk)
 				// paint their own and use none of these, so they skip them.
 				var strand, clump float64
-				relief := -1.0 // the normal map's strand, when not strand
 				if lk == nil && !kind.curly {
 					strand = noise3([3]float64{across * 0.5, along * 0.04, 0}, seed)
 					clump = noise3([3]float64{across * 0.12, along * 0.01, 7}, seed+1)
@@ -217,14 +182,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					cu := CurlAt(t.pos, curls)
 					crease := curlCrease + curlCreaseLight*light
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
-					fine := 1 - curlDepth*(1-r2*r2)*curlFineShare
-					strand = fine * curlShade(cu, crease, coil)
-					// The normal map keeps every crease round and
-					// alike, wide (curlReliefWidth), and no coil: the
-					// thin crease and the coil's turns, tilted over
-					// UVs that do not follow the curls, turned a
-					// different way on each triangle (TestCurlsShadeSmooth).
-					relief = fine * (crease + (1-crease)*smooth(0, curlReliefWidth, cu.Rise*cu.Rise))
+					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise*cu.Rise))
 					clump = 0.4 + 0.2*cu.Tone
 					// Only the creases and ridges go into the normal
 					// map, not each curl's dome: the shell is raised in
@@ -316,9 +274,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				}
 				l.base[i] = c
 				l.height[i] = 1.5 * strand
-				if relief >= 0 {
-					l.height[i] = 1.5 * relief
-				}
 				if lk != nil {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
