@@ -9,7 +9,8 @@ import (
 // printOf places a top's print: its ink (as given, or white on a dark
 // top and black on a light one) and the chest, the front of the garment
 // level with the middle of the chest (between the Spine2 joint and the
-// neck), where the chest prints centre.
+// neck), where the chest prints centre, and the arms (shoulder, elbow,
+// wrist), round which stripes run on the sleeves.
 func printOf(pr Print, cloth string, top *part, b *builder) paint.Print {
 	ink := pr.Color
 	if ink == "" {
@@ -30,5 +31,11 @@ func printOf(pr Print, cloth string, top *part, b *builder) paint.Print {
 	if math.IsInf(front, -1) {
 		front = chest[2] + 0.1
 	}
-	return paint.Print{ID: pr.ID, Ink: paint.RGB(colorOf(clothColors, ink)), Chest: [3]float64{0, y, front}}
+	out := paint.Print{ID: pr.ID, Ink: paint.RGB(colorOf(clothColors, ink)), Chest: [3]float64{0, y, front}}
+	for k, side := range []string{"Left", "Right"} {
+		for j, name := range []string{"Arm", "ForeArm", "Hand"} {
+			out.Arms[k][j] = b.at(side + name)
+		}
+	}
+	return out
 }

@@ -47,7 +47,12 @@ func PrintedCloth(s Surface, kind string, color RGB, pr Print, seed uint64, n in
 }
 
 func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64, pr *Print, seed uint64, n int) Maps {
-	m := surfaceMap(s, n, nil)
+	// Stripes run along the knitted courses, carried per texel in flow.
+	var courses [][2]float64
+	if pr != nil && pr.ID == PrintStripes {
+		courses = pr.courses(s)
+	}
+	m := surfaceMap(s, n, courses)
 	defer release(m)
 	l := newLayer(n)
 	want := threadPeriod[kind] / metresPerUV(s) * float64(n)
@@ -151,7 +156,7 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 				// A neckband is sewn on after the print: the print
 				// stops at its seam (a stripe ran over it and hid it).
 				if pr != nil && !(kind == Knit && t.mask > 0.5) {
-					if ink := pr.ink(t.pos); ink > 0 {
+					if ink := pr.ink(m, n, i); ink > 0 {
 						// Ink lies on the cloth: its colour, smoother, the
 						// weave showing through faintly.
 						c = c.mix(rgb(pr.Ink), ink)
