@@ -3,9 +3,9 @@
 // atlas, the same rectangle in every channel, so that one UV remap serves
 // base colour, normal, metallic-roughness, occlusion and emissive alike,
 // and the model's materials collapse into at most two: one opaque, one
-// for BLEND and MASK. That is what lets the mesh merge (assets/merge) draw
-// a whole avatar in two calls, the way Ready Player Me's atlased avatars
-// do.
+// for BLEND and MASK (three when both BLEND and MASK occur). That is
+// what lets the mesh merge (assets/merge) draw a whole avatar in two
+// calls, the way Ready Player Me's atlased avatars do.
 //
 // Decisions, each for a reason:
 //
@@ -39,10 +39,14 @@
 //   - Padding of a few pixels around each rectangle repeats its edge
 //     pixels, so that bilinear filtering and the first mip levels never
 //     read a neighbour; rectangles start on multiples of 4 pixels.
-//   - Transparent group: MASK materials alone keep MASK, their alpha
+//   - Transparent group: MASK materials keep MASK, their alpha
 //     remapped so that each one's cutoff lands on 0.5 (the group's
-//     cutoff); BLEND with MASK becomes BLEND, the MASK rectangles' alpha
-//     thresholded to 0 or 1, which draws what MASK drew. doubleSided is
+//     cutoff); BLEND materials alone make it BLEND. BLEND beside MASK
+//     gets a third group and material of its own (Wolf3D_Avatar_Blend,
+//     Kiln_Atlas_Blend), a third draw call only then: turned BLEND with
+//     them, the MASK parts (an avatar's brows, lashes and beard beside
+//     its glasses' lenses) would be drawn without writing depth, and
+//     their cards would sort wrongly over each other. doubleSided is
 //     true for a group as soon as one of its materials is: showing back
 //     faces that were culled costs little, culling faces that were meant
 //     to be seen loses geometry.
@@ -118,13 +122,17 @@ type Report struct {
 	// occlusion and metallic-roughness share ChannelORM.
 	Textures map[string]int `json:"textures"`
 	// Opaque and Transparent are the atlas materials (nil when no source
-	// material went into that group).
+	// material went into that group); Blend is the BLEND material when
+	// BLEND materials were packed beside MASK ones (Transparent is then
+	// MASK).
 	Opaque      *int `json:"opaque,omitempty"`
 	Transparent *int `json:"transparent,omitempty"`
+	Blend       *int `json:"blend,omitempty"`
 	// AlphaMode of the transparent atlas material, DoubleSided of each.
 	AlphaMode              string `json:"alphaMode,omitempty"`
 	OpaqueDoubleSided      bool   `json:"opaqueDoubleSided"`
 	TransparentDoubleSided bool   `json:"transparentDoubleSided"`
+	BlendDoubleSided       bool   `json:"blendDoubleSided,omitempty"`
 }
 
 // Region is one material's rectangle, in pixels of the atlas (padding
@@ -258,6 +266,9 @@ func Build(ctx context.Context, s *scene.Scene, size int) (Report, error) {
 		if mt == mats[1] {
 			rep.Transparent = gltf.Index(i)
 		}
+		if mt == mats[gBlend] && mt != nil {
+			rep.Blend = gltf.Index(i)
+		}
 	}
 	for name, t := range textures {
 		for i, st := range s.Textures {
@@ -272,6 +283,9 @@ func Build(ctx context.Context, s *scene.Scene, size int) (Report, error) {
 	}
 	if mats[0] != nil {
 		rep.OpaqueDoubleSided = mats[0].DoubleSided
+	}
+	if mats[gBlend] != nil {
+		rep.BlendDoubleSided = mats[gBlend].DoubleSided
 	}
 	return rep, nil
 }

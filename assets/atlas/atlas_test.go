@@ -499,9 +499,12 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Alpha is settled per group: opaque regions are opaque, MASK regions of
-// a MASK atlas keep their own cutoff's verdict under the atlas's 0.5, and
-// MASK regions of a BLEND atlas are 0 or 1. pattern's alpha grows with x.
+// Alpha is settled per group: opaque regions are opaque, MASK regions
+// keep their own cutoff's verdict under the atlas's 0.5, BLEND regions
+// keep their alpha. BLEND beside MASK gets a BLEND material of its own,
+// the MASK material staying MASK (before: one BLEND material, the MASK
+// regions' alpha thresholded, and a renderer drew the cut-outs without
+// writing depth). pattern's alpha grows with x.
 func TestBuildSettlesAlphaPerGroup(t *testing.T) {
 	mat := func(mode gltf.AlphaMode, cutoff float64) func(*gltf.Material) {
 		return func(m *gltf.Material) {
@@ -519,10 +522,12 @@ func TestBuildSettlesAlphaPerGroup(t *testing.T) {
 		name  string
 		parts []part
 		want  string // transparent atlas material's alphaMode, "" for none
+		blend bool   // a BLEND atlas material of its own
 	}{
-		{"opaque ignores alpha", []part{{gltf.AlphaOpaque, 0}}, ""},
-		{"mask only keeps each cutoff", []part{{gltf.AlphaMask, 0.3}, {gltf.AlphaMask, 0.7}}, "MASK"},
-		{"mask with blend thresholds", []part{{gltf.AlphaMask, 0.6}, {gltf.AlphaBlend, 0}}, "BLEND"},
+		{"opaque ignores alpha", []part{{gltf.AlphaOpaque, 0}}, "", false},
+		{"mask only keeps each cutoff", []part{{gltf.AlphaMask, 0.3}, {gltf.AlphaMask, 0.7}}, "MASK", false},
+		{"blend only blends", []part{{gltf.AlphaBlend, 0}, {gltf.AlphaOpaque, 0}}, "BLEND", false},
+		{"mask with blend stays mask", []part{{gltf.AlphaMask, 0.6}, {gltf.AlphaBlend, 0}, {gltf.AlphaOpaque, 0}}, "MASK", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &scene.Scene{}
@@ -544,6 +549,25 @@ func TestBuildSettlesAlphaPerGroup(t *testing.T) {
 			if tc.want == "MASK" && fx.Materials[*rep.Transparent].AlphaCutoff != nil {
 				t.Errorf("MASK atlas material has cutoff %v, want the default 0.5", *fx.Materials[*rep.Transparent].AlphaCutoff)
 			}
+			if (rep.Blend != nil) != tc.blend {
+				t.Fatalf("BLEND atlas material %v, want one: %t", rep.Blend, tc.blend)
+			}
+			// Each primitive draws with its group's material.
+			for i, p := range tc.parts {
+				want := rep.Opaque
+				switch {
+				case p.mode == gltf.AlphaBlend && tc.blend:
+					want = rep.Blend
+				case p.mode != gltf.AlphaOpaque:
+					want = rep.Transparent
+				}
+				got := fx.Meshes[i].Primitives[0].Material
+				if want == nil || got == nil || *got != *want {
+					t.Errorf("part %d (%v) draws with material %v, want %v", i, p.mode, got, want)
+				} else if p.mode != gltf.AlphaOpaque && fx.Materials[*got].AlphaMode != p.mode {
+					t.Errorf("part %d (%v) draws with a %v material", i, p.mode, fx.Materials[*got].AlphaMode)
+				}
+			}
 			base := atlasImage(t, fx, rep, ChannelBaseColor)
 			for i, r := range rep.Regions {
 				p := tc.parts[i]
@@ -555,12 +579,9 @@ func TestBuildSettlesAlphaPerGroup(t *testing.T) {
 						if a != 255 {
 							t.Fatalf("opaque region has alpha %d", a)
 						}
-					case p.mode == gltf.AlphaMask && tc.want == "BLEND":
-						if a != 0 && a != 255 {
-							t.Fatalf("MASK region in a BLEND atlas has alpha %d", a)
-						}
-						if math.Abs(src-p.cutoff) > 0.05 && (a == 255) != (src >= p.cutoff) {
-							t.Fatalf("at source alpha %.2f (cutoff %.2f) got %d", src, p.cutoff, a)
+					case p.mode == gltf.AlphaBlend:
+						if math.Abs(float64(a)/255-src) > 0.03 {
+							t.Fatalf("BLEND region at source alpha %.2f has %d", src, a)
 						}
 					case p.mode == gltf.AlphaMask:
 						if math.Abs(src-p.cutoff) > 0.05 && (a >= 128) != (src >= p.cutoff) {

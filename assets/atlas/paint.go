@@ -146,26 +146,48 @@ func baseFactor(m *gltf.Material) [4]float64 {
 	return m.PBRMetallicRoughness.BaseColorFactorOrDefault()
 }
 
-// groups is the opaque and the transparent atlas material's settings.
+// The atlas materials' groups: opaque, transparent (MASK, or BLEND when
+// no material is MASK) and BLEND beside MASK.
+const (
+	gOpaque = iota
+	gTransparent
+	gBlend
+	nGroups
+)
+
+// groups is the atlas materials' settings, by group.
 type groups struct {
-	has    [2]bool
-	double [2]bool
-	// blend: the transparent group has a BLEND material (else all MASK).
+	has    [nGroups]bool
+	double [nGroups]bool
+	// mask: some packed material is MASK, so BLEND ones go to gBlend.
+	mask bool
+	// blend: the transparent group is BLEND (it has no MASK material).
 	blend bool
 }
 
 func newGroups(ms []*source) groups {
 	var g groups
 	for _, m := range ms {
-		i := 0
-		if m.transparent {
-			i = 1
-			g.blend = g.blend || m.mat.AlphaMode == gltf.AlphaBlend
-		}
+		g.mask = g.mask || m.transparent && m.mat.AlphaMode == gltf.AlphaMask
+	}
+	for _, m := range ms {
+		i := g.of(m)
+		g.blend = g.blend || i == gTransparent && m.mat.AlphaMode == gltf.AlphaBlend
 		g.has[i] = true
 		g.double[i] = g.double[i] || m.mat.DoubleSided
 	}
 	return g
+}
+
+// of is the group of a packed material.
+func (g groups) of(m *source) int {
+	switch {
+	case !m.transparent:
+		return gOpaque
+	case m.mat.AlphaMode == gltf.AlphaBlend && g.mask:
+		return gBlend
+	}
+	return gTransparent
 }
 
 // Atlas images by index in paint's result.
@@ -188,7 +210,7 @@ func paint(ctx context.Context, ms []*source, decoded map[int]*image.NRGBA, n ne
 	// smallest mip levels, which average everything, stay plausible; an
 	// opaque-only base colour atlas stays opaque, so it can become a JPEG.
 	background := [nImages][4]uint8{{0, 0, 0, 0}, {128, 128, 255, 255}, {255, 255, 0, 255}, {0, 0, 0, 255}}
-	if !g.has[1] {
+	if !g.has[gTransparent] && !g.has[gBlend] {
 		background[iBase] = [4]uint8{0, 0, 0, 255}
 	}
 	for i := range pix {
@@ -223,7 +245,7 @@ func paint(ctx context.Context, ms []*source, decoded map[int]*image.NRGBA, n ne
 			var region *image.NRGBA
 			switch i {
 			case iBase:
-				region = bakeBase(get(cBase), m, g, m.rect.Size())
+				region = bakeBase(get(cBase), m, m.rect.Size())
 			case iNormal:
 				region = bakeNormal(get(cNormal), m.mat, m.rect.Size())
 			case iORM:
@@ -267,9 +289,9 @@ func solid(size image.Point, c [4]uint8) *image.NRGBA {
 
 // bakeBase multiplies the base colour texture by the factor in linear
 // light and settles alpha for the group: opaque materials get 255; MASK
-// materials in a MASK group have their alpha remapped so their cutoff
-// falls on 0.5, in a BLEND group thresholded to 0 or 255.
-func bakeBase(tex *image.NRGBA, m *source, g groups, size image.Point) *image.NRGBA {
+// materials (whose group is all MASK) have their alpha remapped so their
+// cutoff falls on 0.5.
+func bakeBase(tex *image.NRGBA, m *source, size image.Point) *image.NRGBA {
 	f := baseFactor(m.mat)
 	var out *image.NRGBA
 	if tex == nil {
@@ -292,23 +314,14 @@ func bakeBase(tex *image.NRGBA, m *source, g groups, size image.Point) *image.NR
 		alpha = func(uint8) uint8 { return 255 }
 	case m.mat.AlphaMode == gltf.AlphaMask:
 		cut := min(max(m.mat.AlphaCutoffOrDefault(), 1.0/255), 254.0/255)
-		if g.blend {
-			alpha = func(a uint8) uint8 {
-				if float64(a)/255 >= cut {
-					return 255
-				}
-				return 0
+		alpha = func(a uint8) uint8 {
+			v := float64(a) / 255
+			if v < cut {
+				v = v / cut * 0.5
+			} else {
+				v = 0.5 + (v-cut)/(1-cut)*0.5
 			}
-		} else {
-			alpha = func(a uint8) uint8 {
-				v := float64(a) / 255
-				if v < cut {
-					v = v / cut * 0.5
-				} else {
-					v = 0.5 + (v-cut)/(1-cut)*0.5
-				}
-				return uint8(math.Round(v * 255))
-			}
+			return uint8(math.Round(v * 255))
 		}
 	}
 	if !m.transparent || m.mat.AlphaMode == gltf.AlphaMask {
@@ -433,19 +446,18 @@ func addAtlases(s *scene.Scene, pix [nImages]*image.NRGBA) (map[string]*gltf.Tex
 	return out, nil
 }
 
-// materials adds the opaque and the transparent atlas material (each
-// only if some packed material is of its group) and points every packed
-// primitive at its group's material. It returns them, nil for an absent
-// group.
-func (g groups) materials(s *scene.Scene, ms []*source, n need, tex map[string]*gltf.Texture) [2]*gltf.Material {
+// materials adds the atlas material of each group (only if some packed
+// material is of it) and points every packed primitive at its group's
+// material. It returns them, nil for an absent group.
+func (g groups) materials(s *scene.Scene, ms []*source, n need, tex map[string]*gltf.Texture) [nGroups]*gltf.Material {
 	index := map[*gltf.Texture]int{}
 	for i, t := range s.Textures {
 		index[t] = i
 	}
 	first := ms[0].mat
 	names := materialNames(s)
-	var out [2]*gltf.Material
-	var at [2]int
+	var out [nGroups]*gltf.Material
+	var at [nGroups]int
 	for i := range out {
 		if !g.has[i] {
 			continue
@@ -480,23 +492,19 @@ func (g groups) materials(s *scene.Scene, ms []*source, n need, tex map[string]*
 		} else {
 			mat.EmissiveFactor = first.EmissiveFactor
 		}
-		if i == 1 {
+		switch {
+		case i == gBlend, i == gTransparent && g.blend:
+			mat.AlphaMode = gltf.AlphaBlend
+		case i == gTransparent:
 			mat.AlphaMode = gltf.AlphaMask
-			if g.blend {
-				mat.AlphaMode = gltf.AlphaBlend
-			}
 		}
 		out[i] = mat
 		at[i] = len(s.Materials)
 		s.Materials = append(s.Materials, mat)
 	}
 	for _, m := range ms {
-		i := 0
-		if m.transparent {
-			i = 1
-		}
 		for _, p := range m.prims {
-			p.Material = gltf.Index(at[i])
+			p.Material = gltf.Index(at[g.of(m)])
 		}
 	}
 	return out
@@ -504,12 +512,13 @@ func (g groups) materials(s *scene.Scene, ms []*source, n need, tex map[string]*
 
 // materialNames follows Ready Player Me for its avatars (whose parts are
 // all named Wolf3D_*: their atlased avatars have one material named like
-// the merged mesh) and uses Kiln's own names for everything else.
-func materialNames(s *scene.Scene) [2]string {
+// the merged mesh; the BLEND group's is named like Kiln's third merged
+// mesh, assets/merge) and uses Kiln's own names for everything else.
+func materialNames(s *scene.Scene) [nGroups]string {
 	if IsWolf3D(s) {
-		return [2]string{"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent"}
+		return [nGroups]string{"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent", "Wolf3D_Avatar_Blend"}
 	}
-	return [2]string{"Kiln_Atlas", "Kiln_Atlas_Transparent"}
+	return [nGroups]string{"Kiln_Atlas", "Kiln_Atlas_Transparent", "Kiln_Atlas_Blend"}
 }
 
 // IsWolf3D reports a Ready Player Me avatar: a mesh named Wolf3D_*.

@@ -131,7 +131,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		parts["headwear"], hatCentre = hat(b, body, cfg.Headwear.Style)
 	}
 	// What the build adds after the budget, counted in it: the glasses
-	// (placed on the head, not fitted), the hood, and the hair's rims
+	// (frame and lenses, placed on the head, not fitted), the hood, and the hair's rims
 	// (counted on the simplified hair, in budget).
 	later := 0
 	var specs *part
@@ -284,8 +284,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		b.mesh(c.mesh, p.prim(b.painted(c.mesh, maps, matOpts{normal: true, doubleSided: i < 2})))
 	}
 	if specs != nil {
-		metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
-		b.mesh("Wolf3D_Glasses", specs.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
+		glassesMesh(b, cfg.Glasses, specs)
 	}
 	if p := parts["headwear"]; p != nil {
 		headwearMesh(b, p, cfg.Headwear, seed)

@@ -51,6 +51,13 @@ const rootDepth = 0.012
 // vertices): a rim 4.2 cm tall round the eye's height rose through the
 // brows and into a low fringe (issue 22's panel, random-03), where the
 // leader's frames sit under the brows and frame the eyes.
+//
+// Each rim holds a lens (addLens). The lenses come first in the part,
+// the frame after them: glassesMesh draws the whole pair in one
+// primitive of one BLEND material, and a renderer draws a BLEND
+// primitive without writing depth, triangle after triangle, so the
+// frame, drawn last, covers the lens's edge where the rim stands in
+// front of it.
 func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *part {
 	l := b.at("LeftEye")
 	const (
@@ -174,7 +181,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 	// over their middle.
 	bj := cy + bridgeUp*rh
 	in := cx - rw
-	p := &part{}
+	p, glass := &part{}, &part{}
 	for _, sx := range []float64{1, -1} {
 		c := vec3{sx * cx, cy, z}
 		rim := lens(cx, sx)
@@ -184,6 +191,7 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 			in = rimInner(rim, bj)
 		}
 		p.sweepOval(rim, rimDepth, rimTube, sides, true)
+		glass.addLens(rim, sx*cx, cy, rw, z)
 		side := make([]vec3, len(temple))
 		for i, q := range temple {
 			side[i] = vec3{sx * q[0], q[1], q[2]}
@@ -209,8 +217,9 @@ func glasses(b *builder, body *human.Body, style string, brows [][3]float32) *pa
 		bridge = append(bridge, vec3{x, bj + 0.004*s, z + formFront - dip*s})
 	}
 	p.sweep(bridge, rimTube, sides, false)
-	p.rigid(b.joint("Head"))
-	return p
+	glass.frameUVs(p)
+	glass.rigid(b.joint("Head"))
+	return glass
 }
 
 // hingeUp is where on the rim's outer side the temple leaves it, as a

@@ -16,12 +16,21 @@ type meshGeom struct {
 
 // generatedMeshes builds cfg, failing the test on an error, and gives
 // each of its meshes' positions and triangles by name: how glassesFit
-// and measureCap both begin.
+// and measureCap both begin. The glasses' lenses are left out
+// (frameOnly): the tests built on it measure solid geometry (a frame's
+// rims and temples); glassesGLB reads the lenses.
 func generatedMeshes(t *testing.T, cfg Config) map[string]meshGeom {
 	t.Helper()
 	s, err := Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, m := range s.Meshes {
+		if m.Name == "Wolf3D_Glasses" {
+			for i, p := range m.Primitives {
+				m.Primitives[i] = frameOnly(p)
+			}
+		}
 	}
 	out := map[string]meshGeom{}
 	for _, m := range s.Meshes {
@@ -29,6 +38,55 @@ func generatedMeshes(t *testing.T, cfg Config) map[string]meshGeom {
 		out[m.Name] = meshGeom{pos, tris}
 	}
 	return out
+}
+
+// frameOnly is a copy of a glasses primitive with only its frame's
+// vertices (those whose texture coordinate is not in the lens's square,
+// isLensUV) and the triangles between them.
+func frameOnly(p *scene.Primitive) *scene.Primitive {
+	return glassesPiece(p, func(uv [2]float32) bool { return !isLensUV(uv) })
+}
+
+// lensOnly is a copy of a glasses primitive with only its lenses.
+func lensOnly(p *scene.Primitive) *scene.Primitive {
+	return glassesPiece(p, isLensUV)
+}
+
+// glassesPiece is a copy of p with the vertices whose texture
+// coordinate keep accepts and the triangles between them: positions,
+// normals, UVs, the first joints and weights and indices (the other
+// streams left out).
+func glassesPiece(p *scene.Primitive, keep func([2]float32) bool) *scene.Primitive {
+	q := &scene.Primitive{Mode: p.Mode, Material: p.Material}
+	var uv [][2]float32
+	var joints [][4]uint16
+	var weights [][4]float32
+	at := make([]int, len(p.Positions))
+	for i, t := range p.TexCoords[0] {
+		at[i] = -1
+		if !keep(t) {
+			continue
+		}
+		at[i] = len(q.Positions)
+		q.Positions = append(q.Positions, p.Positions[i])
+		q.Normals = append(q.Normals, p.Normals[i])
+		uv = append(uv, t)
+		if len(p.Joints) > 0 && len(p.Weights) > 0 {
+			joints = append(joints, p.Joints[0][i])
+			weights = append(weights, p.Weights[0][i])
+		}
+	}
+	q.TexCoords = [][][2]float32{uv}
+	if joints != nil {
+		q.Joints, q.Weights = [][][4]uint16{joints}, [][][4]float32{weights}
+	}
+	for i := 0; i+2 < len(p.Indices); i += 3 {
+		a, b, c := at[p.Indices[i]], at[p.Indices[i+1]], at[p.Indices[i+2]]
+		if a >= 0 && b >= 0 && c >= 0 {
+			q.Indices = append(q.Indices, uint32(a), uint32(b), uint32(c))
+		}
+	}
+	return q
 }
 
 // meshPositions are the vertices of the named mesh's primitives, in the

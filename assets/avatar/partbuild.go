@@ -237,9 +237,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 			if err != nil {
 				return nil, fmt.Errorf("avatar: %w", err)
 			}
-			p := glasses(b, body, cfg.Glasses.Style, fittedPart(brows).pos)
-			metal := cfg.Glasses.Color == "gold" || cfg.Glasses.Color == "silver"
-			b.mesh("Wolf3D_Glasses", p.prim(b.plain("Wolf3D_Glasses", colorOf(clothColors, cfg.Glasses.Color), 0.35, metal)))
+			glassesMesh(b, cfg.Glasses, glasses(b, body, cfg.Glasses.Style, fittedPart(brows).pos))
 		}
 	}
 	b.sc.Scenes[0].Extras = map[string]any{"replaces": slices.Clone(names), "category": category, "keepMaterial": keep}

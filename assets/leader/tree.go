@@ -15,13 +15,15 @@ import (
 // after Hips, as its files give them (rpm-avatar-office.glb, which has
 // every kind of part but the merged ones; rpm-avatar-casual.glb lists
 // Wolf3D_Hair last, the one place the two disagree). Wolf3D_Avatar and
-// Wolf3D_Avatar_Transparent are its merged meshes (mergeMesh=1).
+// Wolf3D_Avatar_Transparent are its merged meshes (mergeMesh=1);
+// Wolf3D_Avatar_Blend, Kiln's third merged mesh, holds the BLEND parts
+// (glasses' lenses) of an avatar that also has MASK ones (assets/merge).
 // Wolf3D_Headwear, a hat, is in neither file: it goes with the head's
 // parts, after the glasses.
 var MeshOrder = []string{
 	"EyeLeft", "EyeRight", "Wolf3D_Head", "Wolf3D_Teeth", "Wolf3D_Hair", "Wolf3D_Beard", "Wolf3D_Glasses", "Wolf3D_Headwear",
 	"Wolf3D_Body", "Wolf3D_Outfit_Bottom", "Wolf3D_Outfit_Footwear", "Wolf3D_Outfit_Top",
-	"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent",
+	"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent", "Wolf3D_Avatar_Blend",
 }
 
 // Arrange hangs the skinned mesh nodes of an avatar scene (one whose

@@ -17,14 +17,14 @@ import (
 // (LINEAR, or STEP when all are; cubic-spline values are taken without
 // their tangents). Channels of merged nodes that drive nothing merged
 // any more are dropped, as are the samplers only they used.
-func retargetWeights(s *scene.Scene, insts []*instance, nodeIndex [2]int, unions [2][]string) {
+func retargetWeights(s *scene.Scene, insts []*instance, nodeIndex [nKinds]int, unions [nKinds][]string) {
 	byNode := map[int]*instance{}
 	for _, in := range insts {
 		byNode[in.node] = in
 	}
 	for _, a := range s.Animations {
 		var keep []scene.Channel
-		var moved [2][]scene.Channel
+		var moved [nKinds][]scene.Channel
 		for _, c := range a.Channels {
 			if c.Node == nil || c.Path != gltf.TRSWeights || byNode[*c.Node] == nil {
 				keep = append(keep, c)

@@ -17,8 +17,12 @@ import (
 // test covers): with an atlas, one Wolf3D_Avatar of one primitive that
 // carries every face shape, plus Wolf3D_Avatar_Transparent only when the
 // atlas found something see-through, and every vertex where it was with
-// the shapes at half weight.
+// the shapes at half weight. A glasses wearer (BLEND lenses beside MASK
+// brows and lashes) gets a third, Wolf3D_Avatar_Blend, each mesh still
+// one primitive, the cut-outs still MASK.
 func TestKilnAvatarsMergeIntoOneMesh(t *testing.T) {
+	glasses := avatar.Default(avatar.Feminine)
+	glasses.Glasses = avatar.Glasses{Style: "round", Color: "black"}
 	for _, tc := range []struct {
 		name string
 		cfg  avatar.Config
@@ -26,6 +30,7 @@ func TestKilnAvatarsMergeIntoOneMesh(t *testing.T) {
 		{"default-male", avatar.Default(avatar.Masculine)},
 		{"default-female", avatar.Default(avatar.Feminine)},
 		{"random-7", avatar.Random(7)},
+		{"glasses", glasses},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			build := func() *scene.Scene {
@@ -64,9 +69,14 @@ func TestKilnAvatarsMergeIntoOneMesh(t *testing.T) {
 			}
 			// The atlas made a transparent material only if a part is
 			// see-through (assets/atlas tests that).
-			seeThrough := false
+			seeThrough, mask, blend := false, false, false
 			for _, m := range s.Materials {
 				seeThrough = seeThrough || m.AlphaMode == gltf.AlphaBlend || m.AlphaMode == gltf.AlphaMask
+				mask = mask || m.AlphaMode == gltf.AlphaMask
+				blend = blend || m.AlphaMode == gltf.AlphaBlend
+			}
+			if tc.name == "glasses" && !(mask && blend) {
+				t.Fatalf("the glasses wearer's atlas: MASK %t, BLEND %t, want both", mask, blend)
 			}
 			if _, err := Meshes(s); err != nil {
 				t.Fatal(err)
@@ -75,6 +85,9 @@ func TestKilnAvatarsMergeIntoOneMesh(t *testing.T) {
 			want := []string{"Wolf3D_Avatar"}
 			if seeThrough {
 				want = append(want, "Wolf3D_Avatar_Transparent")
+			}
+			if mask && blend {
+				want = append(want, "Wolf3D_Avatar_Blend")
 			}
 			var got []string
 			for _, m := range out.Meshes {

@@ -41,7 +41,9 @@ func evaluate(s *scene.Scene, p pose, weights map[string]float64) [][3]float64 {
 		node int
 		p    *scene.Primitive
 	}
-	var order [2][]int
+	// The merge's groups: opaque, transparent, BLEND beside MASK.
+	var order [nKinds][]int
+	mask := slices.ContainsFunc(s.Materials, func(m *gltf.Material) bool { return m.AlphaMode == gltf.AlphaMask })
 	groups := map[int][]inst{}
 	for _, n := range t.drawn {
 		node := s.Nodes[n]
@@ -49,11 +51,14 @@ func evaluate(s *scene.Scene, p pose, weights map[string]float64) [][3]float64 {
 			continue
 		}
 		for _, p := range s.Meshes[*node.Mesh].Primitives {
-			mat, kind := -1, 0
+			mat, kind := -1, kindOpaque
 			if p.Material != nil {
 				mat = *p.Material
-				if m := s.Materials[mat].AlphaMode; m == gltf.AlphaBlend || m == gltf.AlphaMask {
-					kind = 1
+				switch m := s.Materials[mat].AlphaMode; {
+				case m == gltf.AlphaBlend && mask:
+					kind = kindBlend
+				case m == gltf.AlphaBlend || m == gltf.AlphaMask:
+					kind = kindTransparent
 				}
 			}
 			if _, ok := groups[mat]; !ok {

@@ -1,7 +1,7 @@
 // Package merge joins every mesh of a model into one skinned mesh per
 // alpha group (mergeMesh=1): with the atlas (assets/atlas) in
 // front, a whole avatar draws in at most two calls, the way Ready Player
-// Me's merged avatars do.
+// Me's merged avatars do (three when it has both MASK and BLEND parts).
 //
 // Decisions, each for a reason:
 //
@@ -11,7 +11,15 @@
 //     Wolf3D_*), Kiln_Merged and Kiln_Merged_Transparent otherwise. glTF
 //     primitives have no names, and clients look these meshes up by name
 //     (RPM's SDKs drive blend shapes on Wolf3D_Avatar); the draw calls are
-//     the same. Both meshes share one skin and one node each.
+//     the same. The meshes share one skin and have one node each.
+//   - A model with both MASK and BLEND materials gets a third mesh,
+//     Wolf3D_Avatar_Blend (Kiln_Merged_Blend), for the BLEND ones; the
+//     MASK ones stay in the transparent mesh. After the atlas, which
+//     keeps them in two materials for the same reason (a renderer draws
+//     BLEND without writing depth, so cut-out brows, lashes and beards
+//     made BLEND sort wrongly), one mesh of both would hold two
+//     primitives, where the leader's meshes hold one each (three.js
+//     loads a mesh of two primitives as a Group).
 //   - Within each mesh, primitives are grouped by material: glTF gives a
 //     primitive one material, so after the atlas (one material per group)
 //     each mesh has one primitive; without the atlas, one per material.
@@ -100,16 +108,26 @@ type instance struct {
 	xform    xform.Mat4
 }
 
-// Names of the merged meshes, opaque and transparent.
-func names(s *scene.Scene) [2]string {
+// The alpha groups, each merged into a mesh of its own: opaque,
+// transparent (MASK, or BLEND when there is no MASK) and BLEND beside
+// MASK.
+const (
+	kindOpaque = iota
+	kindTransparent
+	kindBlend
+	nKinds
+)
+
+// Names of the merged meshes, by kind.
+func names(s *scene.Scene) [nKinds]string {
 	if atlas.IsWolf3D(s) {
-		return [2]string{"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent"}
+		return [nKinds]string{"Wolf3D_Avatar", "Wolf3D_Avatar_Transparent", "Wolf3D_Avatar_Blend"}
 	}
-	return [2]string{"Kiln_Merged", "Kiln_Merged_Transparent"}
+	return [nKinds]string{"Kiln_Merged", "Kiln_Merged_Transparent", "Kiln_Merged_Blend"}
 }
 
-// Meshes merges every mesh drawn by the default scene into at most two
-// meshes (opaque, transparent), rewriting s in place; see the package
+// Meshes merges every mesh drawn by the default scene into at most three
+// meshes (opaque, transparent, BLEND beside MASK), rewriting s in place; see the package
 // documentation. A scene without meshes is left alone.
 func Meshes(s *scene.Scene) (Report, error) {
 	var rep Report
@@ -125,8 +143,8 @@ func Meshes(s *scene.Scene) (Report, error) {
 	}
 	g := groupPrimitives(s, insts)
 	nm := names(s)
-	var merged [2]*gltf.Node
-	var unions [2][]string
+	var merged [nKinds]*gltf.Node
+	var unions [nKinds][]string
 	for kind, keys := range g.kinds {
 		if len(keys) > 0 {
 			merged[kind], unions[kind] = g.mergeKind(s, keys, nm[kind], skin)
@@ -179,38 +197,55 @@ func bindInstances(s *scene.Scene, t *tree, insts []*instance, rep *Report) (*sc
 // groupKey is what primitives must share to become one: alpha group,
 // material, mode and extensions (KHR_materials_variants mappings).
 type groupKey struct {
-	transparent bool
-	material    int
-	mode        gltf.PrimitiveMode
-	ext         string
+	kind     int
+	material int
+	mode     gltf.PrimitiveMode
+	ext      string
 }
 
 // groups are the primitives of every instance by groupKey, with each
 // alpha group's keys in order of appearance.
 type groups struct {
-	kinds  [2][]groupKey
+	kinds  [nKinds][]groupKey
 	pieces map[groupKey][]piece
 }
 
 func groupPrimitives(s *scene.Scene, insts []*instance) groups {
 	g := groups{pieces: map[groupKey][]piece{}}
+	mode := func(p *scene.Primitive) gltf.AlphaMode {
+		if p.Material == nil || *p.Material < 0 || *p.Material >= len(s.Materials) {
+			return gltf.AlphaOpaque
+		}
+		return s.Materials[*p.Material].AlphaMode
+	}
+	// BLEND goes apart from MASK only when both occur.
+	mask := false
+	for _, in := range insts {
+		for _, p := range in.mesh.Primitives {
+			mask = mask || mode(p) == gltf.AlphaMask
+		}
+	}
 	for _, in := range insts {
 		for _, p := range in.mesh.Primitives {
 			k := groupKey{material: -1, mode: drawMode(p.Mode)}
 			if p.Material != nil {
 				k.material = *p.Material
-				if k.material >= 0 && k.material < len(s.Materials) {
-					m := s.Materials[k.material]
-					k.transparent = m.AlphaMode == gltf.AlphaBlend || m.AlphaMode == gltf.AlphaMask
+			}
+			switch mode(p) {
+			case gltf.AlphaMask:
+				k.kind = kindTransparent
+			case gltf.AlphaBlend:
+				k.kind = kindTransparent
+				if mask {
+					k.kind = kindBlend
 				}
 			}
 			if len(p.Extensions) > 0 {
 				b, _ := json.Marshal(p.Extensions)
 				k.ext = string(b)
 			}
-			kind := btoi(k.transparent)
 			if _, ok := g.pieces[k]; !ok {
-				g.kinds[kind] = append(g.kinds[kind], k)
+				g.kinds[k.kind] = append(g.kinds[k.kind], k)
 			}
 			g.pieces[k] = append(g.pieces[k], piece{in: in, p: p})
 		}
@@ -283,8 +318,8 @@ func (g groups) mergeKind(s *scene.Scene, keys []groupKey, name string, skin *sc
 // them), moves the animated weights onto them, lets the sources go, and
 // prunes what no longer draws: the source meshes, skins folded away, and
 // the emptied nodes.
-func addMerged(s *scene.Scene, t *tree, insts []*instance, skin *scene.Skin, merged [2]*gltf.Node, unions [2][]string) {
-	nodeIndex := [2]int{-1, -1}
+func addMerged(s *scene.Scene, t *tree, insts []*instance, skin *scene.Skin, merged [nKinds]*gltf.Node, unions [nKinds][]string) {
+	nodeIndex := [nKinds]int{-1, -1, -1}
 	for kind, node := range merged {
 		if node == nil {
 			continue
@@ -300,7 +335,7 @@ func addMerged(s *scene.Scene, t *tree, insts []*instance, skin *scene.Skin, mer
 
 // describe fills the report of the merged meshes, found again after the
 // prune by their nodes' identity.
-func (rep *Report) describe(s *scene.Scene, merged [2]*gltf.Node, unions [2][]string, skin *scene.Skin) {
+func (rep *Report) describe(s *scene.Scene, merged [nKinds]*gltf.Node, unions [nKinds][]string, skin *scene.Skin) {
 	for kind, node := range merged {
 		if node == nil {
 			continue
@@ -308,7 +343,7 @@ func (rep *Report) describe(s *scene.Scene, merged [2]*gltf.Node, unions [2][]st
 		ni := slices.Index(s.Nodes, node)
 		mi := *node.Mesh
 		m := s.Meshes[mi]
-		mr := MeshReport{Name: m.Name, Mesh: mi, Node: ni, Transparent: kind == 1, Primitives: len(m.Primitives), MorphTargets: len(unions[kind])}
+		mr := MeshReport{Name: m.Name, Mesh: mi, Node: ni, Transparent: kind != kindOpaque, Primitives: len(m.Primitives), MorphTargets: len(unions[kind])}
 		for _, p := range m.Primitives {
 			mr.Vertices += p.VertexCount()
 			mr.Triangles += p.Triangles()
@@ -322,18 +357,13 @@ func (rep *Report) describe(s *scene.Scene, merged [2]*gltf.Node, unions [2][]st
 	rep.MorphTargets = unionAll(unions)
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func unionAll(u [2][]string) []string {
+func unionAll(u [nKinds][]string) []string {
 	out := slices.Clone(u[0])
-	for _, n := range u[1] {
-		if !slices.Contains(out, n) {
-			out = append(out, n)
+	for _, names := range u[1:] {
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
 		}
 	}
 	return out
