@@ -239,12 +239,11 @@ func browColor(hair rgb) rgb {
 // browGrey is the share of the brows' colour taken to grey.
 const browGrey = 0.3
 
-// browTexture is the brows' painted texture (paint.Brows, 512 texels):
-// strokes of hairs of colour hair over a fill of it with skin of colour
-// skin showing through. 512 texels, not 256: the strokes, about 0.6 mm
-// wide, were a texel or less at 256 and broke into specks.
+// browTexture is the brows' painted texture (paint.Brows, 256 texels):
+// hairs of colour hair over skin of colour skin, which shows between
+// them and toward the brow's edge.
 func browTexture(s paint.Surface, hair, skin rgb, seed uint64) texture {
-	const n = 512
+	const n = 256
 	return texture{
 		key:   paint.KeyOf("brows", s, hair, skin, seed, n),
 		paint: func() paint.Maps { return paint.Brows(s, paint.RGB(hair), paint.RGB(skin), seed, n) },

@@ -40,10 +40,21 @@ func SweptHair(s Surface, color RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{sheen: true, swept: true})
 }
 
+// Brows is Hair for eyebrows of hairs of colour color over skin of
+// colour skin: strands all over, not only at the tips, thinning toward
+// every edge of the brow, so a brow reads as hairs over skin and not as
+// a solid dark block (issue 22's panel), and the skin between them
+// showing (browSkin), more toward the edge (browEdgeSkin).
+func Brows(s Surface, color, skin RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, hairKind{brow: true, skin: rgb(skin)})
+}
+
 // hairKind is what a hair painter adds to the plain strands: sheen (the
-// scalp's painted highlight), curls, or locks swept back.
+// scalp's painted highlight), curls, or a brow's sparse strands over
+// skin of colour skin.
 type hairKind struct {
-	sheen, curly, swept bool
+	sheen, curly, brow, swept bool
+	skin                      rgb
 }
 
 // mixPerceived mixes c toward d by t as the eye sees the step, in sRGB's
@@ -58,6 +69,21 @@ func mixPerceived(c, d rgb, t float64) rgb {
 	}
 	return out
 }
+
+// A brow is hairs over skin: browSkin of its colour in its middle is
+// the skin's between the hairs, browEdgeSkin at its edge (mixed as seen,
+// mixPerceived). The alpha mask draws a brow's outline as a cut (a
+// viewer's mipmaps and alpha test leave no partly covered texels), so a
+// brow in the hairs' colour to its edge read as a near-black shape with
+// a hard outline (the judges' "hard eyebrows"). In a room close-up
+// (bench/avatar-look/browcontrast) default-male's brow was 0.81 darker
+// than the forehead with a 1-2 px upper edge, the leader's casual 0.47
+// to 0.49 with 7 px, a soft brown lighter than its hair; with the skin
+// in it, 0.63 and 5 px.
+const (
+	browSkin     = 0.3
+	browEdgeSkin = 0.9
+)
 
 // Curls. Issue 22's panel (p12, p13) called curly hair grainy, then a
 // "sponge", then (p15) "lumpy": paint blind to the shell's curls, then
@@ -87,6 +113,12 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
 	edge := edgeDistance(m, n, tipLength)
+	if kind.brow {
+		// A brow thins over twice a tip's length, so its outline fades
+		// into the skin instead of ending in a cut (the panel's "harsh",
+		// "painted-on" brows).
+		edge = edgeDistance(m, n, browFade)
+	}
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
@@ -101,6 +133,12 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	fineFreq := 900.0
 	if kind.curly {
 		fineFreq = math.Min(curlFine, 0.33/texelSize(s, n))
+	}
+	// browKeep is the share of the brow's skin a light brow keeps: 1 for
+	// a black brow, less the nearer the brow's luma is to the skin's.
+	browKeep := 1.0
+	if kind.brow {
+		browKeep = 1 - math.Min(1, base.luma()/math.Max(kind.skin.luma(), 1e-6))
 	}
 	var curls [3]float64
 	if kind.curly {
@@ -249,6 +287,28 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				// in its middle and not a comb.
 				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
+				case kind.brow:
+					// A brow is a filled shape whose edge breaks into
+					// hairs: solid in its middle (a brow of sparse
+					// strands all over read as a thin line of hairs
+					// beside the leader's filled brows, issue 22), fewer
+					// and fewer strands toward every edge, and more of
+					// the skin's colour in them, so the edge is soft,
+					// not a cut.
+					fade := 1 - float64(edge[i])/browFade
+					if 0.7*strand+0.3*v > 1.1*fade-0.15 {
+						l.alpha[i] = 1
+					}
+					// Less skin over a strand, more between strands, so
+					// the brow keeps its hairs; at the edge, the full
+					// browEdgeSkin. A light brow (blonde, grey) shows less of the
+					// skin (browKeep).
+					// The outermost texels are mostly clear (the strands
+					// thin out): the skin's share is full from fade 0.6,
+					// where the strands that remain are.
+					near := math.Min(1, fade/0.6)
+					show := (browSkin + (browEdgeSkin-browSkin)*near) * (1 + (0.4-0.8*strand)*(1-near)) * browKeep
+					l.base[i] = mixPerceived(c, kind.skin, math.Max(0, math.Min(1, show)))
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
@@ -392,6 +452,10 @@ func headCentre(pos [][3]float32) [3]float64 {
 // tipLength is how far into a piece of hair, in texels, strand tips
 // reach from its edge.
 const tipLength = 8
+
+// browFade is how far into a brow, in texels, its strands thin out from
+// its edge.
+const browFade = 10
 
 // edgeDistance is, per texel, how many steps (4-connected) it is from
 // the nearest uncovered texel, up to limit.
