@@ -24,9 +24,7 @@ import (
 // outline 0.63-0.66 mm, lower edge 55-65 mm; the shell (bobHair):
 // 10.5-11.2°, 0.15-0.48 mm (the rest is the turn of its ends),
 // 3.8-4.9 mm (the rise from the sides to the fringe); its ends in locks
-// (hairboblocks.go): 13.8-14.3°, 0.12-0.14 mm above the ends, 5.3-6.4 mm;
-// 12 locks parted from the crown, longer tips: 15.9-16.7°, 0.12-0.14 mm,
-// 6.5-8.2 mm.
+// (hairboblocks.go): 13.8-14.3°, 0.12-0.14 mm above the ends, 5.3-6.4 mm.
 func TestBobIsClean(t *testing.T) {
 	for _, seed := range []int64{2, 4, 5, 17} {
 		t.Run(fmt.Sprintf("random-%02d", seed), func(t *testing.T) {

@@ -1,9 +1,6 @@
 package avatar
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // The bob under a hat. pressHair draws the hair a hat covers inside it
 // and tucks the hair just under the rim in, but the bob's shell stands
@@ -37,10 +34,6 @@ const (
 	// bobHatBins is the azimuth bins the hat's width and rim are read
 	// in: 10° each, wider than the 64 segments hats are drawn in.
 	bobHatBins = 36
-	// bobVisorFall is how much farther out than the hat's shell
-	// (metres per metre of fall below its rim) the hair beside the face
-	// under a visor may stand (visorSides).
-	bobVisorFall = 0.15
 )
 
 // bobUnderHat draws the bob's shell (bobHair's grid, whole) below the
@@ -68,7 +61,6 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 		wide[b] = math.Max(wide[b], math.Hypot(x, z))
 		rim[b] = math.Min(rim[b], float64(q[1]))
 	}
-	visor := visorSides(hatPart, c, bin)
 	moved := false
 	for k := 0; k <= bobCols; k++ {
 		scale := make([]float64, rows+1)
@@ -81,9 +73,6 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 				continue
 			}
 			limit := wide[b] - bobHatTuck + bobHatFlare*math.Max(0, rim[b]-float64(q[1]))
-			if visor != nil && visor[b].on {
-				limit = math.Min(limit, visor[b].wide+bobVisorFall*math.Max(0, visor[b].rim-float64(q[1])))
-			}
 			scale[i] = math.Min(1, limit/math.Max(math.Hypot(x, z), 1e-9))
 		}
 		// The tuck and the inside were made from the outside's rows
@@ -104,53 +93,4 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 	if moved {
 		shellNormals(hair)
 	}
-}
-
-// visorBin is the hat's shell alone in an azimuth bin a visor covers:
-// how far it reaches from the axis and its lowest point.
-type visorBin struct {
-	on        bool
-	wide, rim float64
-}
-
-// visorSides is, for a hat with a visor (what lies beyond its shell,
-// hatPart.shell triangles, covers only some azimuths: a cap's visor
-// within 70° of the front), the shell alone in each bin (bin) round the
-// vertical axis through c, on where the visor lies; nil for a hat
-// without one. The visor's reach is no side the hair falls from: taken
-// for the hat's width there, it let the bob beside the face stand out
-// past the cap's side just under the rim (random-16: 1.5 mm, 2.8 mm
-// with the bob's locks 30° wide). Held there to the shell's own reach,
-// the hair beside the face went inside the cheeks (a quarter view saw
-// bare temples); so it may stand out bobVisorFall of its fall below the
-// rim: drawn in under the rim, hanging free lower down. A brim all round (a
-// fedora's) is what the hair falls from under: no visor, nil.
-func visorSides(hatPart *part, c vec3, bin func(x, z float64) int) []visorBin {
-	if hatPart.shell <= 0 || hatPart.shell >= len(hatPart.tris) {
-		return nil
-	}
-	inShell := make([]bool, len(hatPart.pos))
-	for _, t := range hatPart.tris[:hatPart.shell] {
-		for _, i := range t {
-			inShell[i] = true
-		}
-	}
-	out := make([]visorBin, bobHatBins)
-	for b := range out {
-		out[b].rim = math.Inf(1)
-	}
-	for i, q := range hatPart.pos {
-		x, z := float64(q[0])-c[0], float64(q[2])-c[2]
-		b := bin(x, z)
-		if inShell[i] {
-			out[b].wide = math.Max(out[b].wide, math.Hypot(x, z))
-			out[b].rim = math.Min(out[b].rim, float64(q[1]))
-		} else {
-			out[b].on = true
-		}
-	}
-	if !slices.ContainsFunc(out, func(v visorBin) bool { return !v.on }) {
-		return nil
-	}
-	return out
 }

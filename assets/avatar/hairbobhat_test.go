@@ -15,10 +15,7 @@ import (
 // bobUnderHat: random-16 +9.4 mm, the bun under a beanie +4.5/+7.7 mm
 // (feminine, masculine), under a cap +4.0/+10.3 mm; now +1.5, -0.8/-1.1,
 // +0.3/+1.2 mm. The fedora's brim is wider than any bob (-47/-43 mm),
-// before and after. With the bob's 12 locks parted from the crown,
-// random-16 stood 2.8 mm out beside the face under its cap's visor
-// (3.2 mm with no locks at all: the 18 locks' grooves had sunk it);
-// held in there (visorSides), 1.7 mm.
+// before and after.
 func TestBobUnderHat(t *testing.T) {
 	cases := []struct {
 		name string

@@ -75,8 +75,7 @@ func hairShadingSteps(t *testing.T, cfg Config) []float64 {
 // after: 9.5° 0.0 %, 26.1° 9.0 %, 38.0° 13.9 %, 43.2° 18.8 %, 19.4°
 // 1.5 %. The ponytail keeps its tail's real lock edges. The bun, drawn
 // since as one shell (bobHair): 5.0° 0.8 %; with its ends in locks
-// (fb22ded), 7.4° 1.2 %; its 12 locks parted from the crown
-// (hairboblocks.go), 12.8° 1.4 %.
+// (fb22ded), 7.4° 1.2 %.
 func TestHairShadesSmooth(t *testing.T) {
 	for _, c := range []struct {
 		style, body string
