@@ -29,6 +29,9 @@ type builder struct {
 	// lid is the share of a blink the lids hold at rest (restLid): the
 	// blink shapes move that much less, so they close where they did.
 	lid float32
+	// lowLid is the share of a squint the lower lids hold at rest
+	// (restLowLid): the blink shapes take it back (unsquint).
+	lowLid float32
 	// painting counts the textures being painted in the background;
 	// panicked holds the first of their panics.
 	painting sync.WaitGroup
@@ -346,6 +349,9 @@ func (b *builder) mesh(name string, prims ...prim) {
 					for i := range per[pi] {
 						per[pi][i] = scale3f(per[pi][i], 1-b.lid)
 					}
+				}
+				if b.lowLid > 0 {
+					per[pi] = b.unsquint(pr.p, all[si], per[pi])
 				}
 				moved = moved || per[pi] != nil
 			}

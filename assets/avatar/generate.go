@@ -103,6 +103,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	b.lid = restLid(headPart, parts["eyes/left"])
 	headPart.lowerLids(b.lid)
 	parts["eyelashes/default"].lowerLids(b.lid)
+	b.lowLid = restLowLid(headPart, parts["eyes/left"])
+	headPart.raiseLowerLids(b.lowLid)
+	parts["eyelashes/default"].raiseLowerLids(b.lowLid)
 	thickenBrows(parts["eyebrows/default"], headPart)
 	if sculpted(cfg.Hair.Style) {
 		parts["hair"] = sculptedHair(headPart, body.Joints(), cfg.Hair.Style)

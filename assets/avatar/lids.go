@@ -3,7 +3,9 @@ package avatar
 import (
 	"math"
 	"slices"
+	"sync"
 
+	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -85,7 +87,7 @@ func restLid(head, eye *part) float32 {
 	// lies on its surface.
 	r := (top - c[1]) / math.Sin(paint.IrisAngle)
 	h := 2 * (top - c[1])
-	edges := lidEdges(head, c, r)
+	edges := lidEdges(head, c, r, 0, "eyeBlinkLeft")
 	if edges == nil {
 		return 0
 	}
@@ -117,24 +119,32 @@ func restLid(head, eye *part) float32 {
 }
 
 // lidEdges is, for an eye of centre c and radius r, the heights of the
-// upper and lower lids' edges over the iris's middle after a blink of w:
-// the lowest and highest head vertices within 2 mm of the eye's middle
-// in x, in front of it and outside the eyeball, above and below its
-// centre, each moved by w of eyeBlinkLeft. nil when either lid has none.
-func lidEdges(head *part, c vec3, r float64) func(w float64) (up, low float64) {
-	idx, d := faceDeltas("eyeBlinkLeft")
-	at := make(map[int32]float64, len(idx))
+// upper and lower lids' edges dx from the iris's middle after w of the
+// left eye's face shape (eyeBlinkLeft, or eyeSquintLeft held to the
+// eye's region, lidRegion, as raiseLowerLids holds it): the lowest and
+// highest head vertices within 2 mm of that column in x, in front of
+// the eye, above and below its centre, and outside the eyeball. nil
+// when either lid has none. Outside the eyeball at rest for a blink, as
+// restLid was measured; for a squint, where w of it leaves the vertex:
+// a squint pushes the lower lid's rim into the eyeball (random-09: read
+// at rest, its lid met the iris at 0.23 of a squint while the edge one
+// sees, the next vertex down, left 0.5 mm of white).
+func lidEdges(head *part, c vec3, r, dx float64, shape string) func(w float64) (up, low float64) {
+	idx, d := faceDeltas(shape)
+	region := lidRegion(shape)
+	at := make(map[int32]vec3, len(idx))
 	for k, v := range idx {
-		at[v] = float64(d[k][1])
+		at[v] = v3(d[k]).scale(float64(region(v)))
 	}
-	type lidVertex struct{ y, dy float64 }
+	moved := slices.Contains(squints, shape)
+	type lidVertex struct{ q, dq vec3 }
 	var upper, lower []lidVertex
 	for i, p := range head.pos {
 		q := v3(p).sub(c)
-		if math.Abs(q[0]) >= 0.002 || q[2] <= 0 || q.len() <= r || math.Abs(q[1]) >= r {
+		if math.Abs(q[0]-dx) >= 0.002 || q[2] <= 0 || math.Abs(q[1]) >= r || !moved && q.len() <= r {
 			continue
 		}
-		v := lidVertex{float64(p[1]), at[head.base[i]]}
+		v := lidVertex{q, at[head.base[i]]}
 		if q[1] > 0 {
 			upper = append(upper, v)
 		} else {
@@ -144,22 +154,40 @@ func lidEdges(head *part, c vec3, r float64) func(w float64) (up, low float64) {
 	if len(upper) == 0 || len(lower) == 0 {
 		return nil
 	}
+	// y is a vertex's height after w of the shape, and whether it
+	// counts: outside the eyeball there, for a squint.
+	y := func(v lidVertex, w float64) (float64, bool) {
+		q := v.q.add(v.dq.scale(w))
+		return c[1] + q[1], !moved || q.len() > r
+	}
 	return func(w float64) (up, low float64) {
 		up, low = math.Inf(1), math.Inf(-1)
 		for _, v := range upper {
-			up = math.Min(up, v.y+w*v.dy)
+			if h, out := y(v, w); out {
+				up = math.Min(up, h)
+			}
 		}
 		for _, v := range lower {
-			low = math.Max(low, v.y+w*v.dy)
+			if h, out := y(v, w); out {
+				low = math.Max(low, h)
+			}
 		}
 		return up, low
 	}
 }
 
-// lowerLids moves the part's vertices by w of the blinks: the head by
-// its base vertices, a fitted part (the lashes) by its bindings, so the
-// lashes stay on the lids. Faded at the neck as the face shapes are.
-func (p *part) lowerLids(w float32) {
+// lowerLids moves the part's vertices by w of the blinks (hold).
+func (p *part) lowerLids(w float32) { p.hold(blinks, w) }
+
+// raiseLowerLids moves the part's vertices by w of the squints (hold),
+// within the eyes' regions (lidRegion).
+func (p *part) raiseLowerLids(w float32) { p.hold(squints, w) }
+
+// hold moves the part's vertices by w of each of the face shapes named,
+// within the shape's region (lidRegion): the head by its base vertices,
+// a fitted part (the lashes) by its bindings, so the lashes stay on the
+// lids. Faded at the neck as the face shapes are.
+func (p *part) hold(shapes []string, w float32) {
 	if w == 0 {
 		return
 	}
@@ -170,11 +198,12 @@ func (p *part) lowerLids(w float32) {
 		// fitted.
 		p.pos = slices.Clone(p.pos)
 	}
-	for _, name := range blinks {
+	for _, name := range shapes {
 		idx, d := faceDeltas(name)
+		region := lidRegion(name)
 		at := make(map[int32][3]float32, len(idx))
 		for i, v := range idx {
-			at[v] = scale3f(d[i], fade[v]*w)
+			at[v] = scale3f(d[i], fade[v]*w*region(v))
 		}
 		if p.fit != nil {
 			all := p.fit.Carry(at)
@@ -193,4 +222,184 @@ func (p *part) lowerLids(w float32) {
 			}
 		}
 	}
+}
+
+// squints are the face shapes the rest lower lids are made of. ARKit's
+// eyeSquint raises the lower lid alone: over the iris's middle by 2.8 to
+// 4.2 mm at full weight on the panel's faces, the upper lid's edge not
+// at all. The squint shapes keep their whole travel from the raised
+// rest; the blinks take the rest squint back (unsquint).
+var squints = []string{"eyeSquintLeft", "eyeSquintRight"}
+
+// lidRegion is, per base vertex, how much of a shape the rest lids hold
+// there: a blink's all of it (it moves the lids alone), a squint's only
+// round the eyes (squintRegion). A squint also lifts the cheek, by up to
+// 3.3 mm 4 to 6 cm from the eye and 1 to 2 mm as far as the jaw, which
+// the beard, the hair and the glasses fitted to the cheek would not
+// follow at rest, and which a blink, taking the rest squint back
+// (unsquint), would move outside the eye.
+func lidRegion(shape string) func(v int32) float32 {
+	if !slices.Contains(squints, shape) {
+		return func(int32) float32 { return 1 }
+	}
+	w := squintRegion()
+	return func(v int32) float32 { return w[v] }
+}
+
+// squintCore and squintEdge are where the rest squint fades, metres
+// from the eyeball's centre on the average body (grown, growEyes): the
+// whole of it within squintCore (the lower lid's rim lies inside it on
+// the panel's faces), none beyond squintEdge.
+const (
+	squintCore = 0.02
+	squintEdge = 0.028
+)
+
+// squintRegion is, per base vertex, the share of a squint the rest
+// lower lids hold there (squintCore, squintEdge).
+var squintRegion = sync.OnceValue(func() []float32 {
+	b := human.Shape(human.Average(0.5))
+	growEyes(b)
+	cs := eyeCentres(b)
+	out := make([]float32, len(b.Pos))
+	for v, p := range b.Pos {
+		for _, e := range cs {
+			d := v3(p).sub(e.centre).len()
+			out[v] = max(out[v], float32(1-smooth(squintCore, squintEdge, d)))
+		}
+	}
+	return out
+})
+
+// restSquints are the squints as the rest lower lids hold them, dense
+// lookups by base vertex faded at the neck (as shapes) and held to the
+// eyes' regions (lidRegion).
+var restSquints = sync.OnceValue(func() map[string]map[int32][3]float32 {
+	fade := neckSeamFade()
+	out := make(map[string]map[int32][3]float32, len(squints))
+	for _, name := range squints {
+		idx, d := faceDeltas(name)
+		region := lidRegion(name)
+		m := make(map[int32][3]float32, len(idx))
+		for i, v := range idx {
+			if r := region(v); r > 0 {
+				m[v] = scale3f(d[i], fade[v]*r)
+			}
+		}
+		out[name] = m
+	}
+	return out
+})
+
+// blinkSquints names, for each blink shape, the squints of its eyes.
+var blinkSquints = map[string][]string{
+	"eyeBlinkLeft":  {"eyeSquintLeft"},
+	"eyeBlinkRight": {"eyeSquintRight"},
+	"eyesClosed":    squints,
+}
+
+// maxLowLid bounds the rest lower lids, as a share of a squint: one
+// whole squint, all random-02, -06 and -13 take (random-06's lower lid
+// lay 4.3 mm under the iris by its own shape): past it the lid would be
+// carried along the shape's straight offsets further than the shape was
+// made to go.
+const maxLowLid = 1.0
+
+// minLowOpen is the least opening of the eye at rest, upper lid's edge
+// to lower lid's over the iris's middle, as a share of the iris's
+// height, that raising the lower lid leaves: the leader's, a fifth of
+// the iris under the upper lid and none under the lower, is 0.8.
+const minLowOpen = 0.78
+
+// lowLidColumns are where, across the iris, the rest lower lid should
+// meet it, as shares of the iris's radius from its middle. Met under
+// the middle alone, the round lower lid still left a crescent of white
+// under the iris on either side (room close-ups, bench/avatar-look/
+// eyewhite's column half the iris's radius out: 2 to 5 px on the faces
+// raised most); the leader's flatter lid meets the iris there too.
+var lowLidColumns = []float64{-0.5, 0, 0.5}
+
+// restLowLid finds how much of a squint the lower lids take at rest so
+// that the lower lid's edge meets the left iris's lower edge in each of
+// lowLidColumns, within 0 and maxLowLid, and no further than leaves the
+// eye open minLowOpen of the iris's height over its middle. The head's
+// lids are read as they rest (after lowerLids): the white the panel's
+// judges saw under our irises ("a wide white eye", "staring") was up to
+// 4.3 mm over the iris's middle on the panel's faces; the leader's
+// lower lid meets the iris.
+func restLowLid(head, eye *part) float32 {
+	c, top, ok := irisEdge(eye)
+	if !ok {
+		return 0
+	}
+	r := (top - c[1]) / math.Sin(paint.IrisAngle)
+	ir := top - c[1]
+	middle := lidEdges(head, c, r, 0, "eyeSquintLeft")
+	if middle == nil {
+		return 0
+	}
+	// The iris's lower edge in each column, seen from the front as a
+	// circle of its height about its middle.
+	type column struct {
+		bottom float64
+		edges  func(w float64) (up, low float64)
+	}
+	var cols []column
+	for _, f := range lowLidColumns {
+		if e := lidEdges(head, c, r, f*ir, "eyeSquintLeft"); e != nil {
+			cols = append(cols, column{c[1] - ir*math.Sqrt(1-f*f), e})
+		}
+	}
+	// short is whether a squint of w leaves white under the iris in
+	// any column and the eye more open than minLowOpen: the lid may
+	// come further up.
+	short := func(w float64) bool {
+		if up, low := middle(w); up-low <= minLowOpen*2*ir {
+			return false
+		}
+		for _, col := range cols {
+			if _, low := col.edges(w); low < col.bottom {
+				return true
+			}
+		}
+		return false
+	}
+	if !short(0) {
+		return 0
+	}
+	lo, hi := 0.0, float64(maxLowLid)
+	if short(hi) {
+		return maxLowLid
+	}
+	for range 24 {
+		if mid := (lo + hi) / 2; short(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return float32(lo)
+}
+
+// unsquint takes the rest lower lids back out of a blink shape's offsets
+// d on the part p (nil: none): a blink's offsets less lowLid of its
+// eyes' squints, so a full blink closes the eye where it did before the
+// lower lid was raised, the upper lid meeting the lower as it did rather
+// than passing over it. Other shapes' offsets are returned as they are.
+func (b *builder) unsquint(p *part, shape string, d [][3]float32) [][3]float32 {
+	for _, name := range blinkSquints[shape] {
+		sq := p.deltas(restSquints()[name])
+		if sq == nil {
+			continue
+		}
+		if d == nil {
+			d = make([][3]float32, len(sq))
+		}
+		for i, o := range sq {
+			for k := range 3 {
+				d[i][k] -= b.lowLid * o[k]
+			}
+		}
+	}
+	return d
 }
