@@ -295,7 +295,7 @@ func (mo *Mouth) around(p [3]float64) (line, shade float64) {
 		return 0, 0
 	}
 	u := (p[0] - mo.Centre[0]) / mo.Half
-	if math.Abs(u) > 1.3 {
+	if math.Abs(u) > lipAroundWide {
 		return 0, 0
 	}
 	au := math.Min(1, math.Abs(u))
@@ -307,8 +307,31 @@ func (mo *Mouth) around(p [3]float64) (line, shade float64) {
 	// The shade sits in the fold under the lower lip's middle, less
 	// toward the corners where the lip thins.
 	shade = lipUnderShade * smooth(1.1, 0.3, math.Abs(u)) * math.Exp(-sq((-dy-bot-0.0025)/0.002))
+	// Each corner of the mouth sits in a small soft shadow where the
+	// lips meet and turn into the cheek, as the leader's do: without it
+	// the parting faded out before the corners into even skin and the
+	// mouth read as small and pursed (the blind panel's word).
+	dx := (math.Abs(u) - lipCornerAt) * mo.Half
+	shade += lipCornerShade * math.Exp(-sq(dx/lipCornerReach)) * math.Exp(-sq(dy/lipCornerHeight))
 	return line, shade
 }
+
+// lipCornerAt is where the corners' shadow is deepest, a share of the
+// lips' half-width (their colour ends by 1.12), and lipCornerShade how
+// much darker the skin is there. lipCornerReach and lipCornerHeight
+// are the shadow's soft half-width along the parting and across it, in
+// metres: a few texels of the face (1.6-1.8 mm each), so it has no edge.
+const (
+	lipCornerAt     = 1.08
+	lipCornerShade  = 0.35
+	lipCornerReach  = 0.004
+	lipCornerHeight = 0.0018
+)
+
+// lipAroundWide is how far from the middle the shading around the lips
+// reaches, a share of their half-width: past the corners' shadow's
+// fall (under 0.01 of its depth there), so it ends without an edge.
+const lipAroundWide = 1.6
 
 // lipAroundDepth is how far behind the lips' front the shading around
 // them reaches, in metres: the corners and the chin's fold lie within
