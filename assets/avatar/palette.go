@@ -22,10 +22,18 @@ var (
 	// texture); yellower tones rendered pale and greenish. From fair
 	// to deep they are 12-18% less saturated than they were (43-48%
 	// instead of 48-55% from medium down, hue and lightness kept):
-	// masculine tones read orange in room light.
+	// masculine tones read orange in room light. The deepest three had
+	// lost most of their colour on the way down (CIELAB chroma 22.6,
+	// 17.2 and 13.0 for brown, dark and deep, against 26-28 from light
+	// to tan) and rendered as flat, dark brown discs under a three-point
+	// rig; they are now a little lighter and warmer (chroma 26.2, 22.3
+	// and 18.4, lightness up 1.7-2.7, hue kept). Porcelain was the
+	// pinkest tone (hue angle 44.5°) and rendered washed-out pink; it is
+	// now a warmer peach (51.9°), its lightness kept
+	// (TestSkinTonesHoldColour).
 	skinTones = map[string]string{
-		"porcelain": "#eec4b6", "light": "#dea08c", "fair": "#cc937c", "medium": "#b78068",
-		"olive": "#a0755b", "tan": "#94664f", "brown": "#764d3d", "dark": "#583b2e", "deep": "#3e2920",
+		"porcelain": "#efc4b0", "light": "#dea08c", "fair": "#cc937c", "medium": "#b78068",
+		"olive": "#a0755b", "tan": "#94664f", "brown": "#7f4f3d", "dark": "#653e2f", "deep": "#4b2c21",
 	}
 	// hairColors are albedos too, and room light lifts them: "red" was
 	// #a2461f (CIELAB chroma 54) and "blonde" #c9a25a (43), which

@@ -89,3 +89,29 @@ func cielab(t *testing.T, hex string) (l, c, h float64) {
 	a, b := 500*(f(x)-f(y)), 200*(f(y)-f(z))
 	return 116*f(y) - 16, math.Hypot(a, b), math.Atan2(b, a) * 180 / math.Pi
 }
+
+// Every named skin tone keeps its colour under a viewer's lights: its
+// CIELAB chroma at least 18 (the deep tones had lost it on the way down,
+// brown, dark and deep at 22.6, 17.2 and 13.0, and rendered as flat dark
+// brown discs under a three-point rig, issue 22's "muddy" faces), and a
+// pale tone (lightness over 75) no pinker than a hue angle of 48°
+// (porcelain was 44.5°, the pinkest of all, and read washed-out pink).
+// The tones stay distinct: each at least 4 lighter (L) than the next.
+func TestSkinTonesHoldColour(t *testing.T) {
+	order := []string{"porcelain", "light", "fair", "medium", "olive", "tan", "brown", "dark", "deep"}
+	prev := math.Inf(1)
+	for _, name := range order {
+		l, c, h := cielab(t, skinTones[name])
+		t.Logf("%s %s: L %.1f, chroma %.1f, hue %.1f°", name, skinTones[name], l, c, h)
+		if c < 18 {
+			t.Errorf("%s %s: chroma %.1f, want 18 or more", name, skinTones[name], c)
+		}
+		if l > 75 && h < 48 {
+			t.Errorf("%s %s: hue %.1f° at lightness %.1f, want 48° or more", name, skinTones[name], h, l)
+		}
+		if prev-l < 4 {
+			t.Errorf("%s %s: lightness %.1f, only %.1f under the tone before it", name, skinTones[name], l, prev-l)
+		}
+		prev = l
+	}
+}

@@ -20,7 +20,7 @@ func TestLipsGlossByTone(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name        string
-		tone        RGB // the palette's light, dark (#583b2e) and deep (#3e2920), linear
+		tone        RGB // the palette's light, and its dark and deep of session 18 (#583b2e, #3e2920), linear
 		least, most float64
 	}{
 		{"light", RGB{0.730, 0.352, 0.262}, 0.1, 1},

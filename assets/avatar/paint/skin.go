@@ -50,8 +50,12 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	lip := lipOf(base)
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	// Blood under thin skin: a multiple of the tone like the lips, so
-	// deep skin flushes deeper, never pink.
-	flush := rgb{base[0] * 1.05, base[1] * 0.7, base[2] * 0.72}
+	// deep skin flushes deeper, never pink. Pale skin flushes deeper
+	// still (skinPale): at the same share its cheeks, nose and ears
+	// were hardly warmer than its forehead (red/green 1.05 times), and
+	// random-16's porcelain face read washed out, one even pale pink.
+	pale := skinPale(rgb(tone))
+	flush := rgb{base[0] * 1.05, base[1] * (0.7 - paleFlush*pale), base[2] * (0.72 - paleFlush*pale)}
 	// Pores are finer than a texel where a texture is spread thin (the
 	// body's 512 texels over the whole body: about 3 mm each, against
 	// the head's under 2.1 mm whatever its size): there they alias into
@@ -224,7 +228,7 @@ const skinLift = 1.08
 
 // skinDeep is how deep a tone is, 0 to 1: 0 for medium tones and lighter
 // (linear luminance 0.12 and up), 1 for the deepest (0.03 and below; the
-// palette's "deep" is 0.027). In a room light random-17's deep skin read
+// palette's "deep" is 0.034, 0.98 deep). In a room light random-17's deep skin read
 // flat and muddy (cheek luma 0.18, chroma 0.13): its tone had been drawn
 // 22 % toward grey like a light one's, which on a dark brown is mud, and
 // its matte skin (roughness 0.7) showed no sheen to give the face its
@@ -235,6 +239,16 @@ func skinDeep(c rgb) float64 {
 	y := c.luma()
 	return smooth(0.12, 0.03, y)
 }
+
+// skinPale is how pale a tone is, 0 to 1: 0 for light tones and deeper
+// (linear luminance 0.45 and below; the palette's "light" is 0.43), 1
+// for the palest (0.6 and up; "porcelain" is 0.61).
+func skinPale(c rgb) float64 { return smooth(0.45, 0.6, c.luma()) }
+
+// paleFlush is how much more of the green and blue the palest skin's
+// flush takes away (Skin): its blushed cheeks 1.05 times as red over
+// green as the skin beside them were no warmer to the eye; now 1.09.
+const paleFlush = 0.2
 
 // desaturate mixes a linear colour toward the grey of its luminance by t.
 func desaturate(c rgb, t float64) rgb {
