@@ -99,14 +99,19 @@ func restLid(head, eye *part) float32 {
 		cover := (top - up) / h
 		return cover < lidCover && up-low > minOpen*h || cover < minCover
 	}
+	return leastWeight(short, maxRestLid)
+}
+
+// leastWeight is the least weight of a face shape, within 0 and most,
+// at which short turns false: bisected, as the lids' edges move by
+// different vertices along the way.
+func leastWeight(short func(w float64) bool, most float32) float32 {
 	if !short(0) {
 		return 0
 	}
-	// The least w that meets either bound: bisected, as the edges
-	// move by different vertices along the way.
-	lo, hi := 0.0, float64(maxRestLid)
+	lo, hi := 0.0, float64(most)
 	if short(hi) {
-		return maxRestLid
+		return most
 	}
 	for range 24 {
 		if mid := (lo + hi) / 2; short(mid) {
@@ -364,21 +369,7 @@ func restLowLid(head, eye *part) float32 {
 		}
 		return false
 	}
-	if !short(0) {
-		return 0
-	}
-	lo, hi := 0.0, float64(maxLowLid)
-	if short(hi) {
-		return maxLowLid
-	}
-	for range 24 {
-		if mid := (lo + hi) / 2; short(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return float32(lo)
+	return leastWeight(short, maxLowLid)
 }
 
 // unsquint takes the rest lower lids back out of a blink shape's offsets
