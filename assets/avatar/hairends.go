@@ -3,6 +3,8 @@ package avatar
 import (
 	"math"
 	"slices"
+
+	"github.com/kilnhq/kiln/assets/disjoint"
 )
 
 // Lock tips. MakeHuman's long cuts end in a level line: every card of a
@@ -70,25 +72,14 @@ func newHairEnds(hair *part, joints map[string][3]float32) *hairEnds {
 		}
 		id[i] = w
 	}
-	parent := make([]int32, len(weld))
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(a int32) int32 {
-		for parent[a] != a {
-			parent[a] = parent[parent[a]]
-			a = parent[a]
-		}
-		return a
-	}
+	sets := disjoint.New[int32](len(weld))
 	for _, t := range hair.tris {
-		a, b, c := find(id[t[0]]), find(id[t[1]]), find(id[t[2]])
-		parent[b] = a
-		parent[find(c)] = a
+		a := sets.Union(id[t[0]], id[t[1]])
+		sets.Union(a, id[t[2]])
 	}
 	e.piece = make([]int32, len(hair.pos))
 	for i, p := range hair.pos {
-		r := find(id[i])
+		r := sets.Find(id[i])
 		e.piece[i] = r
 		y := float64(p[1])
 		if l, ok := e.lo[r]; !ok || y < l {

@@ -3,6 +3,8 @@ package avatar
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kilnhq/kiln/assets/disjoint"
 )
 
 // headUVGap is the room kept around each piece of the head's UV layout
@@ -23,34 +25,21 @@ func (is uvIsland) size() [2]float64 { return [2]float64{is.hi[0] - is.lo[0], is
 // uvIslands are the part's UV pieces, largest box first (ties by their
 // first vertex, so the order is the same on every build).
 func (p *part) uvIslands() []uvIsland {
-	root := make([]int, len(p.uv))
-	for i := range root {
-		root[i] = i
-	}
-	find := func(i int) int {
-		for root[i] != i {
-			root[i] = root[root[i]]
-			i = root[i]
-		}
-		return i
-	}
+	sets := disjoint.New[uint32](len(p.uv))
 	used := make([]bool, len(p.uv))
 	for _, t := range p.tris {
-		a := find(int(t[0]))
 		for _, v := range t {
 			used[v] = true
-			if b := find(int(v)); b != a {
-				root[b] = a
-			}
+			sets.Union(t[0], v)
 		}
 	}
-	at := map[int]int{}
+	at := map[uint32]int{}
 	var out []uvIsland
 	for v := range p.uv {
 		if !used[v] {
 			continue
 		}
-		r := find(v)
+		r := sets.Find(uint32(v))
 		k, ok := at[r]
 		if !ok {
 			k = len(out)

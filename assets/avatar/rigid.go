@@ -3,6 +3,7 @@ package avatar
 import (
 	"math"
 
+	"github.com/kilnhq/kiln/assets/disjoint"
 	"github.com/kilnhq/kiln/assets/xform"
 )
 
@@ -18,30 +19,16 @@ import (
 // position.
 func pieces(pos [][3]float32, tris [][3]uint32) ([]int, int) {
 	weld, n := weldByPosition(pos)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(v int) int {
-		for parent[v] != v {
-			parent[v] = parent[parent[v]]
-			v = parent[v]
-		}
-		return v
-	}
+	sets := disjoint.New[int](n)
 	for _, t := range tris {
-		a := find(weld[t[0]])
 		for _, c := range t[1:] {
-			if b := find(weld[c]); a != b {
-				parent[max(a, b)] = min(a, b)
-				a = min(a, b)
-			}
+			sets.Union(weld[t[0]], weld[c])
 		}
 	}
 	id := map[int]int{}
 	out := make([]int, len(pos))
 	for i, w := range weld {
-		r := find(w)
+		r := sets.Find(w)
 		if _, ok := id[r]; !ok {
 			id[r] = len(id)
 		}

@@ -1,6 +1,9 @@
 package lod
 
-import "github.com/kilnhq/kiln/assets/simplify"
+import (
+	"github.com/kilnhq/kiln/assets/disjoint"
+	"github.com/kilnhq/kiln/assets/simplify"
+)
 
 // minPart is the fewest triangles a connected part of a primitive keeps
 // at any level (all of its own when it has fewer). An edge collapse
@@ -31,21 +34,10 @@ func findParts(m simplify.Mesh) parts {
 		}
 		return v
 	}
-	parent := make([]uint32, nv)
-	for i := range parent {
-		parent[i] = uint32(i)
-	}
-	find := func(a uint32) uint32 {
-		for parent[a] != a {
-			parent[a] = parent[parent[a]]
-			a = parent[a]
-		}
-		return a
-	}
+	sets := disjoint.New[uint32](nv)
 	for t := 0; t+2 < len(m.Indices); t += 3 {
-		a := find(site(m.Indices[t]))
-		parent[find(site(m.Indices[t+1]))] = a
-		parent[find(site(m.Indices[t+2]))] = a
+		a := sets.Union(site(m.Indices[t]), site(m.Indices[t+1]))
+		sets.Union(a, site(m.Indices[t+2]))
 	}
 	ps := parts{of: make([]int32, nv)}
 	id := make([]int32, nv)
@@ -56,7 +48,7 @@ func findParts(m simplify.Mesh) parts {
 		ps.of[i] = -1
 	}
 	for t := 0; t+2 < len(m.Indices); t += 3 {
-		r := find(site(m.Indices[t]))
+		r := sets.Find(site(m.Indices[t]))
 		if id[r] < 0 {
 			id[r] = int32(len(ps.size))
 			ps.size = append(ps.size, 0)
@@ -64,7 +56,7 @@ func findParts(m simplify.Mesh) parts {
 		ps.size[id[r]]++
 	}
 	for v := range ps.of {
-		if r := find(site(uint32(v))); id[r] >= 0 {
+		if r := sets.Find(site(uint32(v))); id[r] >= 0 {
 			ps.of[v] = id[r]
 		}
 	}

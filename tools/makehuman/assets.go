@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kilnhq/kiln/assets/avatar/human/hmdata"
+	"github.com/kilnhq/kiln/assets/disjoint"
 )
 
 // part says which polygons of a MakeHuman asset Kiln's asset keeps.
@@ -436,26 +437,14 @@ func nearestPart(base *obj, c *mhclo, down []bool, wantDown bool) []int32 {
 // than the top is the top's, though bound to the hips (the pockets of
 // male_casualsuit05's jacket, which would stick out of the jeans' waist).
 func splitOutfit(o *obj, c *mhclo, weights weightsFunc, y []float32) []bool {
-	parent := make([]int, len(o.polys))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := disjoint.New[int](len(o.polys))
 	type corner struct{ v, t int32 }
 	first := map[corner]int{}
 	for pi, p := range o.polys {
 		for k := range p.v {
 			key := corner{p.v[k], p.t[k]}
 			if q, ok := first[key]; ok {
-				if a, b := find(pi), find(q); a != b {
-					parent[a] = b
-				}
+				sets.Union(q, pi)
 			} else {
 				first[key] = pi
 			}
@@ -464,7 +453,7 @@ func splitOutfit(o *obj, c *mhclo, weights weightsFunc, y []float32) []bool {
 	score := map[int]float32{}
 	count := map[int]int{}
 	for pi, p := range o.polys {
-		r := find(pi)
+		r := sets.Find(pi)
 		for _, v := range p.v {
 			for k := 0; k < 3; k++ {
 				score[r] += c.w[3*v+int32(k)] * weights(c.ref[3*v+int32(k)])
@@ -474,13 +463,13 @@ func splitOutfit(o *obj, c *mhclo, weights weightsFunc, y []float32) []bool {
 	}
 	out := make([]bool, len(o.polys))
 	for pi := range out {
-		r := find(pi)
+		r := sets.Find(pi)
 		out[pi] = score[r]/float32(count[r]) > 0.5
 	}
 	hem := float32(math.Inf(1))
 	lowest := map[int]float32{}
 	for pi, p := range o.polys {
-		r := find(pi)
+		r := sets.Find(pi)
 		for _, v := range p.v {
 			if l, ok := lowest[r]; !ok || y[v] < l {
 				lowest[r] = y[v]
@@ -491,7 +480,7 @@ func splitOutfit(o *obj, c *mhclo, weights weightsFunc, y []float32) []bool {
 		}
 	}
 	for pi := range out {
-		if out[pi] && lowest[find(pi)] > hem {
+		if out[pi] && lowest[sets.Find(pi)] > hem {
 			out[pi] = false
 		}
 	}

@@ -3,6 +3,8 @@ package paint
 import (
 	"math"
 	"sort"
+
+	"github.com/kilnhq/kiln/assets/disjoint"
 )
 
 // Arm is one of the wearer's arms in the rest pose: its shoulder, elbow
@@ -93,29 +95,16 @@ type piece struct {
 
 // pieces splits s into its islands, vertices joined by triangles.
 func pieces(s Surface) []piece {
-	root := make([]uint32, len(s.Pos))
-	for i := range root {
-		root[i] = uint32(i)
-	}
-	find := func(v uint32) uint32 {
-		for root[v] != v {
-			root[v] = root[root[v]]
-			v = root[v]
-		}
-		return v
-	}
+	sets := disjoint.New[uint32](len(s.Pos))
 	for _, t := range s.Tris {
-		a := find(t[0])
 		for _, v := range t[1:] {
-			if b := find(v); b != a {
-				root[b] = a
-			}
+			sets.Union(t[0], v)
 		}
 	}
 	index := map[uint32]int{}
 	var out []piece
 	at := func(v uint32) *piece {
-		r := find(v)
+		r := sets.Find(v)
 		k, ok := index[r]
 		if !ok {
 			k = len(out)
