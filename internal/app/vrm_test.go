@@ -96,8 +96,28 @@ type change struct {
 // test holds it every time.
 const deepMoustache = `{"version":"1","body":{"type":"masculine","height":1.72,"build":0.54,"age":55,"proportions":0.73},"skin":{"tone":"deep"},"hair":{"style":"bald","color":"dark-brown"},"eyes":{"color":"dark-brown"},"outfit":{"top":{"style":"shirt","color":"light-blue"},"bottom":{"style":"jeans","color":"denim"},"footwear":{"style":"boots","color":"black"}},"glasses":{"style":"none","color":"black"},"face":{"seed":6232998778372613,"head":{"fat":-0.31,"round":0.04,"scale-horiz":-0.23,"square":0.13},"chin":{"jaw-drop":0.03,"prominent":0.15,"width":0.03},"cheeks":{"bones":0.19,"volume":-0.03}},"facialHair":{"style":"moustache"}}`
 
+// The two of Random's draws that came nearest the bounds of
+// TestVRMInBrowser among 100 (seeds 1000-1035 and 2000-2063,
+// 2026-11-30). The test drew a new avatar ({}) on every run, so what it
+// measured, and whether it passed, changed from run to run: over those
+// 100 draws blink changed 0.00-0.37 % of the picture outside the eyes'
+// boxes (median 0.11 %, bound 0.5 %) and aa 0.00-0.62 % outside the
+// mouth and the jaw (median 0.06 %, bound 1 %), by the shape of the
+// face and not by any fault. Fixed, the test measures the same faces on
+// every run, and the hardest ones of the draw.
+const (
+	// wideLids (Random(2001)): the upper lids close from a fold above
+	// the eyes' boxes and past their outer corners, behind square
+	// glasses; blink changes 0.37 % elsewhere.
+	wideLids = `{"version":"1","body":{"type":"feminine","height":1.68,"build":0.52,"age":32,"proportions":0.82},"skin":{"tone":"light"},"hair":{"style":"long","color":"brown"},"eyes":{"color":"dark-brown"},"outfit":{"top":{"style":"shirt","color":"blue"},"bottom":{"style":"skirt","color":"khaki"},"footwear":{"style":"boots","color":"brown"}},"glasses":{"style":"square","color":"brown"},"face":{"seed":1687300202995555,"head":{"fat":-0.21,"round":0.12,"scale-horiz":-0.1,"square":0.01},"chin":{"jaw-drop":-0.15,"prominent":-0.23,"width":-0.29},"cheeks":{"bones":0.15,"volume":-0.07}}}`
+	// fullBeard (Random(1011)): the beard's sides swing with the jaw
+	// outside the box of what aa moves most; aa changes 0.62 %
+	// elsewhere.
+	fullBeard = `{"version":"1","body":{"type":"masculine","height":1.87,"build":0.18,"age":30,"proportions":0.89},"skin":{"tone":"porcelain"},"hair":{"style":"curly","color":"dark-brown"},"eyes":{"color":"brown"},"outfit":{"top":{"style":"tshirt","color":"yellow"},"bottom":{"style":"trousers","color":"charcoal"},"footwear":{"style":"sneakers","color":"black"}},"glasses":{"style":"square","color":"black"},"face":{"seed":1317258000769261,"head":{"fat":-0.24,"round":0.07,"scale-horiz":-0.15,"square":0.02},"chin":{"jaw-drop":-0.01,"prominent":0.18,"width":-0.06},"cheeks":{"bones":0.21,"volume":-0.41}},"facialHair":{"style":"full-beard"}}`
+)
+
 // TestVRMInBrowser loads both VRM versions of default-male,
-// default-female, a random avatar and a deep-skinned one with a
+// default-female, wideLids, fullBeard and a deep-skinned avatar with a
 // moustache in three.js with @pixiv/three-vrm, in chromium, in one page
 // load: three-vrm reads each as the version asked, finds every required
 // humanoid bone (and the eyes, fingers, toes, upper chest and neck), and
@@ -111,7 +131,8 @@ func TestVRMInBrowser(t *testing.T) {
 	ids := map[string]string{
 		"male":   "default-male",
 		"female": "default-female",
-		"random": postAvatar(t, r, key, `{}`),
+		"lids":   postAvatar(t, r, key, wideLids),
+		"beard":  postAvatar(t, r, key, fullBeard),
 		"deep":   postAvatar(t, r, key, deepMoustache),
 	}
 	args := []string{script}
