@@ -53,29 +53,16 @@ var lipMask = sync.OnceValue(func() []float32 {
 
 // blushMask is, per base vertex, how much blood shows under the skin
 // (0..1), for the skin painter: the cheeks (MakeHuman's cheek volume
-// dial, which moves them and nothing else), the chin (its prominence
-// dial), the tip and wings of the nose (noseMask) and, less, the ears.
-// Without the chin's, the chin's front was the one plain patch of the
-// lower face, yellower and greyer than the flushed cheeks and the
-// shaded jaw beside it (a room portrait of random-15: CIELAB chroma
-// 18.5 and hue 46 degrees against the cheeks' 23.9 and 38; now 22.5
-// and 40), a plate from the lips to the chin's edge that the panel
-// (p23) called "a grey chin shadow", "a stubble patch" on pale faces.
-// The leader's chin is its cheeks' hue (44.5 and 44.6 degrees in its
-// texture).
+// dial, which moves them and nothing else), the tip and wings of the
+// nose (noseMask) and, less, the ears.
 var blushMask = sync.OnceValue(func() []float32 {
 	cheek := moveMask(map[string]float64{"cheek/cheek-volume": 1})
-	chin := moveMask(map[string]float64{"chin/chin-prominent": 1})
 	ear := moveMask(map[string]float64{"ears/ear-scale": 1})
 	nose := noseMask()
 	out := make([]float32, len(cheek))
 	for v := range out {
-		c, n := float64(cheek[v]), float64(chin[v])
-		out[v] = float32(max(0.9*c*math.Sqrt(c), chinBlush*n*math.Sqrt(n), 0.7*float64(nose[v]), 0.45*float64(ear[v])))
+		c := float64(cheek[v])
+		out[v] = float32(max(0.9*c*math.Sqrt(c), 0.7*float64(nose[v]), 0.45*float64(ear[v])))
 	}
 	return out
 })
-
-// chinBlush is how much blood shows on the chin at its most, as on the
-// cheeks (0.9).
-const chinBlush = 0.9

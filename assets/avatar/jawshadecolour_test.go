@@ -41,18 +41,16 @@ func jawColoursOf(t *testing.T, s *scene.Scene) jawColours {
 	return out
 }
 
-// TestJawShadeWarm asks the skin in the jaw's shade and on the chin to
-// keep the skin's colour, not grey it. On faces of every tone the throat
-// just under the chin is at least jawChromaMin of the cheeks' CIELAB
-// chroma and within jawHueMax of their hue (the leader's: 1.24 and
-// 3.4-3.5 degrees redder). The panel (p23) saw "a grey chin shadow", "a
-// blotchy grey stubble patch" on the chin and neck of random-13 and
-// -15: the jaw's shade darkened the skin's blue less than its green, and
-// the throat's chroma was 0.94-1.02 of the cheeks', its hue 1.4-7.7
-// degrees toward mauve (paint's jawShaded). On the pale to medium faces
-// the chin's front is at least chinChromaMin of the chroma of the lower
-// face beside it: with none of the cheeks' flush it was 0.89-0.97 of it,
-// a yellow-grey plate between the shaded sides of the jaw (blushMask).
+// TestJawShadeWarm asks the skin in the jaw's shade to keep the skin's
+// colour, not grey it: on faces of every tone the throat just under the
+// chin is at least jawChromaMin of the cheeks' CIELAB chroma and within
+// jawHueMax of their hue (the leader's: 1.24 and 3.4-3.5 degrees
+// redder). The panel (p23) saw "a grey chin shadow", "a blotchy grey
+// stubble patch" on the chin and neck of random-13 and -15: the jaw's
+// shade darkened the skin's blue less than its green, and the throat's
+// chroma was 0.94-1.02 of the cheeks', its hue 1.4-7.7 degrees toward
+// mauve (paint's jawShaded). The chin's front and the lower face beside
+// it are logged too.
 func TestJawShadeWarm(t *testing.T) {
 	for _, n := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		if l, ok := optionalLeaderScene(t, n); ok {
@@ -60,14 +58,12 @@ func TestJawShadeWarm(t *testing.T) {
 			t.Logf("%s: throat chroma %.1f hue %.1f, chin %.1f %.1f, beside %.1f %.1f, cheeks %.1f %.1f", n, c.throat[0], c.throat[1], c.chin[0], c.chin[1], c.beside[0], c.beside[1], c.cheek[0], c.cheek[1])
 		}
 	}
-	// The faces, and whether their chin is measured (pale to medium).
 	faces := map[string]bool{
 		"random-15": true, "default-female": true, "random-13": true, "default-male": true,
-		"random-05": false, "random-18": false, "random-17": false,
+		"random-05": true, "random-18": true, "random-17": true,
 	}
 	for _, f := range panelFaces() {
-		pale, ok := faces[f.name]
-		if !ok {
+		if !faces[f.name] {
 			continue
 		}
 		t.Run(f.name, func(t *testing.T) {
@@ -83,19 +79,14 @@ func TestJawShadeWarm(t *testing.T) {
 			if d := math.Abs(c.throat[1] - c.cheek[1]); d > jawHueMax {
 				t.Errorf("the throat's hue %.1f degrees off the cheeks', want at most %.1f", d, jawHueMax)
 			}
-			if r := c.chin[0] / c.beside[0]; pale && r < chinChromaMin {
-				t.Errorf("the chin's chroma %.3f of the skin's beside it, want at least %.2f (a grey chin)", r, chinChromaMin)
-			}
 		})
 	}
 }
 
-// The bounds of TestJawShadeWarm: with the jaw's shade warm and the chin
-// flushed the throat's chroma is 1.00-1.24 of the cheeks', its hue
-// 0.5-2.6 degrees off theirs, and the pale to medium faces' chins
-// 1.03-1.09 of the chroma beside them.
+// The bounds of TestJawShadeWarm: with the jaw's shade warm the
+// throat's chroma is 1.00-1.24 of the cheeks', its hue 0.5-2.6 degrees
+// off theirs.
 const (
-	jawChromaMin  = 0.97
-	jawHueMax     = 4.0
-	chinChromaMin = 1.0
+	jawChromaMin = 0.97
+	jawHueMax    = 4.0
 )
