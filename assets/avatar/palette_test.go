@@ -77,12 +77,6 @@ func cielab(t *testing.T, hex string) (l, c, h float64) {
 			lin[k] = math.Pow((s+0.055)/1.055, 2.4)
 		}
 	}
-	return linearLab(lin)
-}
-
-// linearLab gives a linear-light colour's CIELAB lightness, chroma and
-// hue angle (degrees), D65 white.
-func linearLab(lin [3]float64) (l, c, h float64) {
 	x := (0.4124*lin[0] + 0.3576*lin[1] + 0.1805*lin[2]) / 0.95047
 	y := 0.2126*lin[0] + 0.7152*lin[1] + 0.0722*lin[2]
 	z := (0.0193*lin[0] + 0.1192*lin[1] + 0.9505*lin[2]) / 1.08883

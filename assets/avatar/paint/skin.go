@@ -134,7 +134,8 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	c = c.mix(flush, t.blush*(0.26+0.12*r))
 	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
 	// Under the jaw (Surface.Shade) a warm shadow ends the face.
-	c = jawShaded(c, jawShadeDepth*t.shade)
+	js := jawShadeDepth * t.shade
+	c = rgb{c[0] * (1 - 0.8*js), c[1] * (1 - js), c[2] * (1 - 0.95*js)}
 	// Where the face's form keeps the key light off (Surface.Form) the
 	// skin is darker and redder, as skin's shadows are: blood shows in
 	// them, so their red falls less than their green and blue.
@@ -199,32 +200,6 @@ func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[
 // light and a three-point rig alike; earlier panels called a stronger
 // shading muddy.
 const jawShadeDepth = 0.5
-
-// jawShaded is the skin c in the jaw's shade s (0..1, how much its green
-// darkens): the skin's own colour, deeper, as the leader bakes it. Its
-// red darkens by jawShadeRed of that and its blue by jawShadeBlue, so the
-// shade keeps the skin's hue and gains a little chroma, as skin's
-// shadows do, blood showing in them. The jaw's shade had darkened the
-// blue less than the green (0.95 of it, red 0.8): its chroma no more
-// than the unshaded skin's and its hue turned toward mauve, which in a
-// room light read as "a grey chin shadow", "a blotchy grey stubble
-// patch" on the chin and neck of pale faces (issue 22, p23: random-13,
-// -15). The leader's throat under its chin is 3.6 more in CIELAB chroma
-// than its cheeks in its texture, its hue 3 degrees redder.
-func jawShaded(c rgb, s float64) rgb {
-	return rgb{c[0] * (1 - jawShadeRed*s), c[1] * (1 - s), c[2] * (1 - jawShadeBlue*s)}
-}
-
-// jawShadeRed and jawShadeBlue are how much the skin's red and blue
-// darken in the jaw's shade, as shares of its green's (jawShaded): on
-// the palette's base colours a shade of 0.3 lowers CIELAB lightness by
-// 4-10 and raises chroma by 0.8-3.9 (the palest most), hue 1-4 degrees
-// redder; the old 0.8 and 0.95 kept chroma (-0.7 to +0.6) and turned the
-// hue 3-8 degrees toward mauve.
-const (
-	jawShadeRed  = 0.65
-	jawShadeBlue = 1.1
-)
 
 // formDepth is how much darker the skin's green and blue are where the
 // face's form keeps all of the key light off (Surface.Form 1), and
