@@ -23,7 +23,7 @@ import (
 // from MakeHuman's proxy: the short cut, and curly hair, whose proxy's
 // cards (lying every way under an alpha cut-out) read as see-through,
 // cross-hatched cards (issue 22's panel, random-18). Curly hair is the
-// same shell, thicker all over and raised in lumps (curlRise).
+// same shell, thicker all over and raised in curls (curlsUp).
 // The buzz cut is the same shell again, a few millimetres thin: from
 // MakeHuman's buzz cards, lifted and rimmed as the other cards are
 // (thickenHair), it stood a centimetre off the head with a hard edge
@@ -168,11 +168,16 @@ const (
 
 // Curly hair's thickness (metres): hairCurlEdge at the hairline,
 // hairCurl inside it (the curls, up to hairCurlRise, come on top, along
-// their direction from their centre: paint.CurlAt).
+// their direction from their centre: paint.CurlAt). The rise is more
+// than the 1 cm of the curls' pyramids: curlsUp's smoothing takes some
+// of each dome's height, and the curls must still stand out
+// (TestCurlyHairLumpy, at least 1 mm: 1.33 -> 1.06); the shell under
+// them is 2 mm thinner, so the hair stands only a little farther off
+// the scalp (TestHairStandsOffScalp, median 23.4 -> 26.3 mm).
 const (
 	hairCurlEdge = 0.005
-	hairCurl     = 0.016
-	hairCurlRise = 0.01
+	hairCurl     = 0.014
+	hairCurlRise = 0.023
 )
 
 // hairLockRise is how far a lock's crest stands over the grooves beside
@@ -184,7 +189,7 @@ const (
 const hairLockRise = 0.012
 
 // lockRise is how much a lock raises the hair at p (for curly hair, how
-// high its curls may stand there: curlUp raises them): the tousle's chunky
+// high its curls may stand there: curlsUp raises them): the tousle's chunky
 // locks (paint.Tousle), swept from the forehead back over the top and
 // lying a little every way, each tier's tip over the next one's root, as
 // the leader's cut has; none on the short sides. The painter shades the
@@ -206,12 +211,101 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 	return hairLockRise * top * paint.Tousle(p, f.sweep).Rise
 }
 
-// curlUp raises the point o of curly hair's shell by its curl, up to
-// rise metres, along the curl's direction from its centre, so the
-// painter finds the same curl on the raised surface (paint.CurlAt).
-func (f scalpFrame) curlUp(o vec3, rise float64) vec3 {
-	c := paint.CurlAt(o, f.curls)
-	return o.add(vec3(c.Dir).scale(rise * smooth(0, 1, c.Rise*c.Rise)))
+// curlsUp is where curly hair's shell puts each of p's skin points:
+// out by the hair's thickness, then raised by its curl (curlDome of
+// paint.CurlAt's Middle, up to lockRise) along the curl's direction from
+// its centre, so the painter finds the same curl on the raised surface.
+// The raise is smoothed over the shell's neighbouring vertices
+// (curlSmoothPasses, welded across UV seams): sampled at vertices 5 mm
+// apart, a curl's crease fell between them and the outline stepped in a
+// saw-tooth of flat faces.
+func (f scalpFrame) curlsUp(p *part) []vec3 {
+	base := make([]vec3, len(p.pos))
+	dir := make([]vec3, len(p.pos))
+	rise := make([]float64, len(p.pos))
+	for i := range p.pos {
+		q, n := v3(p.pos[i]), v3(p.nrm[i])
+		in := f.inside(q)
+		base[i] = q.add(n.scale(f.thickness(q, n, in)))
+		c := paint.CurlAt(base[i], f.curls)
+		dir[i] = vec3(c.Dir)
+		rise[i] = f.lockRise(q, n, in) * curlDome(c.Middle)
+	}
+	smoothOverShell(p, rise, curlSmoothPasses)
+	out := make([]vec3, len(p.pos))
+	for i := range out {
+		out[i] = base[i].add(dir[i].scale(rise[i]))
+	}
+	return out
+}
+
+// curlSmoothPasses is how many times curlsUp averages each vertex's
+// raise with its neighbours'.
+const curlSmoothPasses = 2
+
+// smoothOverShell replaces each of v's values (one per vertex of p) by
+// the mean of its own and its neighbours' mean, passes times; vertices
+// at one position (a UV seam's two sides) are one.
+func smoothOverShell(p *part, v []float64, passes int) {
+	type key [3]int32
+	node := make([]int, len(p.pos))
+	idx := map[key]int{}
+	for i, q := range p.pos {
+		k := key{int32(math.Round(float64(q[0]) * 1e5)), int32(math.Round(float64(q[1]) * 1e5)), int32(math.Round(float64(q[2]) * 1e5))}
+		n, ok := idx[k]
+		if !ok {
+			n = len(idx)
+			idx[k] = n
+		}
+		node[i] = n
+	}
+	nbr := make([][]int, len(idx))
+	for _, t := range p.tris {
+		for k := range 3 {
+			a, b := node[t[k]], node[t[(k+1)%3]]
+			if a != b {
+				nbr[a] = append(nbr[a], b)
+				nbr[b] = append(nbr[b], a)
+			}
+		}
+	}
+	val := make([]float64, len(idx))
+	for i, x := range v {
+		val[node[i]] = x
+	}
+	for range passes {
+		next := make([]float64, len(val))
+		for a, ns := range nbr {
+			if len(ns) == 0 {
+				next[a] = val[a]
+				continue
+			}
+			m := 0.0
+			for _, b := range ns {
+				m += val[b]
+			}
+			next[a] = (val[a] + m/float64(len(ns))) / 2
+		}
+		val = next
+	}
+	for i := range v {
+		v[i] = val[node[i]]
+	}
+}
+
+// curlDome is how high a curl stands (0..1) at m of the way from its
+// crease to its middle (paint.Curl's Middle): a dome, 1 - (1 - m)²,
+// rounded over its whole width, so that each of the shell's vertices
+// turns the surface a little (curlsUp rounds the crease's foot).
+//
+// It was smooth(0, 1, Rise²), Rise a quarter circle over the curls'
+// distances' difference, which on the head stays under a third over
+// most of a curl: each curl rose almost linearly out of its crease and
+// was a pyramid of flat faces meeting at folds of 30-60° (issue 22's
+// panel, p21: "a lumpy, faceted polygon mass", "cracked tiles";
+// TestCurlsAreRound).
+func curlDome(m float64) float64 {
+	return 1 - (1-m)*(1-m)
 }
 
 // openVertices is the set of vertices (below n) on the open edges of
@@ -348,12 +442,16 @@ func sculptedHair(head *part, joints map[string][3]float32, style string) *part 
 	}
 	f.sweep = paint.SweepCentre(shell)
 	f.curls = paint.CurlCentre(shell[n0:])
+	var curls []vec3
+	if f.curly {
+		curls = f.curlsUp(p)
+	}
 	for i := range p.pos {
 		q, n := v3(p.pos[i]), v3(p.nrm[i])
 		in := f.inside(q)
 		var o vec3
 		if f.curly {
-			o = f.curlUp(q.add(n.scale(f.thickness(q, n, in))), f.lockRise(q, n, in))
+			o = curls[i]
 		} else {
 			o = q.add(n.scale(f.thickness(q, n, in) + f.lockRise(q, n, in)))
 		}

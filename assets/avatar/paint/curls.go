@@ -15,9 +15,9 @@ import "math"
 // the hair belongs to one curl (the cell round the nearest of points
 // scattered over the head, nearest by distance over each curl's size:
 // Worley's cellular noise, weighted, so where two curls meet is an
-// arc), raised in a rounded clump that falls steeply into a crease
-// where it meets the next; the painter draws the crease dark and the clump's top lit at
-// its texels' resolution, not the mesh's.
+// arc), raised in a dome whose foot is the crease where it meets the
+// next (Middle); the painter draws the crease dark and the dome lit
+// toward its middle at its texels' resolution, not the mesh's.
 //
 // The curls lie on directions from a centre (CurlCentre), not on the
 // point itself: the geometry raises each point along its direction, so
@@ -26,12 +26,16 @@ import "math"
 
 // Curl is the curl of curly hair at a point.
 type Curl struct {
-	// Rise is how high the curl stands there, 0..1: 0 in the crease
-	// between two curls, 1 over the curl's top.
-	Rise float64
 	// Tone is the curl's own lightness, 0..1, so neighbouring curls
 	// differ a little, as clumps of real curls do.
 	Tone float64
+	// Middle is how near the curl's middle the point lies, 0..1: 0 on
+	// the crease between two curls, 1 at the curl's own point ((s2 -
+	// s1) / (s2 + s1) of the distances below, which runs evenly across
+	// a curl, where their difference alone, the rise before, stayed
+	// under a third over most of it on the head). The geometry raises
+	// each curl in a dome over it and the painter shades it.
+	Middle float64
 	// Dir is the direction from the centre the point lies on (a unit
 	// vector): the geometry raises the point along it.
 	Dir [3]float64
@@ -48,9 +52,6 @@ const (
 	// curlSizeSpread is how much curls differ in size (a share of the
 	// cell, either way half of it).
 	curlSizeSpread = 0.6
-	// curlRound is how far in from its crease a curl rounds over into
-	// its top (in distances over the curl's size).
-	curlRound = 1.1
 	// curlSeed picks the curls.
 	curlSeed = 31
 )
@@ -92,14 +93,10 @@ func CurlAt(p, centre [3]float64) Curl {
 			}
 		}
 	}
-	// How far inside its curl the point is (0 on the crease), as a
-	// share of curlRound; a quarter circle's profile over it: steep at
-	// the crease, flat over the top.
-	e := math.Min(1, (s2-s1)/curlRound)
 	return Curl{
-		Rise: math.Sqrt(e * (2 - e)),
-		Tone: hash3(near[0], near[1], near[2], curlSeed+3),
-		Dir:  u,
+		Tone:   hash3(near[0], near[1], near[2], curlSeed+3),
+		Middle: (s2 - s1) / (s2 + s1),
+		Dir:    u,
 	}
 }
 

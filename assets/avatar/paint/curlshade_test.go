@@ -7,15 +7,16 @@ import (
 
 // curlySphere is a head-sized sphere raised in curls as the avatar's
 // sculpted curly cut is (hairshell.go: CurlAt's curls round the
-// sphere's centre, up to 1 cm high), with vertices about 6 mm apart
-// like that shell's.
+// sphere's centre, each a dome 1 - (1 - Middle)² up to 1 cm high, as
+// curlDome), with vertices about 6 mm apart like that shell's.
 func curlySphere() Surface {
 	s := sphere([3]float32{0, 1.6, 0}, 0.1, 96)
 	c := curlCentreOf(s)
 	for i, p := range s.Pos {
 		q := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
 		cu := CurlAt(q, c)
-		s.Pos[i] = [3]float32{float32(q[0] + 0.01*cu.Rise*cu.Dir[0]), float32(q[1] + 0.01*cu.Rise*cu.Dir[1]), float32(q[2] + 0.01*cu.Rise*cu.Dir[2])}
+		h := 0.01 * (1 - (1-cu.Middle)*(1-cu.Middle))
+		s.Pos[i] = [3]float32{float32(q[0] + h*cu.Dir[0]), float32(q[1] + h*cu.Dir[1]), float32(q[2] + h*cu.Dir[2])}
 	}
 	return s
 }

@@ -91,9 +91,10 @@ const (
 // is a soft blur. The curls are now painted from the curls the shell is
 // raised in (CurlAt), at the texels' resolution: each curl's light
 // falls to curlCrease of it in the crease where it meets the next,
-// over the outer curlCreaseWidth of its rise (light hair to
+// over curlCreaseWidth of the way to its middle (light hair to
 // curlCreaseLight more: white creases a texel or two wide read as
-// grain, TestLightHairGrain), so a portrait sees clean
+// grain, TestLightHairGrain), and over the rest is shaded as the dome
+// the geometry raises (curlShade), so a portrait sees clean
 // clumps with dark gaps between them, as the leader's are
 // (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps); fine ridges
 // (curlFine per metre, soft: curlSoft) take curlDepth·curlFineShare of
@@ -104,10 +105,22 @@ const (
 	curlSoft        = 0.9
 	curlDepth       = 0.25
 	curlCrease      = 0.0
-	curlCreaseWidth = 0.6
+	curlCreaseWidth = 0.35
+	curlDomeShade   = 0.25
 	curlCreaseLight = 0.15
 	curlStreak      = 0.6
 )
+
+// curlShade is how much of a curl's light falls at m of the way from
+// its crease to its middle (Curl's Middle): none in the crease, rising
+// over curlCreaseWidth, and over the rest of the curl a dome's shading,
+// 1 - curlDomeShade·(1 - m)², lightest at the middle. It was full light
+// from a third of the way in: a flat tile inside a wide dark border,
+// "cracked tiles", "cobblestones with dark seams" (issue 22's panel,
+// p21). curlDomeShade 0.4 dulled blonde curls in the room's light.
+func curlShade(m float64) float64 {
+	return smooth(0, curlCreaseWidth, m) * (1 - curlDomeShade*(1-m)*(1-m))
+}
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
@@ -182,7 +195,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					cu := CurlAt(t.pos, curls)
 					crease := curlCrease + curlCreaseLight*light
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
-					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*smooth(0, curlCreaseWidth, cu.Rise*cu.Rise))
+					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*curlShade(cu.Middle))
 					clump = 0.4 + 0.2*cu.Tone
 					// Only the creases and ridges go into the normal
 					// map, not each curl's dome: the shell is raised in
