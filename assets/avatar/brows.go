@@ -65,7 +65,7 @@ func thickenBrows(brows, head *part) {
 		if len(vs) == 0 {
 			continue
 		}
-		along, uAt := browAlong(brows, vs)
+		along := browAlong(brows, vs)
 		moved := make([][3]float32, len(vs))
 		for j, i := range vs {
 			c := browCentre(brows, vs, brows.uv[i][0])
@@ -76,15 +76,7 @@ func thickenBrows(brows, head *part) {
 				// as much toward the eye crowded the lid's crease.
 				k = 1 + browBelow*(k-1)
 			}
-			// The strip drawn in toward its head (browLength) and
-			// raised in an arch toward its tail (browArchLift), then
-			// settled (browSettle).
-			in := browCentre(brows, vs, uAt(browLength*along[j]))
-			lift := browArchLift(along[j])
-			if d[1] < 0 {
-				lift *= browBelow
-			}
-			moved[j] = in.add(vec3{0, lift - browSettle, 0}).add(d.scale(k)).f32()
+			moved[j] = c.add(d.scale(k)).f32()
 		}
 		for j, i := range vs {
 			_, gap, _ := skin.onto(brows.pos[i])
@@ -95,51 +87,11 @@ func thickenBrows(brows, head *part) {
 	}
 }
 
-// MakeHuman's strip ran on past the eye's outer corner and its top
-// edge was level from the head to past the eye's middle, then fell away
-// down the long tail: seen from the front a long, flat brow whose
-// highest stretch was centred about 0.49 of the way out (0.13-0.61 on
-// the panel's faces), its tail ending 0.53-0.58 eye-distances out from
-// the eye's centre, 0.90-0.95 eye-distances long. The leader's brows
-// are about a fifth shorter (0.73-0.78, their tails ending 0.42-0.44
-// out, over the eye's outer corner) and arch: the top rises from the
-// head to a peak 0.56-0.71 of the way out and falls to the tail
-// (TestBrowArch). So the strip is drawn in toward its head, each point
-// moved to the strip's centre line browLength as far along (its width
-// and taper go with it: the tail still thins to its tip), and lifted by
-// browArchLift, most around browArchPeak of the way out (much of the
-// strip's own tail falls away there, so the peak seen from the front
-// lies further in), nothing at the head; the strip's lower half takes
-// browBelow of the lift, so the arch is mostly in the brow's top. The
-// whole strip then settles browSettle lower: raised as it was, the
-// brow's top came within 0.7 mm of a bob's fringe (TestBobEndsInLocks)
-// and 2.9 mm of a cap's visor (TestCapOverBrows), and the leader's
-// brows sit low, their heads lower than their peaks. Now tails
-// 0.36-0.46 out, 0.73-0.83 long, peaks 0.50-0.61 of the way out. Soft
-// as before: only the shape changed (brows with a crisp edge lost their
-// A/B, 0 of 32).
-const (
-	browLength   = 0.80
-	browArchPeak = 0.85
-	browArchRise = 0.0022 // metres, at browArchPeak
-	browArchSpan = 0.3    // of the brow's length, the lift's half width
-	browSettle   = 0.0013 // metres, the whole strip lowered
-)
-
-// browArchLift is how far, metres, the point along of the way from a
-// brow's head to its tail is lifted: a bell about browArchPeak, its
-// foot at the head.
-func browArchLift(along float64) float64 {
-	d := (along - browArchPeak) / browArchSpan
-	return browArchRise * math.Exp(-d*d) * smoothstep(0, 0.35, along)
-}
-
 // browAlong is, for each of one brow's vertices vs, how far along the
 // brow it is: 0 at the head (the end nearest the middle of the face), 1
 // at the tail, from its UV along the strip (the strip's u runs along
-// it, one way on one side and the other way on the other); and uAt, the
-// u that far along.
-func browAlong(brows *part, vs []int) (along []float64, uAt func(float64) float32) {
+// it, one way on one side and the other way on the other).
+func browAlong(brows *part, vs []int) []float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	inner, innerX := 0.0, math.Inf(1)
 	for _, i := range vs {
@@ -149,21 +101,15 @@ func browAlong(brows *part, vs []int) (along []float64, uAt func(float64) float3
 			innerX, inner = x, u
 		}
 	}
-	flip := inner > (lo+hi)/2
 	out := make([]float64, len(vs))
 	for j, i := range vs {
 		s := (float64(brows.uv[i][0]) - lo) / math.Max(hi-lo, 1e-9)
-		if flip {
+		if inner > (lo+hi)/2 {
 			s = 1 - s
 		}
 		out[j] = s
 	}
-	return out, func(s float64) float32 {
-		if flip {
-			s = 1 - s
-		}
-		return float32(lo + s*(hi-lo))
-	}
+	return out
 }
 
 // browCentre is the middle of one brow's strip across at u along it: the
