@@ -105,8 +105,8 @@ const deepMoustache = `{"version":"1","body":{"type":"masculine","height":1.72,"
 // mouth and the jaw (median 0.06 %, bound 1 %), by the shape of the
 // face and not by any fault. Fixed, the test measures the same faces on
 // every run, and the hardest ones of the draw when they were chosen
-// (main at 26941b3; 1a1b0d6's brows took wideLids' blink down to
-// 0.09 %).
+// (their figures move with the look: a change to the lids or brows
+// that takes one over a bound fails the test every time, not by draw).
 const (
 	// wideLids (Random(2001)): the upper lids close from a fold above
 	// the eyes' boxes and past their outer corners, behind square
