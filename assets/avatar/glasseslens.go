@@ -33,15 +33,9 @@ import (
 // rings the lens, as glass catches the light at its edge, and the eye
 // behind its middle stays clear: at 0.12 all over the eyes kept 60 to
 // 66 % of their contrast in a renderer that blends in linear light, at
-// 0.22 all over 46 to 50 %. At 0.35 the sheen read as a grey fog inside
-// the rims on a deep skin under the three-point rig. With lensMid 0.12
-// the lenses kept 82 to 91 % and still lifted the eyes' luma by 0.037
-// to 0.063, and one judge of three saw "a milky haze that dulls the
-// eyes, on dark skin most" (session 19's A/B, 32 of 48 for the lenses):
-// now the middle is all but clear (lensMid 0.02) and the sheen is the
-// glass's upper rim, where a room's light catches it, falling to
-// lensLow of it toward the bottom (lensAlphaAt): 89 to 98 %, a lift of
-// 0.013 to 0.039 (TestLensesKeepEyes). lensRough is a polished glass's.
+// 0.22 all over 46 to 50 %, with this 86 to 92 % (TestLensesKeepEyes
+// wants 80). At 0.35 the sheen read as a grey fog inside the rims on a
+// deep skin under the three-point rig. lensRough is a polished glass's.
 // lensBulge is how far the lens's middle stands in front of its rim (a
 // real lens's front curve, about 1.5 mm over a 5 cm lens), within the
 // rim's half depth (rimDepth), so the rim still frames it from the
@@ -50,9 +44,8 @@ import (
 // counted in the avatar's budget).
 const (
 	lensAlpha = 0.22
-	lensMid   = 0.02
+	lensMid   = 0.12
 	lensSheen = 6
-	lensLow   = 0.25
 	lensRough = 0.05
 	lensBulge = 0.0015
 	lensRings = 2
@@ -193,9 +186,10 @@ func (b *builder) glassesMaterial(g Glasses) int {
 
 // glassesTexture paints the glasses' base colour (sRGB, alpha) and
 // metallic-roughness (G roughness, B metalness) textures: the lens's
-// square on the left, its alpha lensAlphaAt a share r of lensRadius
-// from its middle (1 beyond) at its height, and the frame's square on
-// the right, opaque in the frame's colour c (linear).
+// square on the left, its alpha lensAlpha·(lensMid +
+// (1-lensMid)·r^lensSheen) at a share r of lensRadius from its middle
+// (1 beyond), and the frame's square on the right, opaque in the
+// frame's colour c (linear).
 func glassesTexture(c rgb, metal bool) (base, orm *image.NRGBA) {
 	rect := image.Rect(0, 0, 2*lensTexels, lensTexels)
 	base, orm = image.NewNRGBA(rect), image.NewNRGBA(rect)
@@ -215,22 +209,12 @@ func glassesTexture(c rgb, metal bool) (base, orm *image.NRGBA) {
 			u := float64(x) + 0.5 - lensTexels/2
 			v := float64(y) + 0.5 - lensTexels/2
 			r := math.Min(1, math.Hypot(u, v)/lensRadius)
-			lens.A = unit255(lensAlphaAt(r, -v/lensRadius))
+			lens.A = unit255(lensAlpha * (lensMid + (1-lensMid)*math.Pow(r, lensSheen)))
 			base.SetNRGBA(x, y, lens)
 			orm.SetNRGBA(x, y, color.NRGBA{255, unit255(lensRough), 0, 255})
 		}
 	}
 	return base, orm
-}
-
-// lensAlphaAt is the lens's alpha a share r of the way from its middle
-// to its rim, at height up (-1 at the lens's bottom, 1 at its top, as
-// shares of its radius): lensAlpha·(lensMid + (1-lensMid)·r^lensSheen)
-// toward the top, the sheen (the r^lensSheen part) falling to lensLow
-// of it toward the bottom.
-func lensAlphaAt(r, up float64) float64 {
-	sheen := math.Pow(r, lensSheen) * (lensLow + (1-lensLow)*smoothstep(-0.7, 0.7, up))
-	return lensAlpha * (lensMid + (1-lensMid)*sheen)
 }
 
 // unit255 is a share 0..1 as a byte.
