@@ -33,14 +33,11 @@ func params(c Config) human.Params {
 	return p
 }
 
-// shapeBody is the shaped human of a resolved configuration, its neck
-// narrowed under the jaw (narrowNeck), its face's creases evened
-// (smoothFace), its eyes grown (growEyes) and the hollow under them
-// filled (smoothEyeRing).
+// shapeBody is the shaped human of a resolved configuration, its face's
+// creases evened (smoothFace), its eyes grown (growEyes) and the hollow
+// under them filled (smoothEyeRing).
 func shapeBody(c Config) *human.Body {
-	p := params(c)
-	b := human.Shape(p)
-	narrowNeck(b, p, c.Body.Type)
+	b := human.Shape(params(c))
 	smoothFace(b)
 	growEyes(b)
 	smoothEyeRing(b)

@@ -49,14 +49,6 @@ type Props struct {
 	// masculine necks as wide as the jaw, flaring into the shoulders
 	// right under the chin, beside the leader's narrower, longer ones.
 	Neck float64
-	// Throat is the neck's narrowest width seen from the front (the head
-	// mesh at every depth) from the chin's lowest point down to
-	// throatDrop under it: the neck as a portrait shows it, between the
-	// jaw and a collar. Kiln's masculine necks were about as wide there
-	// as the jaw (0.87 of the cheekbones' width on default-male), the
-	// leader's clearly narrower (0.71 and 0.76), a step in from the jaw
-	// at each side.
-	Throat float64
 	// Mouth is the painted lips' width, corner to corner, and LipHeight
 	// their height in the middle (within 0.05 of x = 0): see lips.
 	Mouth, LipHeight float64
@@ -74,12 +66,6 @@ const sideDepth = 0.6
 // neckDrop is how far under the chin's lowest point the neck is
 // measured, in eye-distances: under the jaw, over the collars.
 const neckDrop = 0.25
-
-// throatDrop is how far under the chin's lowest point Throat looks for
-// the neck's narrowest width, in eye-distances: the neck a portrait shows
-// over a crew neck's band (default-male's band is about 0.3 under the
-// chin).
-const throatDrop = 0.3
 
 // Measure finds the landmarks and measures the face of s.
 func Measure(s *scene.Scene) (Props, error) {
@@ -132,10 +118,6 @@ func Measure(s *scene.Scene) (Props, error) {
 	out.MouthLevel = SliceWidth(head, partY, zmin) / f.ipd
 	out.Jaw = SliceWidth(head, f.eyeY-1.4*f.ipd, zmin) / f.ipd
 	out.Neck = SliceWidth(head, m.menY-neckDrop*f.ipd, math.Inf(-1)) / f.ipd
-	out.Throat = math.Inf(1)
-	for d := 0.0; d <= throatDrop+1e-9; d += 0.02 {
-		out.Throat = math.Min(out.Throat, SliceWidth(head, m.menY-d*f.ipd, math.Inf(-1))/f.ipd)
-	}
 	out.Mouth, out.LipHeight = lp.width/f.ipd, lp.height/f.ipd
 	out.MouthCorner = lp.depth / f.ipd
 	return out, nil
