@@ -35,6 +35,24 @@ var (
 // the lips' corners.
 var beardLipGap = [2]float64{0.002, 0.004}
 
+// beardCornerGap is how much wider the gap is over the mouth's corners
+// (cornerGap): since the corners sit back in the cheeks (wrapMouth),
+// mouthSmile draws them up and back past the hair beside and over them
+// (a full beard's 6.7 mm in front of them, 11 mm over the lips' middle,
+// at the 4 mm gap). A gap that also reached under the parting (or a
+// wider gap all along the lips' sides) thinned the beard under the
+// lower lip (TestBeardMeetsLowerLip's goatee 0.44 -> 0.40, the
+// bound).
+const beardCornerGap = 0.006
+
+// cornerGap is 1 toward the mouth's corners (lipSide) from 0.05 to 0.1
+// face units (4-7 mm) over the lips' middle, where mouthSmile draws the
+// corners, fading to 0 at the parting and at 0.25 units over it.
+func cornerGap(p [3]float32, f faceFrame) float64 {
+	y := (float64(p[1]) - f.lip[1]) / f.unit
+	return lipSide(p, f) * (1 - smooth(0.1, 0.25, y)) * smooth(0, 0.05, y)
+}
+
 // lipSide is 0 in the middle of the mouth (within 1.1 cm of the face's
 // midline, 0.15 face units) and 1 toward its corners (from 0.3 units).
 func lipSide(p [3]float32, f faceFrame) float64 {
@@ -83,10 +101,11 @@ func underLip(head *part, f faceFrame, bare []bool) []bool {
 const lipCornerMask = -1
 
 // lipThinning is the share of the beard's weight a vertex of lip colour
-// lc, at distance d from the bare lips and side lipSide, keeps: 1 on
+// lc, at distance d from the bare lips, side lipSide and corner
+// cornerGap, keeps: 1 on
 // the skin, 0 on the lips and at their edge.
-func lipThinning(lc float32, d, side float64) float64 {
-	return (1 - smooth(mix(beardLipSoft, side), mix(beardLipBare, side), float64(lc))) * smooth(0, mix(beardLipGap, side), d)
+func lipThinning(lc float32, d, side, corner float64) float64 {
+	return (1 - smooth(mix(beardLipSoft, side), mix(beardLipBare, side), float64(lc))) * smooth(0, mix(beardLipGap, side)+beardCornerGap*corner, d)
 }
 
 // beardLipTrim is how far from the lips, metres, the beard grows to its

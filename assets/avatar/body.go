@@ -34,11 +34,13 @@ func params(c Config) human.Params {
 }
 
 // shapeBody is the shaped human of a resolved configuration, its face's
-// creases evened (smoothFace), its eyes grown (growEyes) and the hollow
-// under them filled (smoothEyeRing).
+// creases evened (smoothFace), its mouth bent round the face
+// (wrapMouth), its eyes grown (growEyes) and the hollow under them
+// filled (smoothEyeRing).
 func shapeBody(c Config) *human.Body {
 	b := human.Shape(params(c))
 	smoothFace(b)
+	wrapMouth(b)
 	growEyes(b)
 	smoothEyeRing(b)
 	return b

@@ -104,7 +104,9 @@ func (f *Face) feature(name string) *map[string]float64 {
 // (scale-depth), its
 // lower lip thin and short: with a fuller lower lip and corners a
 // centimetre behind the lips' front, the lips bulged as a small muzzle
-// (TestMouthWideAtRest). Its corners turn up a little (mouth-angles), as
+// (TestMouthWideAtRest). The shallow mouth's front then ran flat to the
+// corners, a beak in the quarter view: wrapMouth bends it round the
+// face. Its corners turn up a little (mouth-angles), as
 // the leader's soft corners do: level with the lips' middle, the wider
 // lower lip drooped at its ends into a sulk. The lips are thin and a
 // little wider than the mouth's slit (lip volume down, mouth scale-vert

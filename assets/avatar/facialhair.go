@@ -175,7 +175,7 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips 
 		// Never on the nose, the lips (beardlip.go), inside the mouth,
 		// or behind the sideburns.
 		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear-0.3*reach*u, f.ear+0.012, z)
-		w *= lipThinning(lc[v], toLips[i], lipSide(p, f))
+		w *= lipThinning(lc[v], toLips[i], lipSide(p, f), cornerGap(p, f))
 		// Inside the mouth: the skin there faces back. It was also
 		// required to lie behind the lips' mean depth, which the upper
 		// lip's underside does not: hair grew on it, between the lips.

@@ -92,8 +92,13 @@ func mouthShape(t *testing.T, cfg Config) (ratio, depth, lift float64) {
 // TestMouthWideAtRest checks the mouth's width and depth at rest on both
 // defaults and three random faces: the painted lips 0.85 to 1.0
 // eye-distances wide (facemeasure, the same measure on the leader's
-// casual and office: 0.92 and 0.97), and their corners at most 9 mm
-// behind the front. This bound held the mouth wide before: the lips at
+// casual and office: 0.92 and 0.97), and their corners at most 17 mm
+// behind the front (the leader's about 16: facemeasure's MouthCorner,
+// 0.294 and 0.273 eye-distances; the bound was 9 mm, taking the corners'
+// depth for the small bulging muzzle below, until the muzzle turned out
+// to be the flat front of lips whose corners sat under 9 mm back, and
+// wrapMouth bent them round to 12.7-13.8). This bound held the mouth
+// wide before: the lips at
 // least 1.2 noses wide, when a narrow mouth with rounded ends as wide as
 // the nose (1.00 on default-female, 1.02 on default-male) read as a
 // small bulging "muzzle", a pout; widenMouth then stretched the house
@@ -131,8 +136,8 @@ func TestMouthWideAtRest(t *testing.T) {
 		if w < 0.85 || w > 1.0 {
 			t.Errorf("%s: mouth %.3f eye-distances wide, want 0.85 to 1.0 (the leader's 0.92-0.97)", name, w)
 		}
-		if d > 0.009 {
-			t.Errorf("%s: corners %.1f mm behind the lips' front, want at most 9", name, 1000*d)
+		if d > 0.017 {
+			t.Errorf("%s: corners %.1f mm behind the lips' front, want at most 17", name, 1000*d)
 		}
 	}
 }

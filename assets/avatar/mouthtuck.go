@@ -27,15 +27,26 @@ const toothTuck = 0.0003
 
 // faceCover is the head's triangles round the mouth seen from the front:
 // a grid over X and Y, each cell listing the triangles whose box covers
-// it, and whether each triangle is outer skin.
+// it, and what each triangle is (a coverKind).
 type faceCover struct {
 	tris  [][3][3]float64
-	outer []bool
+	kind  []coverKind
 	lo    [2]float64
 	cell  float64
 	dim   [2]int
 	cells [][]int32
 }
+
+// coverKind is what a head triangle round the mouth is: the mouth's
+// lining (or nothing: the kind over a point nothing covers), the face's
+// outer skin, or the lips' outside (lip, none of it lining the mouth).
+type coverKind uint8
+
+const (
+	coverLining coverKind = iota
+	coverSkin
+	coverLip
+)
 
 // lipSkin is the most of the lips (lipMask) outer skin may be: the lip
 // volume dials move the skin round the lips a little too.
@@ -47,7 +58,8 @@ const faceCoverCell = 0.003
 // newFaceCover gathers the head's triangles within reach of the box lo,
 // hi (the mouth's inside) across and up, at any depth. A triangle is
 // outer skin when none of its vertices is lip (lipMask) or lines the
-// mouth (mouthMask).
+// mouth (mouthMask), the lips' outside when some are lip and none lines
+// the mouth.
 func newFaceCover(head *part, lo, hi [3]float32) *faceCover {
 	const reach = 0.01
 	lips, inner := lipMask(), mouthMask()
@@ -58,12 +70,15 @@ func newFaceCover(head *part, lo, hi [3]float32) *faceCover {
 	c.cells = make([][]int32, c.dim[0]*c.dim[1])
 	for _, t := range head.tris {
 		var tri [3][3]float64
-		outer := true
+		kind := coverSkin
 		blo, bhi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 		for k, v := range t {
 			tri[k] = f64(head.pos[v])
-			if b := head.base[v]; lips[b] > lipSkin || inner[b] > 0 {
-				outer = false
+			switch b := head.base[v]; {
+			case inner[b] > 0:
+				kind = coverLining
+			case lips[b] > lipSkin && kind == coverSkin:
+				kind = coverLip
 			}
 			for a := range 2 {
 				blo[a], bhi[a] = math.Min(blo[a], tri[k][a]), math.Max(bhi[a], tri[k][a])
@@ -75,7 +90,7 @@ func newFaceCover(head *part, lo, hi [3]float32) *faceCover {
 			continue
 		}
 		id := int32(len(c.tris))
-		c.tris, c.outer = append(c.tris, tri), append(c.outer, outer)
+		c.tris, c.kind = append(c.tris, tri), append(c.kind, kind)
 		for i := max(i0, 0); i <= min(i1, c.dim[0]-1); i++ {
 			for j := max(j0, 0); j <= min(j1, c.dim[1]-1); j++ {
 				c.cells[j*c.dim[0]+i] = append(c.cells[j*c.dim[0]+i], id)
@@ -91,10 +106,10 @@ func (c *faceCover) at(x float64, a int) int {
 }
 
 // over reports what covers p seen from the front: the depth of the
-// first head surface in front of p (ahead, +Inf when none) and whether
-// it is outer skin, and the depth of the first surface behind p
-// (behind, -Inf when none) and whether that is outer skin.
-func (c *faceCover) over(p [3]float64) (ahead float64, aheadOuter bool, behind float64, behindOuter bool) {
+// first head surface in front of p (ahead, +Inf when none) and what it
+// is, and the depth of the first surface behind p (behind, -Inf when
+// none) and what that is.
+func (c *faceCover) over(p [3]float64) (ahead float64, aheadKind coverKind, behind float64, behindKind coverKind) {
 	ahead, behind = math.Inf(1), math.Inf(-1)
 	i, j := c.at(p[0], 0), c.at(p[1], 1)
 	if i < 0 || j < 0 || i >= c.dim[0] || j >= c.dim[1] {
@@ -106,10 +121,10 @@ func (c *faceCover) over(p [3]float64) (ahead float64, aheadOuter bool, behind f
 			continue
 		}
 		if z >= p[2] && z < ahead {
-			ahead, aheadOuter = z, c.outer[t]
+			ahead, aheadKind = z, c.kind[t]
 		}
 		if z < p[2] && z > behind {
-			behind, behindOuter = z, c.outer[t]
+			behind, behindKind = z, c.kind[t]
 		}
 	}
 	return
@@ -186,35 +201,73 @@ func tuckMouth(head *part, inside ...*part) {
 // with them tucked two teeth showed there as white specks. A
 // vertex's offsets do not depend on where it rests (a tooth's turn
 // barely does), so moving it back moves it back as far under every
-// shape.
+// shape. A side tooth (teethSide) that a shape brings out through the
+// lips' outside (outOfLips) goes back whole too: the corners of a wide
+// smile reach back past the premolars (white specks at the corners of
+// random-09's mouthSmile once wrapMouth had bent the mouth round).
 func tuckGums(head, teeth *part, piece []int, gum int) {
 	push := make([]float64, len(teeth.pos))
 	whole := make([]float64, len(teeth.pos))
 	moved := make([][3]float32, len(head.pos))
 	shaped := make([][3]float32, len(teeth.pos))
+	side := 0.8 * teethSide * lipsHalf(head)
 	h := *head
 	for _, shape := range shapes() {
-		d := teeth.deltas(shape)
-		if d == nil {
+		// A shape that moves the teeth is checked against the skin; the
+		// lips' corners move under shapes that leave the teeth still
+		// (mouthSmile), so every shape that moves the head is checked
+		// against the lips.
+		d, hd := teeth.deltas(shape), head.deltas(shape)
+		if d == nil && hd == nil {
 			continue
 		}
 		copy(moved, head.pos)
-		for i, o := range head.deltas(shape) {
+		for i, o := range hd {
 			moved[i] = addF(moved[i], o)
 		}
-		for i, v := range teeth.pos {
-			shaped[i] = addF(v, d[i])
+		copy(shaped, teeth.pos)
+		for i, o := range d {
+			shaped[i] = addF(shaped[i], o)
 		}
 		h.pos = moved
 		lo, hi := bounds(shaped)
 		c := newFaceCover(&h, lo, hi)
 		for i, v := range shaped {
 			q := f64(v)
-			if k := piece[i]; k != gum {
-				whole[k] = math.Max(whole[k], q[2]-(c.skinOver(q)-toothTuck))
-				continue
+			k := piece[i]
+			if o := c.outOfLips(q); o > 0 && math.Abs(q[0]) >= side {
+				if k == gum {
+					push[i] = math.Max(push[i], o+mouthTuck)
+				} else {
+					whole[k] = math.Max(whole[k], o+toothTuck)
+				}
 			}
-			push[i] = math.Max(push[i], q[2]-(c.skinOver(q)-mouthTuck))
+			switch {
+			case d == nil:
+			case k != gum:
+				whole[k] = math.Max(whole[k], q[2]-(c.skinOver(q)-toothTuck))
+			default:
+				push[i] = math.Max(push[i], q[2]-(c.skinOver(q)-mouthTuck))
+			}
+		}
+		// A triangle of the teeth can cross the lips' curved corner
+		// between its vertices: its edges' middles are checked too (a
+		// gum's edge moves both its ends back).
+		for _, t := range teeth.tris {
+			k := piece[t[0]]
+			for e := range 3 {
+				a, b := t[e], t[(e+1)%3]
+				q, r := f64(shaped[a]), f64(shaped[b])
+				m := [3]float64{(q[0] + r[0]) / 2, (q[1] + r[1]) / 2, (q[2] + r[2]) / 2}
+				o := c.outOfLips(m)
+				switch {
+				case o <= 0 || math.Abs(m[0]) < side:
+				case k == gum:
+					push[a], push[b] = math.Max(push[a], o+mouthTuck), math.Max(push[b], o+mouthTuck)
+				default:
+					whole[k] = math.Max(whole[k], o+toothTuck)
+				}
+			}
 		}
 	}
 	for i := range teeth.pos {
@@ -228,17 +281,67 @@ func tuckGums(head, teeth *part, piece []int, gum int) {
 	}
 }
 
+// outOfLips is how far p lies in front of the lips' outside: the depth
+// from the first head surface behind p to p when that is the lips'
+// outside facing forward and nothing is in front of p; else 0. A lower
+// lip pulled down (mouthLowerDown) turns its inside to the teeth over
+// it, which is not counted: the teeth show there by design.
+func (c *faceCover) outOfLips(p [3]float64) float64 {
+	i, j := c.at(p[0], 0), c.at(p[1], 1)
+	if i < 0 || j < 0 || i >= c.dim[0] || j >= c.dim[1] {
+		return 0
+	}
+	behind, facing := math.Inf(-1), 0.0
+	kind := coverLining
+	for _, t := range c.cells[j*c.dim[0]+i] {
+		tr := c.tris[t]
+		z, ok := depthAt(tr, p[0], p[1])
+		switch {
+		case !ok:
+		case z >= p[2]:
+			return 0
+		case z > behind:
+			e1 := [3]float64{tr[1][0] - tr[0][0], tr[1][1] - tr[0][1], tr[1][2] - tr[0][2]}
+			e2 := [3]float64{tr[2][0] - tr[0][0], tr[2][1] - tr[0][1], tr[2][2] - tr[0][2]}
+			behind, kind, facing = z, c.kind[t], cross3(e1, e2)[2]
+		}
+	}
+	if kind != coverLip || facing <= 0 {
+		return 0
+	}
+	return p[2] - behind
+}
+
+// teethSide is how far from the middle, in the lips' half-width
+// (lipsHalf), the teeth are kept behind the lips' outside (outOfLips):
+// the side teeth behind the corners, which wrapMouth moves back with
+// them. Nearer the middle the teeth show between parted lips by design.
+const teethSide = 0.75
+
+// lipsHalf is the head's lips' half-width: the farthest lip vertex
+// (lipMask at least lipCore) from x = 0.
+func lipsHalf(head *part) float64 {
+	lips := lipMask()
+	half := 0.0
+	for i, v := range head.base {
+		if lips[v] >= lipCore {
+			half = math.Max(half, math.Abs(float64(head.pos[i][0])))
+		}
+	}
+	return half
+}
+
 // skinOver is the depth of the outer skin that covers p seen from the
 // front: the first surface in front of p when that is outer skin, or
 // the first behind it when nothing is in front and that is outer skin
 // (p has come through it); +Inf when the lips, the mouth's lining or
 // nothing covers p.
 func (c *faceCover) skinOver(p [3]float64) float64 {
-	ahead, aheadOuter, behind, behindOuter := c.over(p)
+	ahead, aheadKind, behind, behindKind := c.over(p)
 	switch {
-	case aheadOuter:
+	case aheadKind == coverSkin:
 		return ahead
-	case math.IsInf(ahead, 1) && behindOuter:
+	case math.IsInf(ahead, 1) && behindKind == coverSkin:
 		return behind
 	}
 	return math.Inf(1)

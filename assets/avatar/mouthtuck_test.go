@@ -92,8 +92,8 @@ func insideOut(head *part, headPos [][3]float32, inside []*part, pos [][][3]floa
 // the outer skin behind it to p when no head surface is in front of p,
 // else 0.
 func outside(c *faceCover, p [3]float64) float64 {
-	ahead, _, behind, outer := c.over(p)
-	if math.IsInf(ahead, 1) && outer {
+	ahead, _, behind, kind := c.over(p)
+	if math.IsInf(ahead, 1) && kind == coverSkin {
 		return p[2] - behind
 	}
 	return 0
