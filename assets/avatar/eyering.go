@@ -121,15 +121,5 @@ func smoothEyeRing(b *human.Body) {
 	}
 }
 
-// eyeRingSteps is how many Laplacian steps smoothEyeRing takes. After
-// 12 the skin under default-male's eyes still turned down (normal's
-// up-component -0.23), and in room-light eyes renders (look.mjs --camera
-// eyes) the skin from the lower lid down an iris's height was 0.81 of
-// the cheek's luma (random-18 0.78, random-06 and -08 0.85-0.86; the
-// leader's 0.95 and 0.99): a greyish band the judges read as tired,
-// puffy eyes. The texture alone there is 0.94 of the cheek (the leader's
-// 0.91), so the band was the shape. With 24 it faces up (0.07) and the
-// renders read 0.92-0.98; at 48 the lower lid's rim moves off the iris
-// (TestLowerLidMeetsIris) and a blink no longer closes the eye
-// (TestEyesOpenAndClosing).
-const eyeRingSteps = 24
+// eyeRingSteps is how many Laplacian steps smoothEyeRing takes.
+const eyeRingSteps = 12
