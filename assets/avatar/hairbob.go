@@ -2,7 +2,6 @@ package avatar
 
 import (
 	"math"
-	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
@@ -19,8 +18,7 @@ import (
 // the skull, its radius the cards' outer envelope blurred over a few
 // centimetres (so no card's corner shows) and kept clear of the skin,
 // its lower edge one smooth curve round the head, turned in at the
-// ends so the edge shows a thickness instead of a paper rim (over the
-// face the fringe instead thins to a few millimetres: bobThinning), and its
+// ends so the edge shows a thickness instead of a paper rim, and its
 // inside over the lower half drawn as a second, shaded sheet, as the
 // inside of a cut is in shade. The
 // braid's tail below the nape is left off: no portrait shows it, and
@@ -62,16 +60,6 @@ const (
 	// (metres), about as low as its sides: braid01's cards below it are
 	// the braid's tail.
 	bobNape = 0.09
-	// bobEdgeThin is how thick (metres) the fringe is at its lower
-	// end: the outside meets the inside there, as real hair and the
-	// leader's sculpted fringe end thin (2.2 mm thick a millimetre over
-	// its edge, TestFringeEndsThin). bobEdgeTaper is how far up from
-	// the end (metres, along the shell) the outside is drawn in to it.
-	bobEdgeThin  = 0.0015
-	bobEdgeTaper = 0.02
-	// bobEdgeRise is how far the fringe's ends rise for each metre
-	// they are drawn across the face.
-	bobEdgeRise = 0.5
 	// bobInner is how many rows of the shell's inside are drawn, from
 	// the tuck up (about the lower half: what shows between the bob's
 	// ends and the jaw); bobInside is how much of the hair's light they
@@ -319,9 +307,6 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 	}
 
 	p := &part{minKeep: 1}
-	// unthinned is where each vertex would lie with the ends not
-	// thinned (bobThinning), the tip under the outside's end.
-	var unthinned [][3]float32
 	// The grid: column k at azimuth a (the seam's column twice, for the
 	// UVs), row i from the crown (i = 0) to the edge (bobRows), then the
 	// tuck's two rows turning in under it.
@@ -335,28 +320,9 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 		// gap over the forehead shows no inside), within bobTuck and
 		// bobTuckMax.
 		tuck := math.Max(bobTuck, math.Min(bobTuckMax, outer.at(a, e0)-clear.at(a, e0)+bobSkinGap))
-		// in is the way the tuck turns: toward the skull's axis.
-		in := vec3{-math.Sin(a), 0, -math.Cos(a)}
-		// Drawn in, the fringe's ends move across the face toward its
-		// middle, over the brows: they rise by half as much
-		// (bobEdgeRise), so the fringe stays clear of the brows
-		// (TestBobEndsInLocks: random-02's fringe came down 0.4 mm
-		// onto a brow). The sides and back end where they ended.
-		// Only the fringe is thinned (fr, over the face): thinned, the
-		// sides' and back's ends folded from the outside to the
-		// inside within a few millimetres, and the shading stepped
-		// there (TestHairShadesSmooth, bun 1.2 -> 2.8 % of steps at
-		// 30° or more); they keep the old tuck, a rounded end turned
-		// in and up (bobTuck).
-		fr := 1 - smooth(bobLockFront, bobLockFront+math.Pi/9, math.Abs(a))
-		rise := vec3{0, (tuck - bobEdgeThin) * math.Abs(math.Sin(a)) * bobEdgeRise * fr, 0}
-		tip := col0Tip(in, tuck, fr, rise)
-		lift := rise.add(vec3{0, bobEdgeThin / 2, 0}).scale(fr).add(vec3{0, bobTuck * 0.6 * (1 - fr), 0})
 		for i := 0; i <= rows; i++ {
 			var q vec3
-			w := 0.0
-			switch {
-			case i <= bobRows:
+			if i <= bobRows {
 				e := math.Pi/2 - (math.Pi/2-e0)*float64(i)/bobRows
 				// Volume over the crown, as the leader's hair stands
 				// off the head on top.
@@ -365,20 +331,14 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e)-sink, clear.at(a, e))
 				q = f.c.add(dirOf(a, e).scale(r))
 				col = append(col, q)
-				// The last bobEdgeTaper of the outside drawn in toward
-				// the inside, so the hair thins to bobEdgeThin at its
-				// end (bobThinning).
-				w = fr * bobThinning((e-e0)*r)
-				q = q.add(in.scale((tuck - bobEdgeThin) * w)).add(rise.scale(w))
-			case i == bobRows+1:
-				// The end's rounded tip, halfway across the thin edge.
-				q = col[bobRows].add(tip)
-			default:
-				// The inside (bobInner rows): the outside's rows, as
-				// they were before thinning, moved in by the tuck and up
-				// by lift (the fringe's by the rise and half the edge,
-				// the tip's round).
-				q = col[bobRows-(i-bobRows-2)].add(in.scale(tuck)).add(lift)
+			} else {
+				// Turned in toward the skull's axis and up a little: a
+				// rounded end of the thickness bobTuck; then the inside
+				// (bobInner rows), the outside's rows moved in as far.
+				in := vec3{-math.Sin(a), 0, -math.Cos(a)}
+				s := math.Min(2, float64(i-bobRows))
+				from := col[bobRows-max(0, i-bobRows-2)]
+				q = from.add(in.scale(tuck * s / 2)).add(vec3{0, bobTuck * 0.6 * s * s / 4, 0})
 			}
 			// The inside in its shade: lit as the outside, it showed
 			// grey between the bob's ends and the jaw (random-02, -05).
@@ -394,14 +354,6 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 			p.color = append(p.color, [4]float32{l, l, l, 1})
 			p.pos = append(p.pos, q.f32())
 			p.nrm = append(p.nrm, dirOf(a, math.Pi/2-(math.Pi/2-e0)*math.Min(1, float64(i)/bobRows)).f32())
-			switch {
-			case w > 0:
-				unthinned = append(unthinned, col[i].f32())
-			case i == bobRows+1 && fr > 0:
-				unthinned = append(unthinned, col[bobRows].sub(vec3{0, bobEdgeThin, 0}).f32())
-			default:
-				unthinned = append(unthinned, q.f32())
-			}
 			p.uv = append(p.uv, [2]float32{float32(k) / bobCols, float32(i) / float32(rows)})
 		}
 	}
@@ -418,23 +370,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 	}
 	p.inf = nearestInfluences(p.pos, cards)
 	spreadUV(p)
-	// The thinned ends lit as the shell they were drawn in from: lit as
-	// their own surface, which turns down and in toward the forehead,
-	// the fringe's last 2 cm fell into shade, a band as dark as the
-	// slab's end had been (and lit half and half, a dark stripe above
-	// it where the turn is steepest).
-	shell := &part{pos: unthinned, tris: p.tris, nrm: slices.Clone(p.nrm)}
-	shellNormals(shell)
 	shellNormals(p)
-	// The tip too, so the thin end turns no sharper than the shell.
-	for i := range p.pos {
-		if p.pos[i] != unthinned[i] && i%(rows+1) <= bobRows {
-			p.nrm[i] = shell.nrm[i]
-		}
-		if i%(rows+1) == bobRows+1 && p.pos[i] != unthinned[i] {
-			p.nrm[i] = shell.nrm[i-1]
-		}
-	}
 	return p
 }
 
@@ -501,26 +437,3 @@ func bareForehead(mask []float32, head *part, joints map[string][3]float32) {
 // bobForehead is how high over the eyes (metres) the forehead is kept
 // bare under the fringe; fading out 2 cm above.
 const bobForehead = 0.06
-
-// bobThinning is how much (0..1) of the tuck the fringe's outside is
-// drawn in by at s metres up from its lower end: all of it but
-// bobEdgeThin at the end, none from bobEdgeTaper up, eased both ways so
-// the thinning starts without a crease. The end was the shell's full
-// thickness (bobTuck, up to bobTuckMax over the forehead) turned in
-// under it: a slab whose underside a room portrait showed as a dark
-// band cut straight across the forehead (issue 22's panel, p21-p23: "a
-// helmet", "a stiff solid shell"). Real fringes and the leader's
-// sculpted hair end thin, and light passes over the edge.
-func bobThinning(s float64) float64 {
-	return 1 - smooth(0, bobEdgeTaper, s)
-}
-
-// col0Tip is where the end's tip lies from the outside's last row: for
-// the fringe (fr 1) halfway across the thinned edge and risen with it,
-// for the sides and back (fr 0) halfway into the tuck and up a little,
-// between the two where the fringe fades into the sides.
-func col0Tip(in vec3, tuck, fr float64, rise vec3) vec3 {
-	thin := in.scale(tuck - bobEdgeThin/2).add(rise)
-	tucked := in.scale(tuck / 2).add(vec3{0, bobTuck * 0.6 / 4, 0})
-	return thin.scale(fr).add(tucked.scale(1 - fr))
-}
