@@ -32,6 +32,9 @@ type builder struct {
 	// lowLid is the share of a squint the lower lids hold at rest
 	// (restLowLid): the blink shapes take it back (unsquint).
 	lowLid float32
+	// closed is the blink shapes stretched to close this face's eyes
+	// (closedBlinks), by name; nil: the shapes as they are.
+	closed map[string]map[int32][3]float32
 	// painting counts the textures being painted in the background;
 	// panicked holds the first of their panics.
 	painting sync.WaitGroup
@@ -318,6 +321,35 @@ func (p *part) settle(out [][3]float32) [][3]float32 {
 	return nil
 }
 
+// blinkDeltas is a face shape's offsets on the part p as the builder
+// writes them: a blink's, stretched to close this face's eyes (closed),
+// less the share of the unstretched blink the lids hold at rest (lid),
+// so a full blink lands the lids where the stretched blink alone puts
+// them. Other shapes' offsets are returned as they are.
+func (b *builder) blinkDeltas(p *part, name string, sh map[int32][3]float32) [][3]float32 {
+	if !isBlink(name) {
+		return p.deltas(sh)
+	}
+	rest := p.deltas(sh)
+	c, ok := b.closed[name]
+	if !ok {
+		for i := range rest {
+			rest[i] = scale3f(rest[i], 1-b.lid)
+		}
+		return rest
+	}
+	d := p.deltas(c)
+	if d == nil || rest == nil {
+		return d
+	}
+	for i := range d {
+		for k := range 3 {
+			d[i][k] -= b.lid * rest[i][k]
+		}
+	}
+	return d
+}
+
 // mesh adds a skinned mesh of one or more primitives and its node. The
 // parts that carry the face get every face shape that moves any of them,
 // named in extras.targetNames as the leader's files name them.
@@ -344,12 +376,7 @@ func (b *builder) mesh(name string, prims ...prim) {
 			per := make([][][3]float32, len(prims))
 			moved := false
 			for pi, pr := range prims {
-				per[pi] = pr.p.deltas(sh)
-				if b.lid > 0 && isBlink(all[si]) {
-					for i := range per[pi] {
-						per[pi][i] = scale3f(per[pi][i], 1-b.lid)
-					}
-				}
+				per[pi] = b.blinkDeltas(pr.p, all[si], sh)
 				if b.lowLid > 0 {
 					per[pi] = b.unsquint(pr.p, all[si], per[pi])
 				}

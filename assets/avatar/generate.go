@@ -100,6 +100,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		parts[id] = fittedPart(f)
 	}
+	b.closed = closedBlinks(headPart, [2]*part{parts["eyes/left"], parts["eyes/right"]}, func(v int32) float64 { return float64(body.Pos[v][0]) })
 	b.lid = restLid(headPart, parts["eyes/left"])
 	headPart.lowerLids(b.lid)
 	parts["eyelashes/default"].lowerLids(b.lid)

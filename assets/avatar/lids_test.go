@@ -144,8 +144,9 @@ func TestLowerLidMeetsIris(t *testing.T) {
 
 // TestBlinkTakesBackRestSquint checks that a full blink, the rest lids
 // and rest lower lids plus both blinks (eyesClosed) as the builder writes them
-// (their rest shares taken off, unsquint), put every head vertex where the
-// blinks alone put it before the lower lids were raised (lowerLids(1)),
+// (their rest shares taken off, blinkDeltas, unsquint), put every head
+// vertex where the blinks closed on this face (closedBlinks) alone put it
+// before the lids were lowered and the lower lids raised,
 // so the lids close as they did, the upper lid meeting the lower rather
 // than passing over it; and that the squint shape keeps its travel.
 func TestBlinkTakesBackRestSquint(t *testing.T) {
@@ -156,9 +157,18 @@ func TestBlinkTakesBackRestSquint(t *testing.T) {
 			t.Fatal(err)
 		}
 		eye := fittedPart(f)
+		fr, err := body.Fit("eyes/right")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := closedBlinks(head, [2]*part{eye, fittedPart(fr)}, func(v int32) float64 { return float64(body.Pos[v][0]) })
 		shut := &part{pos: slices.Clone(head.pos), base: head.base}
-		shut.lowerLids(1)
-		b := &builder{lid: restLid(head, eye)}
+		for i, v := range head.base {
+			for k := range 3 {
+				shut.pos[i][k] += closed["eyesClosed"][v][k]
+			}
+		}
+		b := &builder{lid: restLid(head, eye), closed: closed}
 		head.lowerLids(b.lid)
 		b.lowLid = restLowLid(head, eye)
 		if b.lowLid == 0 {
@@ -166,10 +176,7 @@ func TestBlinkTakesBackRestSquint(t *testing.T) {
 		}
 		head.raiseLowerLids(b.lowLid)
 		all := face.All()
-		blink := head.deltas(shapes()[slices.Index(all, "eyesClosed")])
-		for i := range blink {
-			blink[i] = scale3f(blink[i], 1-b.lid)
-		}
+		blink := b.blinkDeltas(head, "eyesClosed", shapes()[slices.Index(all, "eyesClosed")])
 		blink = b.unsquint(head, "eyesClosed", blink)
 		worst := 0.0
 		for i, p := range head.pos {
