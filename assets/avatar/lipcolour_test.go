@@ -15,6 +15,7 @@ type paintedFace struct {
 	head  *part
 	uv    [][2]float32
 	base  *image.NRGBA
+	orm   *image.NRGBA
 	frame *paint.Mouth
 }
 
@@ -38,7 +39,7 @@ func paintFace(t *testing.T, cfg Config) *paintedFace {
 		t.Fatal("no mouth frame")
 	}
 	m := paint.Skin(hs, paint.RGB(colorOf(skinTones, c.Skin.Tone)), 1, 512)
-	return &paintedFace{head: head, uv: hs.UV, base: m.Base, frame: hs.Mouth}
+	return &paintedFace{head: head, uv: hs.UV, base: m.Base, orm: m.ORM, frame: hs.Mouth}
 }
 
 // at is the painted colour (sRGB, 0..1) a front view sees at (x, y): the
