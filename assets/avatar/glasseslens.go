@@ -42,19 +42,6 @@ import (
 // side; lensRings is how many rings of vertices the curve is drawn
 // with, the outermost on the rim (two: 240 triangles for the pair,
 // counted in the avatar's budget).
-//
-// Over that ring lies a glint: a brighter, narrow band just inside the
-// rim (the last lensGlintBand of the radius, about 3 mm), strongest at
-// the lens's top-outer edge, where a window or lamp above and to the side
-// would reflect, and fading to nothing by the bottom-inner edge
-// (glintAt), its texels white, up to lensGlint of alpha more; and a
-// faint diagonal streak (lensStreak of alpha, lensStreakWidth of the
-// radius wide) running into it from lensStreakAt of the way out along
-// the top-outer diagonal, clear of the iris. A blind A/B of an all-but-clear lens lost
-// 0 of 24 ("the frames look empty"); the judges liked "a faint glassy
-// sheen, strongest at the rims", and one of three saw "a milky haze that
-// dulls the eyes" on deep skin: so the sheen goes brighter at the rim,
-// and the middle stays as it was.
 const (
 	lensAlpha = 0.22
 	lensMid   = 0.12
@@ -62,12 +49,6 @@ const (
 	lensRough = 0.05
 	lensBulge = 0.0015
 	lensRings = 2
-
-	lensGlint       = 0.26
-	lensGlintBand   = 0.2
-	lensStreak      = 0.08
-	lensStreakAt    = 0.5
-	lensStreakWidth = 0.1
 )
 
 // frameRough is the frame's roughness: a satin acetate or metal.
@@ -93,10 +74,8 @@ const (
 var frameUV = [2]float32{0.75, 0.5}
 
 // lensUV is the texture coordinate of a point a share r of the way from
-// a lens's middle to its rim, at angle (radians from the lens's outer
-// side, towards its top): in the lens's disc, which glassesTexture
-// fills, its +u side the outer one on both lenses, so the glint
-// (glintAt) falls top-outer on each.
+// a lens's middle to its rim, at angle (radians, counter-clockwise seen
+// from the front): in the lens's disc, which lensTexture fills.
 func lensUV(r, angle float64) [2]float32 {
 	const w, h = 2 * lensTexels, lensTexels
 	x := lensTexels/2 + lensRadius*r*math.Cos(angle)
@@ -134,7 +113,7 @@ func (p *part) addLens(rim []vec3, cx, cy, rw, z float64) {
 	for k := 1; k <= lensRings; k++ {
 		r := float64(k) / lensRings
 		for _, q := range rim {
-			at(centre.add(q.sub(centre).scale(r)).add(n.scale(lensBulge*(1-r*r))), r, math.Atan2(q[1]-cy, sx*(q[0]-cx)))
+			at(centre.add(q.sub(centre).scale(r)).add(n.scale(lensBulge*(1-r*r))), r, math.Atan2(q[1]-cy, q[0]-cx))
 		}
 	}
 	m := uint32(len(rim))
@@ -209,8 +188,8 @@ func (b *builder) glassesMaterial(g Glasses) int {
 // metallic-roughness (G roughness, B metalness) textures: the lens's
 // square on the left, its alpha lensAlpha·(lensMid +
 // (1-lensMid)·r^lensSheen) at a share r of lensRadius from its middle
-// (1 beyond), plus its glint and streak (glintAt) in white, and the
-// frame's square on the right, opaque in the frame's colour c (linear).
+// (1 beyond), and the frame's square on the right, opaque in the
+// frame's colour c (linear).
 func glassesTexture(c rgb, metal bool) (base, orm *image.NRGBA) {
 	rect := image.Rect(0, 0, 2*lensTexels, lensTexels)
 	base, orm = image.NewNRGBA(rect), image.NewNRGBA(rect)
@@ -230,48 +209,12 @@ func glassesTexture(c rgb, metal bool) (base, orm *image.NRGBA) {
 			u := float64(x) + 0.5 - lensTexels/2
 			v := float64(y) + 0.5 - lensTexels/2
 			r := math.Min(1, math.Hypot(u, v)/lensRadius)
-			sheen := lensAlpha * (lensMid + (1-lensMid)*math.Pow(r, lensSheen))
-			glint := glintAt(u/lensRadius, -v/lensRadius)
-			// Over the sheen in white: alpha adds, the colour blends
-			// towards white by the glint's share.
-			a := sheen + glint
-			w := glint / math.Max(a, 1e-9)
-			for i := range 3 {
-				px := []*uint8{&lens.R, &lens.G, &lens.B}[i]
-				*px = srgb.Encode(lensColor[i]*(1-w) + w)
-			}
-			lens.A = unit255(a)
+			lens.A = unit255(lensAlpha * (lensMid + (1-lensMid)*math.Pow(r, lensSheen)))
 			base.SetNRGBA(x, y, lens)
 			orm.SetNRGBA(x, y, color.NRGBA{255, unit255(lensRough), 0, 255})
 		}
 	}
 	return base, orm
-}
-
-// glintAt is the alpha the lens's glint and streak add at (x, y), in
-// shares of the lens's radius from its middle, x outward, y up: the
-// glint a band from lensGlintBand inside the rim out to it, weighted by
-// how near its direction is to the top-outer one (1 there, 0 at the
-// bottom-inner); the streak a stroke lensStreakWidth wide along the
-// top-outer diagonal, from lensStreakAt of the radius out into the
-// glint, so the reflection reads as one lamp's on curved glass. Both
-// are smoothed (smooth) at their edges. The lens's UVs are polar
-// (lensUV), so a radial stroke stays straight on any rim's shape.
-func glintAt(x, y float64) float64 {
-	r := math.Hypot(x, y)
-	if r > 1 || r == 0 {
-		return 0
-	}
-	// The top-outer direction, 45° up from the outer side.
-	dx, dy := math.Sqrt2/2, math.Sqrt2/2
-	along := x*dx + y*dy
-	towards := (1 + along/r) / 2
-	band := smooth(1-lensGlintBand, 1-lensGlintBand/3, r)
-	// The streak: how far (x, y) lies off the diagonal, on its outer
-	// half, fading in from lensStreakAt.
-	off := math.Abs(-x*dy + y*dx)
-	streak := smooth(0, 1, 1-off/(lensStreakWidth/2)) * smooth(lensStreakAt, lensStreakAt+0.15, along)
-	return lensGlint*band*towards*towards + lensStreak*streak
 }
 
 // unit255 is a share 0..1 as a byte.
