@@ -72,20 +72,29 @@ func insideOut(head *part, headPos [][3]float32, inside []*part, pos [][][3]floa
 	worst := 0.0
 	for k, p := range inside {
 		for _, tr := range p.tris {
-			a, b, d := f64(pos[k][tr[0]]), f64(pos[k][tr[1]]), f64(pos[k][tr[2]])
-			for i := 0; i <= steps; i++ {
-				for j := 0; i+j <= steps; j++ {
-					u, w := float64(i)/float64(steps), float64(j)/float64(steps)
-					var q [3]float64
-					for m := range 3 {
-						q[m] = a[m] + u*(b[m]-a[m]) + w*(d[m]-a[m])
-					}
-					worst = math.Max(worst, outside(c, q))
-				}
-			}
+			trianglePoints(f64(pos[k][tr[0]]), f64(pos[k][tr[1]]), f64(pos[k][tr[2]]), steps, func(q [3]float64) {
+				worst = math.Max(worst, outside(c, q))
+			})
 		}
 	}
 	return worst
+}
+
+// trianglePoints calls fn at the points of a grid of steps a side over
+// the triangle abd: the mouth's tests sample triangles, not only their
+// vertices, because a triangle can cross a crease of the skin between
+// them.
+func trianglePoints(a, b, d [3]float64, steps int, fn func(q [3]float64)) {
+	for i := 0; i <= steps; i++ {
+		for j := 0; i+j <= steps; j++ {
+			u, w := float64(i)/float64(steps), float64(j)/float64(steps)
+			var q [3]float64
+			for m := range 3 {
+				q[m] = a[m] + u*(b[m]-a[m]) + w*(d[m]-a[m])
+			}
+			fn(q)
+		}
+	}
 }
 
 // outside is how far p lies in front of the outer skin: the depth from

@@ -16,22 +16,14 @@ func throughLips(head *part, headPos [][3]float32, teeth *part, pos [][3]float32
 	c := newFaceCover(&h, lo, hi)
 	worst := 0.0
 	for _, tr := range teeth.tris {
-		a, b, d := f64(pos[tr[0]]), f64(pos[tr[1]]), f64(pos[tr[2]])
-		for i := 0; i <= steps; i++ {
-			for j := 0; i+j <= steps; j++ {
-				u, w := float64(i)/float64(steps), float64(j)/float64(steps)
-				var q [3]float64
-				for m := range 3 {
-					q[m] = a[m] + u*(b[m]-a[m]) + w*(d[m]-a[m])
-				}
-				if math.Abs(q[0]) < side {
-					continue
-				}
-				if d := c.outOfLips(q); d > 0 {
-					worst = math.Max(worst, d)
-				}
+		trianglePoints(f64(pos[tr[0]]), f64(pos[tr[1]]), f64(pos[tr[2]]), steps, func(q [3]float64) {
+			if math.Abs(q[0]) < side {
+				return
 			}
-		}
+			if d := c.outOfLips(q); d > 0 {
+				worst = math.Max(worst, d)
+			}
+		})
 	}
 	return worst
 }
