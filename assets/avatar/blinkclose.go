@@ -245,15 +245,13 @@ func closeBlink(head *part, e eyeView, blink map[int32][3]float32, xOf func(v in
 			k[j] = math.Max(k[j], need[j+1])
 		}
 	}
-	for range blinkColumns {
-		for j := range k {
-			if j > 0 {
-				k[j] = math.Max(k[j], k[j-1]-blinkFalloff)
-			}
-			if j < blinkColumns-1 {
-				k[j] = math.Max(k[j], k[j+1]-blinkFalloff)
-			}
-		}
+	// One sweep each way gives every column the most any column's
+	// shift leaves it after falling off by blinkFalloff a column.
+	for j := 1; j < blinkColumns; j++ {
+		k[j] = math.Max(k[j], k[j-1]-blinkFalloff)
+	}
+	for j := blinkColumns - 2; j >= 0; j-- {
+		k[j] = math.Max(k[j], k[j+1]-blinkFalloff)
 	}
 	at := func(vals []float64, x float64) float64 {
 		f := (x+1)*blinkColumns/2 - 0.5 // column j's middle at j
