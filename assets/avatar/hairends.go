@@ -60,11 +60,10 @@ func newHairEnds(hair *part, joints map[string][3]float32) *hairEnds {
 	h := joints["Head"]
 	e.cx, e.cz = float64(h[0]), float64(h[2])-0.01
 	// Pieces: welded vertices joined through their triangles.
-	type key [3]int32
-	weld := map[key]int32{}
+	weld := map[[3]int32]int32{}
 	id := make([]int32, len(hair.pos))
 	for i, p := range hair.pos {
-		k := key{int32(math.Round(float64(p[0]) * 1e5)), int32(math.Round(float64(p[1]) * 1e5)), int32(math.Round(float64(p[2]) * 1e5))}
+		k := weldKey(p)
 		w, ok := weld[k]
 		if !ok {
 			w = int32(len(weld))
@@ -177,7 +176,7 @@ func taperHairEnds(hair *part, joints map[string][3]float32, style string) {
 func refineEnds(p *part, in []bool, piece []int32) []int32 {
 	weld := func(v uint32) [3]int32 {
 		q := p.pos[v]
-		return [3]int32{int32(math.Round(float64(q[0]) * 1e5)), int32(math.Round(float64(q[1]) * 1e5)), int32(math.Round(float64(q[2]) * 1e5))}
+		return weldKey(q)
 	}
 	edgeKey := func(a, b uint32) [2][3]int32 {
 		ka, kb := weld(a), weld(b)

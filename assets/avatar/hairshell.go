@@ -247,11 +247,10 @@ const curlSmoothPasses = 2
 // the mean of its own and its neighbours' mean, passes times; vertices
 // at one position (a UV seam's two sides) are one.
 func smoothOverShell(p *part, v []float64, passes int) {
-	type key [3]int32
 	node := make([]int, len(p.pos))
-	idx := map[key]int{}
+	idx := map[[3]int32]int{}
 	for i, q := range p.pos {
-		k := key{int32(math.Round(float64(q[0]) * 1e5)), int32(math.Round(float64(q[1]) * 1e5)), int32(math.Round(float64(q[2]) * 1e5))}
+		k := weldKey(q)
 		n, ok := idx[k]
 		if !ok {
 			n = len(idx)
@@ -484,11 +483,8 @@ func sculptedHair(head *part, joints map[string][3]float32, style string) *part 
 // displaced (area-weighted, welded by position across UV seams), so
 // the locks and curls raised in it catch the light.
 func shellNormals(p *part) {
-	type key [3]int32
-	q := func(v [3]float32) key {
-		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
-	}
-	acc := map[key]vec3{}
+	q := weldKey
+	acc := map[[3]int32]vec3{}
 	for _, t := range p.tris {
 		a, b, c := v3(p.pos[t[0]]), v3(p.pos[t[1]]), v3(p.pos[t[2]])
 		n := b.sub(a).cross(c.sub(a))

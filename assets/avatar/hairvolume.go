@@ -70,11 +70,8 @@ func (f hairFrame) lift(p vec3) float64 {
 // the hair above it) is seen by no one: a braided bun has 3,000 open
 // edges, and rims on all of them would spend the body's triangles.
 func rimEdges(hair *part, f hairFrame) [][2]uint32 {
-	type key [3]int32
-	q := func(v [3]float32) key {
-		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
-	}
-	weld := map[key]int32{}
+	q := weldKey
+	weld := map[[3]int32]int32{}
 	id := make([]int32, len(hair.pos))
 	for i, p := range hair.pos {
 		k := q(p)

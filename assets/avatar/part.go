@@ -117,11 +117,8 @@ func fittedPart(f *human.Fitted) *part {
 	for i := range p.src {
 		p.src[i] = int32(i)
 	}
-	type key [3]int32
-	q := func(v [3]float32) key {
-		return key{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
-	}
-	acc := map[key][3]float64{}
+	q := weldKey
+	acc := map[[3]int32][3]float64{}
 	for _, t := range f.Tris {
 		n := cross3(sub3(f.Pos[t[1]], f.Pos[t[0]]), sub3(f.Pos[t[2]], f.Pos[t[0]]))
 		for _, c := range t {
@@ -343,4 +340,11 @@ func unit3(a [3]float64) [3]float32 {
 		return [3]float32{0, 1, 0}
 	}
 	return [3]float32{float32(a[0] / l), float32(a[1] / l), float32(a[2] / l)}
+}
+
+// weldKey is a position rounded to 10 µm: vertices that share it are one
+// point of the surface (the two sides of a UV seam), for the passes that
+// weld by position.
+func weldKey(v [3]float32) [3]int32 {
+	return [3]int32{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
 }
