@@ -126,6 +126,49 @@ func (c column) seen(skin [][3]vec3) int {
 	return n
 }
 
+// blockedBy says whether a skin triangle (lidTri) meets the column's
+// ray i before the eye, as seen counts it (firstHit no farther than
+// the eye): a ray straight back hits a triangle only where its origin's
+// y lies within the triangle's span, so one outside it (by more than
+// raySlack) is passed without the ray test, and the first triangle in
+// front of the eye ends the search.
+func (c column) blockedBy(i int, skin []lidTri) bool {
+	o := c.o[i]
+	back := vec3{0, 0, -1}
+	for _, s := range skin {
+		if o[1] < s.lo-raySlack || o[1] > s.hi+raySlack {
+			continue
+		}
+		if h, _, _, ok := rayTriangle(o, back, s.p[0], s.p[1], s.p[2]); ok && h <= c.ball[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// anySeen is seen(skin) > 0, stopping at the first ray that reaches the
+// eye: what closeBlink's bisection asks, up to 14 times a column.
+func (c column) anySeen(skin []lidTri) bool {
+	for i := range c.o {
+		if !c.blockedBy(i, skin) {
+			return true
+		}
+	}
+	return false
+}
+
+// lidTri is a skin triangle as a blink shifted it, with its span in y.
+type lidTri struct {
+	p      [3]vec3
+	lo, hi float64
+}
+
+// raySlack is how far (metres) outside a triangle's span a ray is still
+// tested: the ray test's barycentric rounding can take in a point some
+// 1e-16 m outside the triangle, and a ray it would count must not be
+// culled.
+const raySlack = 1e-9
+
 // closedBlinks is the blink shapes (eyeBlinkLeft, eyeBlinkRight and their
 // sum eyesClosed, as shapes() holds them: dense by base vertex) with the
 // upper lids brought further down (shifted) so a full blink closes the
@@ -168,21 +211,30 @@ func closeBlink(head *part, e eyeView, blink map[int32][3]float32, xOf func(v in
 	for j := range xs {
 		xs[j] = 2*(float64(j)+0.5)/blinkColumns - 1
 	}
-	// The skin's triangles near each column, by their vertices and
-	// offsets: a blink moves the lids down, not across.
-	type tri struct{ p, d [3]vec3 }
-	near := func(x float64) []tri {
-		var ts []tri
+	// The skin's triangles about the eye (their first corner within two
+	// of its radii), by their vertices and the blink's offsets of them,
+	// found once for all the columns.
+	var about []lidOffsets
+	for _, t := range head.tris {
+		if v3(head.pos[t[0]]).sub(e.c).len() > 2*e.r {
+			continue
+		}
+		var tr lidOffsets
+		for k, i := range t {
+			tr.p[k] = v3(head.pos[i])
+			tr.d[k] = v3(blink[head.base[i]])
+		}
+		about = append(about, tr)
+	}
+	// near is those within 2 mm of the column at x: a blink moves the
+	// lids down, not across.
+	near := func(x float64) []lidOffsets {
+		var ts []lidOffsets
 		cx := e.c[0] + x*e.r
-		for _, t := range head.tris {
-			var tr tri
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for k, i := range t {
-				tr.p[k] = v3(head.pos[i])
-				tr.d[k] = v3(blink[head.base[i]])
-				lo, hi = math.Min(lo, tr.p[k][0]), math.Max(hi, tr.p[k][0])
-			}
-			if lo > cx+0.002 || hi < cx-0.002 || tr.p[0].sub(e.c).len() > 2*e.r {
+		for _, tr := range about {
+			lo := min(tr.p[0][0], tr.p[1][0], tr.p[2][0])
+			hi := max(tr.p[0][0], tr.p[1][0], tr.p[2][0])
+			if lo > cx+0.002 || hi < cx-0.002 {
 				continue
 			}
 			ts = append(ts, tr)
@@ -190,28 +242,38 @@ func closeBlink(head *part, e eyeView, blink map[int32][3]float32, xOf func(v in
 		return ts
 	}
 	// travel is, per column, how far the blink brings the upper lid's
-	// edge down there: the most any head vertex in it moves down.
+	// edge down there: the most any head vertex in it (within two of the
+	// eye's radii) moves down.
+	var aboutV []int
+	for i, p := range head.pos {
+		if v3(p).sub(e.c).len() < 2*e.r {
+			aboutV = append(aboutV, i)
+		}
+	}
 	travel := make([]float64, blinkColumns)
 	for j, x := range xs {
 		cx := e.c[0] + x*e.r
-		for i, p := range head.pos {
-			if q := v3(p); math.Abs(q[0]-cx) < 0.002 && q.sub(e.c).len() < 2*e.r {
+		for _, i := range aboutV {
+			if math.Abs(float64(head.pos[i][0])-cx) < 0.002 {
 				travel[j] = math.Max(travel[j], -float64(blink[head.base[i]][1]))
 			}
 		}
 	}
 	need := make([]float64, blinkColumns)
 	for j, x := range xs {
-		ts := near(x)
+		ts := crossing(near(x), e.c[0]+x*e.r)
 		col := e.column(x, ys)
-		skin := make([][3]vec3, len(ts))
+		skin := make([]lidTri, len(ts))
 		open := func(t float64) bool {
 			for i, tr := range ts {
+				s := &skin[i]
+				s.lo, s.hi = math.Inf(1), math.Inf(-1)
 				for c := range 3 {
-					skin[i][c] = tr.p[c].add(shifted(tr.d[c], t, travel[j]))
+					s.p[c] = tr.p[c].add(shifted(tr.d[c], t, travel[j]))
+					s.lo, s.hi = math.Min(s.lo, s.p[c][1]), math.Max(s.hi, s.p[c][1])
 				}
 			}
-			return col.seen(skin) > 0
+			return col.anySeen(skin)
 		}
 		if math.Abs(x) > blinkReach || travel[j] <= 0 || !open(0) {
 			continue
@@ -269,6 +331,30 @@ func closeBlink(head *part, e eyeView, blink map[int32][3]float32, xOf func(v in
 		x := (xOf(v) - e.c[0]) / e.r
 		s := shifted(v3(d), at(k, x), at(travel, x))
 		out[v] = [3]float32{float32(s[0]), float32(s[1]), float32(s[2])}
+	}
+	return out
+}
+
+// lidOffsets is a skin triangle by its vertices (p) and a blink's
+// offsets of them (d).
+type lidOffsets struct{ p, d [3]vec3 }
+
+// crossing is the triangles of ts that the line x = cx crosses, at any
+// shift of the blink (shifted moves a vertex in y only: its x is p+d at
+// every shift), within raySlack: a ray straight back at x = cx meets no
+// other, so they are culled once a column rather than tested at each of
+// the bisection's steps.
+func crossing(ts []lidOffsets, cx float64) []lidOffsets {
+	var out []lidOffsets
+	for _, tr := range ts {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for c := range 3 {
+			x := tr.p[c][0] + tr.d[c][0]
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		if lo <= cx+raySlack && hi >= cx-raySlack {
+			out = append(out, tr)
+		}
 	}
 	return out
 }
