@@ -10,7 +10,7 @@
 //   node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...]
 //     [--light room,rig] [--camera portrait,full,eyes,quarter] [--size 512]
 //     [--morph jawOpen=1,viseme_O=0.5] [--clip NAME@SECONDS]
-//     [--material white|flat|unlit]
+//     [--material white|flat|unlit] [--ssaa 2]
 //
 // --morph sets those targets on every mesh that has them; --clip poses
 // each model at that time of its own animation of that name (download a
@@ -21,6 +21,19 @@
 // and occlusion maps too (the mesh's own normals alone), "unlit" shows
 // the base colour texture with no lighting (the baked paint alone). Needs
 // `npm ci` in tools/browser-test (playwright-core, three).
+//
+// --ssaa K draws each picture K times wider and taller without
+// multisampling and averages each K by K block down to one pixel. The
+// default, multisampling (antialias), leaves single dark and light specks
+// on the faces, round the mouth most (bench/avatar-look/specks counts
+// them): Debian's chromium draws with SwiftShader, which tests a pixel's
+// samples against the depth at the pixel's centre, so a triangle seen
+// nearly edge on (the mouth's lining, a tooth's side) that crosses one
+// sample but not the centre takes that depth from its plane extended to
+// the centre, centimetres nearer, and shows through the skin in front of
+// it. A GPU tests each sample at its own depth and shows none of them;
+// without multisampling each pixel's one sample is its centre, and the
+// supersampled pictures show none either.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { main, modules, openPage } from '../../tools/browser-test/page.mjs';
@@ -34,13 +47,18 @@ for (let i = 0; i < argv.length; i++) {
 }
 const [out, ...models] = inputs;
 if (!out || models.length === 0) {
-  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS] [--material white|flat|unlit]');
+  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS] [--material white|flat|unlit] [--ssaa K]');
   process.exit(2);
 }
 const lights = (flags.light || 'room,rig').split(',');
 const cameras = (flags.camera || 'portrait,full').split(',');
 const size = Number(flags.size || 512);
 const material = flags.material || '';
+const ssaa = Number(flags.ssaa || 1);
+if (!Number.isInteger(ssaa) || ssaa < 1 || ssaa > 4) {
+  console.error('--ssaa is 1 to 4');
+  process.exit(2);
+}
 if (!['', 'white', 'flat', 'unlit'].includes(material)) {
   console.error('--material is white, flat or unlit');
   process.exit(2);
@@ -80,11 +98,11 @@ import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 const count = ${models.length}, size = ${size};
 const lights = ${JSON.stringify(lights)}, cameras = ${JSON.stringify(cameras)};
 const morphs = ${JSON.stringify(morphs)}, clip = ${JSON.stringify(clip)};
-const material = ${JSON.stringify(material)};
+const material = ${JSON.stringify(material)}, ssaa = ${ssaa};
 try {
-  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  const renderer = new THREE.WebGLRenderer({ antialias: ssaa === 1, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
-  renderer.setSize(size, size);
+  renderer.setSize(size * ssaa, size * ssaa);
   renderer.outputColorSpace = THREE.SRGBColorSpace;
   document.body.appendChild(renderer.domElement);
   const room = new THREE.PMREMGenerator(renderer).fromScene(new RoomEnvironment(), 0.04).texture;
@@ -105,6 +123,35 @@ try {
       scene.add(key, fill, rim);
     }
     return scene;
+  };
+
+  // picture is the frame just drawn as a PNG data URL, each ssaa by ssaa
+  // block of the drawing averaged to one pixel (the drawing as it is
+  // when ssaa is 1).
+  const small = document.createElement('canvas');
+  small.width = small.height = size;
+  const big = document.createElement('canvas');
+  big.width = big.height = size * ssaa;
+  const picture = () => {
+    if (ssaa === 1) return renderer.domElement.toDataURL('image/png');
+    const g = big.getContext('2d', { willReadFrequently: true });
+    g.drawImage(renderer.domElement, 0, 0);
+    const from = g.getImageData(0, 0, size * ssaa, size * ssaa).data;
+    const out = new ImageData(size, size);
+    const w = size * ssaa, n = ssaa * ssaa;
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        for (let c = 0; c < 4; c++) {
+          let sum = 0;
+          for (let dy = 0; dy < ssaa; dy++) {
+            for (let dx = 0; dx < ssaa; dx++) sum += from[4 * ((y * ssaa + dy) * w + x * ssaa + dx) + c];
+          }
+          out.data[4 * (y * size + x) + c] = Math.round(sum / n);
+        }
+      }
+    }
+    small.getContext('2d').putImageData(out, 0, 0);
+    return small.toDataURL('image/png');
   };
 
   const shots = [];
@@ -169,7 +216,7 @@ try {
         }
         camera.lookAt(target);
         renderer.render(scene, camera);
-        shots.push({ model: i, light: l, camera: c, png: renderer.domElement.toDataURL('image/png') });
+        shots.push({ model: i, light: l, camera: c, png: picture() });
       }
       scene.remove(root);
     }

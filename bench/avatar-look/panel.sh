@@ -2,7 +2,9 @@
 # A whole blind panel from this checkout: the panel's 20 avatars (the two
 # built-in ones and random-01..18, configs -seed 1) built with this
 # checkout's kiln, pictured with look.mjs beside the leader's two avatars
-# (room and rig light, portrait and full body), the room-light portraits
+# (room and rig light, portrait and full body; supersampled, --ssaa 2,
+# as a GPU would draw them: multisampled, SwiftShader drew specks round
+# every mouth that no GPU shows), the room-light portraits
 # paired Kiln beside leader with the sides shuffled (panel.mjs: 40 pairs),
 # and the judges' brief with the pairs' folder filled in.
 #
@@ -28,7 +30,7 @@ for c in "$out"/cfg/*.json; do
 	"$out/kiln" avatar "$c" "$out/glb/$(basename "$c" .json).glb"
 done
 node bench/avatar-look/look.mjs "$out/pics" "$out"/glb/*.glb "$leader/rpm-avatar-casual.glb" "$leader/rpm-avatar-office.glb" \
-	--light room,rig --camera portrait,full
+	--light room,rig --camera portrait,full --ssaa 2
 kiln=$(ls "$out"/pics/*-room-portrait.png | grep -v -e '/rpm-avatar-' -e '/sheet-' | paste -sd, -)
 node bench/avatar-look/panel.mjs "$out/pairs" "$out/key.json" --kiln "$kiln" \
 	--leader "$out/pics/rpm-avatar-casual-room-portrait.png,$out/pics/rpm-avatar-office-room-portrait.png"
