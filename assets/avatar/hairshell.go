@@ -208,8 +208,16 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 		return 0
 	}
 	top = math.Min(1, top)
-	return hairLockRise * top * paint.Tousle(p, f.sweep).Rise
+	return top * (hairLockRise*paint.Tousle(p, f.sweep).Rise + hairChunkRise*paint.TousleChunk(p, f.sweep))
 }
+
+// hairChunkRise is how far the short cut's big locks (paint.TousleChunk)
+// stand over the partings between them (metres), on top of the
+// tousle's locks. The tousle's locks are 2 cm wide: seen from the front
+// they merge into one smooth top, and the panel reads the cut as "a
+// helmet", "a solid block" (issue 22, p21, p24); the leader's short hair
+// is a few big locks with shaded partings between them.
+const hairChunkRise = 0.012
 
 // curlsUp is where curly hair's shell puts each of p's skin points:
 // out by the hair's thickness, then raised by its curl (curlDome of
