@@ -21,7 +21,7 @@ func beardCoverage(t *testing.T, style string) (cover []bool, n int) {
 		t.Fatalf("%s: no beard", style)
 	}
 	n = 512
-	m := paint.Beard(bd.part.surface(), bd.color, bd.thin, 1, n)
+	m := paint.Beard(bd.part.surface(), bd.color, 1, n)
 	cover = make([]bool, n*n)
 	for i := range cover {
 		cover[i] = m.Base.Pix[4*i+3] >= 128

@@ -69,7 +69,7 @@ func TestBlackBeardLifted(t *testing.T) {
 	body, head := restingHead(t, cfg)
 	bd := newBeard(cfg, head, body.Joints())
 	const n = 512
-	m := paint.Beard(bd.part.surface(), bd.color, bd.thin, 1, n)
+	m := paint.Beard(bd.part.surface(), bd.color, 1, n)
 	var lum []float64
 	for i := 0; i < n*n; i++ {
 		px := m.Base.Pix[4*i : 4*i+4]

@@ -45,9 +45,6 @@ type beardCut struct {
 	// shadow is how dark stubble paints the skin (0..1); a cut with
 	// shells paints its roots under them instead (paint.Roots).
 	shadow float64
-	// thin is how far in from the beard's outer edge, metres, it thins
-	// out toward the skin (beardThinning); 0 for stubble.
-	thin float64
 }
 
 // stubbleReach is how far, in units of the face (about 7 cm), the
@@ -59,10 +56,10 @@ const stubbleReach = 0.15
 
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
-	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004, thin: 0.02},
-	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008, thin: 0.025},
-	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006, thin: 0.012},
-	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, thin: 0.006},
+	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004},
+	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008},
+	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006},
+	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004},
 }
 
 // noseMask is, per base vertex, how much of the nose it is (0..1): the
@@ -354,10 +351,8 @@ type beard struct {
 	// shadow is the region with its edges widened by stubbleReach: where
 	// the stubble and the roots are painted on the skin.
 	shadow []float32
-	// thin is where the beard thins out toward the skin.
-	thin  paint.Thinning
-	color paint.RGB
-	part  *part
+	color  paint.RGB
+	part   *part
 }
 
 // newBeard cuts the configuration's facial hair on the head.
@@ -376,9 +371,6 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	toLips := lipDistances(head.pos, head, bare)
 	bd.weights = beardWeights(head, f, c.region, 0, toLips)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips)
-	if c.thin > 0 {
-		bd.thin = beardThinning(head, f, bd.weights, bd.shadow, toLips, c.thin, paint.RGB(colorOf(skinTones, cfg.Skin.Tone)))
-	}
 	if c.shells > 0 {
 		bd.part = beardPart(head, bd.weights, bare, underLip(head, f, bare), c)
 	}
@@ -395,7 +387,7 @@ func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 	}
 	s := paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.shadow}
 	if bd.cut.shells > 0 {
-		paint.Roots(skin, s, bd.color, bd.thin, seed)
+		paint.Roots(skin, s, bd.color, seed)
 		return
 	}
 	paint.Stubble(skin, s, bd.color, bd.cut.shadow, seed)
@@ -407,52 +399,6 @@ func (bd beard) mesh(b *builder, seed uint64, size int) {
 	if bd.part == nil {
 		return
 	}
-	s := bd.part.surface()
-	maps := texture{
-		key:   paint.KeyOf("beard", s, bd.color, bd.thin, seed, size),
-		paint: func() paint.Maps { return paint.Beard(s, bd.color, bd.thin, seed, size) },
-	}
+	maps := paintedBy(paint.Beard, bd.part.surface(), bd.color, seed, size)
 	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
-}
-
-// beardOuterGap is how far from the bare lips, metres, the beard's
-// outer edge thins out fully (beardThinning; from nothing at half of
-// it): the beard's edge along the lips is trimmed (lipTrims), not
-// thinned, and thinned up to the mouth's corners the cheek line drew
-// light patches beside the moustache's ends.
-const beardOuterGap = 0.01
-
-// beardThinning is where the beard thins out toward the skin: on its
-// outer edge on the face (the cheek line, the sideburns, the ends of a
-// moustache) the skin shows through, less inward, and not at all from
-// thin metres inside it, so the cheeks are the hair's colour mixed with
-// the skin's and the chin and the upper lip are dense, as the leader's
-// casual beard. The edge is every head vertex just outside the shells
-// (weight under paint's 0.3, in the stubble's reach), thinning less by
-// the lips, the nose, inside the mouth, on the upper lip under the nose
-// and under the chin: the beard meets the lips and the nose dense, and
-// its lower edge, thinned, hung light strand tips over the neck.
-func beardThinning(head *part, f faceFrame, weights, shadow []float32, toLips []float64, thin float64, skin paint.RGB) paint.Thinning {
-	nose := noseBodyMask()
-	th := paint.Thinning{Skin: skin, Reach: thin}
-	chin := (f.chin - f.lip[1]) / f.unit
-	for i, v := range head.base {
-		if weights[i] >= 0.3 || shadow[i] < 0.05 {
-			continue
-		}
-		p := head.pos[i]
-		x, y := math.Abs(float64(p[0]))/f.unit, (float64(p[1])-f.lip[1])/f.unit
-		if head.nrm[i][2] < 0 && y > -0.5 && y < 0.3 && x < 0.6 {
-			continue // inside the mouth
-		}
-		s := smooth(beardOuterGap/2, beardOuterGap, toLips[i]) *
-			(1 - smooth(0.2, 0.4, float64(nose[v]))) *
-			(1 - smooth(0, 0.1, y)*smooth(0.5, 0.35, x)) * // under the nose
-			smooth(chin-0.1, chin+0.1, y)
-		if s > 0 {
-			th.Edge = append(th.Edge, p)
-			th.Strength = append(th.Strength, float32(s))
-		}
-	}
-	return th
 }

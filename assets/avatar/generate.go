@@ -230,7 +230,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	head := texture{
-		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut, beard.thin),
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),
 		paint: func() paint.Maps {
 			skin := paint.Skin(hs, tone, seed, 512)
 			if scalp != nil {

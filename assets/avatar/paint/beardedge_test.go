@@ -26,7 +26,7 @@ func TestBeardEdgeTakesRootsColour(t *testing.T) {
 	}
 	lum := rgb.luma
 	for _, hair := range []RGB{{0.2, 0.06, 0.03}, {0.03, 0.025, 0.02}, {0.45, 0.3, 0.15}} {
-		m := Beard(s, hair, Thinning{}, 3, n)
+		m := Beard(s, hair, 3, n)
 		l0 := lum(rgb(hair))
 		var edge, inside []float64
 		for y := 0; y < n; y++ {

@@ -13,28 +13,12 @@ import "math"
 // the shells' edge is lost in it, and what the viewer sees is a dense
 // mass whose edge fades onto the skin, as the leader's beards do.
 // Stubble, with no shells over it, keeps its lighter shadow (Stubble).
-//
-// Toward the beard's outer edge (th) the roots cover less, by
-// beardShow, as the shells over them let the skin show through
-// (Beard): the skin under the shells' edge is then the colour their
-// edge is drawn in, and the fade past the edge goes on from there.
-func Roots(m Maps, s Surface, color RGB, th Thinning, seed uint64) {
+func Roots(m Maps, s Surface, color RGB, seed uint64) {
 	roots := rgb(color).scale(rootShade)
-	g := th.grid()
 	overMask(m, s, func(t texel, c rgb) rgb {
-		cover := rootsCover(t.mask, noise3(scale3(t.pos, 2200), seed+61))
-		return c.mix(roots, cover*(1-beardShow*g.sparse(t.pos)))
+		return c.mix(roots, rootsCover(t.mask, noise3(scale3(t.pos, 2200), seed+61)))
 	})
 }
-
-// beardShow is how much of the skin shows through a beard at its outer
-// edge (Thinning): half. Every texel of the shells was the hair's
-// colour, and the beard read as one flat mass pasted on the face with a
-// cut-out outline (issue 22's p23/p24 panels: "a fuzzy pasted patch",
-// "a felt block"); the leader's casual beard is the hair's colour mixed
-// with the skin's on the cheeks, thinning out over a centimetre or two
-// to its edge, and dense only on the chin and the upper lip.
-const beardShow = 0.5
 
 // rootShade is the roots' colour over the beard's: the shade between
 // the strands.
@@ -54,9 +38,3 @@ func rootsCover(mask, dots float64) float64 {
 	d := smooth(0.75-0.5*c, 0.85-0.35*c, dots)
 	return 0.95 * math.Min(1, c*(0.8+0.2*d)+0.2*c*c*c)
 }
-
-// beardSkinShade is the share of the skin's colour a beard's thinned
-// strands show (Beard): the shells take more light than the skin under
-// them, and at the full colour a thinned cheek drew a light rim along
-// the shells' edge, a tan patch beside the moustache.
-const beardSkinShade = 0.8

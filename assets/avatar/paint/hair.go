@@ -600,22 +600,12 @@ const beardRough = 0.95
 // the style's length: the shells of the beard mesh, whose vertex alpha
 // falls from 1 inside to 0.5 outside, each keep the strands long enough
 // to reach them (alpha mask at 0.5), so strands thin toward their tips.
-// Toward the beard's outer edge (th) the strands are mixed with the
-// skin's colour (beardShow says why): a thin beard shows the skin
-// between its hairs.
-func Beard(s Surface, color RGB, th Thinning, seed uint64, n int) Maps {
+func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	defer release(m)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
-	// The inner shell, the one at the edge, is drawn at 0.9 of the
-	// texture (beardPart's vertex shade) and its normals are tipped to
-	// the light (beardNormal): the skin is mixed in at beardSkinShade
-	// over that, so that it shows as the skin beside it, not a lighter
-	// rim along the shells' edge.
-	bare := rgb(th.Skin).scale(beardSkinShade / 0.9)
-	thin := th.grid()
 	parallel(n, func(y0, y1 int) {
 		clumps, edges := newFbmMemo(2, seed+51), newFbmMemo(2, seed+53)
 		for y := y0; y < y1; y++ {
@@ -661,8 +651,7 @@ func Beard(s Surface, color RGB, th Thinning, seed uint64, n int) Maps {
 				// is not a line of lit strand tips against the skin but
 				// goes on into the roots' fade (rootsCover).
 				flat := smooth(0, 0.6, in)
-				hair := base.scale((0.62+0.45*v)*flat + rootShade/0.9*(1-flat))
-				l.base[i] = hair.mix(bare, beardShow*thin.sparse(p))
+				l.base[i] = base.scale((0.62+0.45*v)*flat + rootShade/0.9*(1-flat))
 				l.height[i] = 1.2 * strand
 				l.rough[i] = beardRough
 			}
