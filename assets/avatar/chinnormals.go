@@ -23,12 +23,19 @@ const chinNormalSigma = 0.009
 const chinNormalBend = 0.0
 
 // chinNormalPasses is how many times smoothChinNormals takes the ball's
-// mean.
-const chinNormalPasses = 1
+// mean. Once left a sixth of the ridge down the middle of the pointed
+// chins (the mesh's own normals turn 15-19 degrees more across its
+// middle column of vertices than beside it on random-01, -13 and -16),
+// and in a room light the rest shaded as "a seam down the chin", one
+// side lighter than the other (p24): TestChinShading's chinSeam 2.50,
+// 1.57 and 1.77 degrees, the leader's 0.45-0.65, and random-01's chin
+// plate 3.23 degrees. Twice: 0.56, 0.44 and 0.53, plate 1.79. A wider
+// ball (12 mm) taken once did not even the ridge; it grew.
+const chinNormalPasses = 2
 
 // smoothChinNormals evens the head's normals (not its shape) over the
-// lower face, each the mean of the original normals in a ball round it
-// (chinNormalSigma), each by how alike it faces (chinNormalBend), none
+// lower face, each the mean of the normals in a ball round it
+// (chinNormalSigma, chinNormalPasses times), each by how alike it faces (chinNormalBend), none
 // on the lips: MakeHuman's shaped lower face folds along two lines from
 // the corners of the mouth to the jaw (in the shape itself: they show
 // without smoothFace too), and in a room light each fold shaded as a
