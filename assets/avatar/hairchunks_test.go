@@ -54,7 +54,9 @@ func hairChunks(t *testing.T, s *scene.Scene) float64 {
 // merge into one top in a portrait. Measured by hairChunks (the relief
 // at a big lock's scale, round the head over the top): at least 1.6 mm.
 // Before the big locks (paint.TousleChunk), default-male 1.25 mm, the
-// panel's six short cuts 1.25 to 1.34; with them (12 mm) 1.85 to 2.03.
+// feminine body's short cut 1.35, the panel's six short cuts 1.25 to
+// 1.34; with them (12 mm, from their mean: chunkMean) 1.79, 1.94 and
+// 1.75 to 1.95.
 // The leader's casual and office avatars measure 2.45 and 2.10.
 func TestShortCutChunks(t *testing.T) {
 	for _, n := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
