@@ -208,25 +208,8 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 		return 0
 	}
 	top = math.Min(1, top)
-	return top * (hairLockRise*paint.Tousle(p, f.sweep).Rise + hairChunkRise*(paint.TousleChunk(p, f.sweep)-chunkMean))
+	return hairLockRise * top * paint.Tousle(p, f.sweep).Rise
 }
-
-// hairChunkRise is how far the short cut's big locks (paint.TousleChunk)
-// stand over the partings between them (metres), on top of the
-// tousle's locks. The tousle's locks are 2 cm wide: seen from the front
-// they merge into one smooth top, and the panel reads the cut as "a
-// helmet", "a solid block" (issue 22, p21, p24); the leader's short hair
-// is a few big locks with shaded partings between them.
-const hairChunkRise = 0.012
-
-// chunkMean is about the mean of paint.TousleChunk over the top: the big
-// locks are raised from it, so their partings sink into the cut as far
-// as their crests stand out of it. Raised from the partings, the cut
-// stood 9 mm taller, taller than either of the leader's (the hair's top
-// over the eyes, default-male: 2.34 eye distances before the big locks,
-// 2.48 raised from the partings, 2.41 from the mean; the leader's casual
-// 2.48, office 2.35).
-const chunkMean = 0.4
 
 // curlsUp is where curly hair's shell puts each of p's skin points:
 // out by the hair's thickness, then raised by its curl (curlDome of

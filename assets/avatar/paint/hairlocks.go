@@ -167,17 +167,8 @@ func (l *locks) tousled(p [3]float64, g float64, seed uint64, nm *lockNoise) (sh
 	shape = 0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8)
 	across := 2.2 * l.texel / 0.09
 	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
-	// The partings between the big locks (TousleChunk) in their
-	// shade, as deep as the geometry sinks them.
-	return shape, tl.Tone, strand, chunkParting * (1 - TousleChunk(p, l.crown))
+	return shape, tl.Tone, strand, 0
 }
-
-// chunkParting is how deep under the big locks' crests their partings
-// lie for the painter's shade (metres, as a lock's depth): a little less
-// than the geometry's rise (12 mm), so a parting's floor is about a
-// fifth darker, a soft shade that still reads in a front light, which
-// flattens the geometry's own shading.
-const chunkParting = 0.01
 
 // texelSize is about how many metres one texel of an n-texel texture
 // spans on the surface s: the square root of its area in space over its

@@ -85,31 +85,6 @@ func Tousle(p, centre [3]float64) TousleLock {
 	return best
 }
 
-// chunkWidth is how wide one of the short cut's big locks is (radians
-// round the sweep centre): about 4 cm over the top, four across it.
-const chunkWidth = 0.2
-
-// TousleChunk is how high the short cut's big lock stands at p, 0..1:
-// 0 in the parting between two big locks, 1 on a crest. Over the
-// tousle's 2 cm locks lie a few big ones, as in the leader's short hair,
-// so the top reads as chunks of hair with shaded partings, not one
-// smooth shell. They run back from the forehead like the tousle's,
-// slanted a little and wavering, each rounded across (a cosine's hump,
-// so the parting is a soft shade, not a crease: hard edges read as
-// cut-outs) and each of its own height. The geometry raises them and
-// the painter shades their partings from the same function.
-func TousleChunk(p, centre [3]float64) float64 {
-	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
-	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-	a := math.Atan2(d[0], d[2]) + 0.6*(g-0.2)
-	u := a/chunkWidth + 0.15*math.Sin(g*30+a*5) + 0.5
-	k := math.Floor(u)
-	x := u - k - 0.5
-	h := 0.6 + 0.4*hash3(int(k), 0, 0, 44)
-	c := math.Cos(math.Pi * x)
-	return h * c * c
-}
-
 // SweepCentre is the point the short cut's locks sweep back from, for a
 // hair mesh with vertices pos: behind the head and below its top, so
 // over the top the locks run from the forehead back. It is read from the
