@@ -583,8 +583,6 @@ func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint
 		return paint.CurlyHair
 	case sculpted(style):
 		return paint.SweptHair
-	case style == "long":
-		return paint.LongHair
 	}
 	return paint.ScalpHair
 }

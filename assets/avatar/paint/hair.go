@@ -22,15 +22,6 @@ func ScalpHair(s Surface, color RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{sheen: true})
 }
 
-// LongHair is ScalpHair for long hair that hangs past the cheeks: a
-// few broad locks with soft shade between them, their finer locks and
-// strands faint and the sheen on their crests, so it falls in locks as
-// the leader's hair does instead of hanging as a striped curtain (issue
-// 22's panels at every session: "stiff, stripy strands", "stringy").
-func LongHair(s Surface, color RGB, seed uint64, n int) Maps {
-	return hair(s, color, seed, n, hairKind{sheen: true, long: true})
-}
-
 // CurlyHair is ScalpHair for curls: the strands are ridges of a noise
 // in 3D instead of lines along the flow, so the cards of a curly cut
 // (which lie every way) show one texture of curls across them, and the
@@ -62,8 +53,8 @@ func Brows(s Surface, color, skin RGB, seed uint64, n int) Maps {
 // scalp's painted highlight), curls, or a brow's sparse strands over
 // skin of colour skin.
 type hairKind struct {
-	sheen, curly, brow, swept, long bool
-	skin                            rgb
+	sheen, curly, brow, swept bool
+	skin                      rgb
 }
 
 // mixPerceived mixes c toward d by t as the eye sees the step, in sRGB's
@@ -93,12 +84,6 @@ const (
 	browSkin     = 0.3
 	browEdgeSkin = 0.9
 )
-
-// longStrands is how much of long hair's light and relief its fine
-// strands are (the rest is the lock's shape); the other locked styles'
-// are 0.3: down 30 cm of hanging hair, strands at 0.3 read as thin dark
-// stripes over the whole mass (TestLongHairBroadLocks).
-const longStrands = 0.12
 
 // Curls. Issue 22's panel (p12, p13) called curly hair grainy, then a
 // "sponge", then (p15) "lumpy": paint blind to the shell's curls, then
@@ -174,7 +159,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	}
 	var lk *locks
 	if kind.sheen && !kind.curly {
-		lk = newLocks(s, n, kind.swept, kind.long)
+		lk = newLocks(s, n, kind.swept)
 	}
 	parallel(n, func(y0, y1 int) {
 		ln := newLockNoise(seed)
@@ -254,17 +239,11 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					shape, tone, fine, depth := lk.at(t.pos, seed, &ln)
 					strand = fine
 					v = 0.7*shape + 0.3*fine
-					strands := 0.82 + 0.36*fine
-					if kind.long {
-						// Long hair's strands fainter (longStrands).
-						v = (1-longStrands)*shape + longStrands*fine
-						strands = 1 - 0.6*longStrands + 1.2*longStrands*fine
-					}
 					shade := 1 - 0.45*smooth(0.002, 0.02, depth)
 					// The grooves deep (0.18 of a crest's light) and the
 					// fine strands shallower than the locks, so a
 					// portrait sees locks, not a comb of thin stripes.
-					k := tone * shade * (0.18 + 0.82*shape) * strands
+					k := tone * shade * (0.18 + 0.82*shape) * (0.82 + 0.36*fine)
 					c = base.scale(0.25 + 1.05*k)
 					if light > 0 {
 						// Light hair: the same locks, shallower, never
@@ -288,11 +267,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 							// the texture's own directions mottled dark
 							// curls' tops (TestCurlyHairCalm).
 							streak = curlStreak
-						case kind.long:
-							// Long hair: the sheen along each lock's
-							// crest, a calm band down the lock; on the
-							// strands it broke into a glossy zig-zag.
-							streak = smooth(0.55, 0.95, v)
 						case lk != nil:
 							// Locks: the sheen in streaks of their own
 							// strands, along them wherever the UV pieces
@@ -317,12 +291,6 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
 					l.height[i] = 4*v + 0.8*strand
-					if kind.long {
-						// Fewer strand ridges for the light to catch: in
-						// the normal map they striped long hair as much
-						// as in its colour.
-						l.height[i] = 4*v + 0.25*strand
-					}
 				}
 				l.rough[i] = 0.78 - 0.1*v
 				// How much of a strand tip the texel is: near an open

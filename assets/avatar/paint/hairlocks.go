@@ -23,9 +23,6 @@ type locks struct {
 	texel float64
 	// swept: the locks are the short cut's tousle (Tousle), from crown.
 	swept bool
-	// long: the locks are long hair's (LongHair): longLockCount broad
-	// locks, the finer locks within them faint (longSubShare).
-	long bool
 }
 
 const (
@@ -38,22 +35,11 @@ const (
 	// lockCount so they fall differently in every lock.
 	subLockCount = 107
 	dirBins      = 24
-	// longLockCount is long hair's locks round the head, about 3.8 cm
-	// wide: at lockCount, with the finer locks at subShare of the shape
-	// and the strands a third of a lock's light, long hair hanging past
-	// the cheeks read at every panel as "stiff, stripy strands",
-	// "stringy", a striped curtain (TestLongHairBroadLocks).
-	longLockCount = 15
-	// longSubShare is how much of a long lock's shape its finer locks
-	// are; the other styles' are 0.22, enough to split their crests, but
-	// down long hair, hanging straight for 30 cm, they showed as thin
-	// dark stripes over the whole length.
-	longSubShare = 0.07
 )
 
 // newLocks finds the locks of the hair over s; swept moves their crown
 // back and down behind the head, so they run front to back over the top.
-func newLocks(s Surface, n int, swept, long bool) *locks {
+func newLocks(s Surface, n int, swept bool) *locks {
 	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, p := range s.Pos {
 		for a := 0; a < 3; a++ {
@@ -64,7 +50,6 @@ func newLocks(s Surface, n int, swept, long bool) *locks {
 		crown:  [3]float64{(lo[0] + hi[0]) / 2, hi[1], (lo[2] + hi[2]) / 2},
 		centre: headCentre(s.Pos),
 		outer:  make([]float64, dirBins*dirBins),
-		long:   long,
 	}
 	if swept {
 		// The tousle's centre, as the sculpted cut's geometry found
@@ -121,14 +106,10 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	// widens others, so they are not an even comb of stripes.
 	wander := nm.wander.at([3]float64{c * 2.5, s * 2.5, g * 22}) - 0.5
 	width := nm.width.at([3]float64{c * 7, s * 7, g * 9}) - 0.5
-	count := lockCount
-	if l.long {
-		count = longLockCount
-	}
-	u := phi/(2*math.Pi)*float64(count) + 1.1*wander + 0.9*width
+	u := phi/(2*math.Pi)*lockCount + 1.1*wander + 0.9*width
 	k := math.Floor(u)
 	f := u - k
-	id := ((int(k) % count) + count) % count
+	id := ((int(k) % lockCount) + lockCount) % lockCount
 	// A round lock: the groove between two locks is as wide as the
 	// light falling off a round crest leaves it (a power of 0.55 kept
 	// the crest flat and the groove a hairline that the portrait's
@@ -138,11 +119,7 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	// split and they are not ribbed like corduroy.
 	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
 	f2 := u2 - math.Floor(u2)
-	if l.long {
-		shape = (1-longSubShare)*shape + longSubShare*math.Pow(4*f2*(1-f2), 0.8)
-	} else {
-		shape = 0.78*shape + 0.22*math.Pow(4*f2*(1-f2), 0.8)
-	}
+	shape = 0.78*shape + 0.22*math.Pow(4*f2*(1-f2), 0.8)
 	// The roots, where the locks part from the crown (a parting, the
 	// whorl), lie in the shade of the locks round them.
 	roots := 0.62 + 0.38*smooth(0.008, 0.05, g)

@@ -567,9 +567,39 @@ func TestBrowFilledWithThinningEdge(t *testing.T) {
 // grooves at 0.54 of the crests (0.61 with 40 thinner locks, whose
 // grooves a portrait lost; the clumps before, 0.57).
 func TestHairLocks(t *testing.T) {
-	const n = 512
-	img := decode(t, ScalpHair(hairCap(), RGB{0.12, 0.06, 0.03}, 5, n).Base)
-	box := capLuma(img, n)
+	const r, seg, n = 0.1, 48, 512
+	var s Surface
+	for j := 0; j <= seg; j++ {
+		lat := 0.4 * math.Pi * float64(j) / seg // the top 72°
+		for i := 0; i <= seg; i++ {
+			lon := 2 * math.Pi * float64(i) / seg
+			x, y, z := math.Sin(lat)*math.Sin(lon), math.Cos(lat), math.Sin(lat)*math.Cos(lon)
+			s.Pos = append(s.Pos, [3]float32{float32(r * x), float32(1.6 + r*y), float32(r * z)})
+			s.UV = append(s.UV, [2]float32{float32(0.5 + 0.45*x), float32(0.5 + 0.45*z)})
+		}
+	}
+	for j := 0; j < seg; j++ {
+		for i := 0; i < seg; i++ {
+			a := uint32(j*(seg+1) + i)
+			b, c, d := a+1, a+uint32(seg+1), a+uint32(seg+2)
+			s.Tris = append(s.Tris, [3]uint32{a, c, b}, [3]uint32{b, c, d})
+		}
+	}
+	s.Mask = make([]float32, len(s.Pos))
+	img := decode(t, ScalpHair(s, RGB{0.12, 0.06, 0.03}, 5, n).Base)
+	// Linear luma (the light the hair reflects) in a 3×3 box: the
+	// locks, not single strands.
+	box := func(rho, phi float64) float64 {
+		cx, cy := n*(0.5+0.45*rho*math.Sin(phi)), n*(0.5+0.45*rho*math.Cos(phi))
+		sum := 0.0
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				p := img.NRGBAAt(int(cx)+dx, int(cy)+dy)
+				sum += 0.2126*srgbToLinear(p.R) + 0.7152*srgbToLinear(p.G) + 0.0722*srgbToLinear(p.B)
+			}
+		}
+		return sum / 9
+	}
 	const step = 12 // texels: about half a lock
 	var across, along, lo, hi float64
 	var ring []float64
@@ -595,50 +625,6 @@ func TestHairLocks(t *testing.T) {
 	}
 	if groove > 0.58 {
 		t.Errorf("grooves at %.2f of the crests' luma, want dark gaps between locks (at most 0.58)", groove)
-	}
-}
-
-// hairCap is the top 72° of a head-sized sphere (radius 10 cm, crown
-// at 1.7 m) whose UVs are a view from above: rho (the sine of the angle
-// from the crown) and phi (round the head) lie at 0.5 + 0.45·rho·(sin
-// phi, cos phi) in the texture (capLuma).
-func hairCap() Surface {
-	const r, seg = 0.1, 48
-	var s Surface
-	for j := 0; j <= seg; j++ {
-		lat := 0.4 * math.Pi * float64(j) / seg // the top 72°
-		for i := 0; i <= seg; i++ {
-			lon := 2 * math.Pi * float64(i) / seg
-			x, y, z := math.Sin(lat)*math.Sin(lon), math.Cos(lat), math.Sin(lat)*math.Cos(lon)
-			s.Pos = append(s.Pos, [3]float32{float32(r * x), float32(1.6 + r*y), float32(r * z)})
-			s.UV = append(s.UV, [2]float32{float32(0.5 + 0.45*x), float32(0.5 + 0.45*z)})
-		}
-	}
-	for j := 0; j < seg; j++ {
-		for i := 0; i < seg; i++ {
-			a := uint32(j*(seg+1) + i)
-			b, c, d := a+1, a+uint32(seg+1), a+uint32(seg+2)
-			s.Tris = append(s.Tris, [3]uint32{a, c, b}, [3]uint32{b, c, d})
-		}
-	}
-	s.Mask = make([]float32, len(s.Pos))
-	return s
-}
-
-// capLuma reads an n-texel texture painted over hairCap at (rho, phi):
-// linear luma (the light the hair reflects) in a 3×3 box, the locks,
-// not single strands.
-func capLuma(img *image.NRGBA, n int) func(rho, phi float64) float64 {
-	return func(rho, phi float64) float64 {
-		cx, cy := float64(n)*(0.5+0.45*rho*math.Sin(phi)), float64(n)*(0.5+0.45*rho*math.Cos(phi))
-		sum := 0.0
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				p := img.NRGBAAt(int(cx)+dx, int(cy)+dy)
-				sum += 0.2126*srgbToLinear(p.R) + 0.7152*srgbToLinear(p.G) + 0.0722*srgbToLinear(p.B)
-			}
-		}
-		return sum / 9
 	}
 }
 
