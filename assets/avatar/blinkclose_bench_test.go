@@ -21,14 +21,7 @@ func BenchmarkClosedBlinks(b *testing.B) {
 			}
 			head, _ := bodyParts(body, make([]bool, len(human.BodyMesh().Tris)))
 			head.closeLips()
-			var eyes [2]*part
-			for s, id := range []string{"eyes/left", "eyes/right"} {
-				f, err := body.Fit(id)
-				if err != nil {
-					b.Fatal(err)
-				}
-				eyes[s] = fittedPart(f)
-			}
+			eyes := fittedEyes(b, body)
 			xOf := func(v int32) float64 { return float64(body.Pos[v][0]) }
 			var cpu time.Duration
 			for b.Loop() {

@@ -68,14 +68,7 @@ func TestBlinkClosesEye(t *testing.T) {
 	}
 	for _, f := range faces {
 		body, head := restingHead(t, f.cfg.resolve())
-		var eyes [2]*part
-		for s, id := range []string{"eyes/left", "eyes/right"} {
-			fe, err := body.Fit(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eyes[s] = fittedPart(fe)
-		}
+		eyes := fittedEyes(t, body)
 		closed := closedBlinks(head, eyes, func(v int32) float64 { return float64(body.Pos[v][0]) })
 		for s, name := range blinks {
 			share, slit := blinkSlit(head, newEyeView(eyes[s]), closed[name])

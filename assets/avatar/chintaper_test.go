@@ -51,18 +51,7 @@ func chinTaper(head *scene.Primitive, eyeL, eyeR vec3) float64 {
 // takes them), Kiln's and the leader's alike.
 func sceneChinTaper(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	box := func(p *scene.Primitive) (c vec3) {
-		lo, hi := vec3{1e9, 1e9, 1e9}, vec3{-1e9, -1e9, -1e9}
-		for _, q := range p.Positions {
-			for a := range 3 {
-				lo[a], hi[a] = math.Min(lo[a], float64(q[a])), math.Max(hi[a], float64(q[a]))
-			}
-		}
-		for a := range 3 {
-			c[a] = (lo[a] + hi[a]) / 2
-		}
-		return c
-	}
+	box := func(p *scene.Primitive) vec3 { return vec3(facemeasure.Centre(p)) }
 	return chinTaper(meshOf(t, s, "Wolf3D_Head"), box(meshOf(t, s, "EyeLeft")), box(meshOf(t, s, "EyeRight")))
 }
 

@@ -9,6 +9,20 @@ import (
 	"github.com/kilnhq/kiln/assets/avatar/human"
 )
 
+// fittedEyes is both eyes fitted to body, left then right, as the lid
+// and blink tests and benchmarks need them beside the head.
+func fittedEyes(tb testing.TB, body *human.Body) (eyes [2]*part) {
+	tb.Helper()
+	for s, id := range []string{"eyes/left", "eyes/right"} {
+		f, err := body.Fit(id)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		eyes[s] = fittedPart(f)
+	}
+	return eyes
+}
+
 // eyeShows is the share of the left eye's front disc (its radius, seen
 // straight from the front) where a ray from in front reaches the eye
 // before the head's skin: how much of the eye a viewer sees. The head is
@@ -17,14 +31,7 @@ import (
 func eyeShows(t *testing.T, cfg Config, pose func(body *human.Body, head *part, eyes [2]*part)) float64 {
 	t.Helper()
 	body, head := restingHead(t, cfg.resolve())
-	var eyes [2]*part
-	for s, id := range []string{"eyes/left", "eyes/right"} {
-		f, err := body.Fit(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eyes[s] = fittedPart(f)
-	}
+	eyes := fittedEyes(t, body)
 	pose(body, head, eyes)
 	eye := eyes[0]
 	var c vec3

@@ -84,14 +84,7 @@ func TestLowerLidOnEyeball(t *testing.T) {
 	all := face.All()
 	for _, f := range panelFaces() {
 		body, head := restingHead(t, f.cfg.resolve())
-		var eyes [2]*part
-		for s, id := range []string{"eyes/left", "eyes/right"} {
-			fe, err := body.Fit(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eyes[s] = fittedPart(fe)
-		}
+		eyes := fittedEyes(t, body)
 		b := &builder{closed: closedBlinks(head, eyes, func(v int32) float64 { return float64(body.Pos[v][0]) }), lid: restLid(head, eyes[0])}
 		head.lowerLids(b.lid)
 		b.lowLid = restLowLid(head, eyes[0])

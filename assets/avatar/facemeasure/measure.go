@@ -85,7 +85,7 @@ func Measure(s *scene.Scene) (Props, error) {
 	if len(head.Normals) != len(head.Positions) {
 		return out, fmt.Errorf("the head has no normals")
 	}
-	a, b := centre(el), centre(er)
+	a, b := Centre(el), Centre(er)
 	f := frame{ipd: math.Abs(a[0] - b[0]), eyeY: (a[1] + b[1]) / 2, eyeZ: (a[2] + b[2]) / 2}
 	m := f.middle(head)
 	if math.IsInf(m.menY, 1) {
@@ -236,8 +236,9 @@ func mesh(s *scene.Scene, name string) (*scene.Primitive, error) {
 	return nil, fmt.Errorf("no mesh %s", name)
 }
 
-// centre is the middle of a primitive's box.
-func centre(p *scene.Primitive) (c [3]float64) {
+// Centre is the middle of a primitive's box: where facemeasure takes an
+// eye to be, so tests that measure from the eyes agree with it.
+func Centre(p *scene.Primitive) (c [3]float64) {
 	lo, hi := [3]float64{1e9, 1e9, 1e9}, [3]float64{-1e9, -1e9, -1e9}
 	for _, q := range p.Positions {
 		for a := range 3 {
