@@ -114,24 +114,12 @@ func (e eyeView) column(x float64, ys []float64) column {
 	return c
 }
 
-// seen counts the column's rays that reach the eye before the skin's
-// triangles.
-func (c column) seen(skin [][3]vec3) int {
-	n := 0
-	for i, o := range c.o {
-		if c.ball[i] < firstHit(o, skin) {
-			n++
-		}
-	}
-	return n
-}
-
 // blockedBy says whether a skin triangle (lidTri) meets the column's
-// ray i before the eye, as seen counts it (firstHit no farther than
-// the eye): a ray straight back hits a triangle only where its origin's
-// y lies within the triangle's span, so one outside it (by more than
-// raySlack) is passed without the ray test, and the first triangle in
-// front of the eye ends the search.
+// ray i before the eye (firstHit no farther than the eye, as the tests'
+// seen counts it): a ray straight back hits a triangle only where its
+// origin's y lies within the triangle's span, so one outside it (by
+// more than raySlack) is passed without the ray test, and the first
+// triangle in front of the eye ends the search.
 func (c column) blockedBy(i int, skin []lidTri) bool {
 	o := c.o[i]
 	back := vec3{0, 0, -1}
