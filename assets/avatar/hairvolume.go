@@ -183,7 +183,8 @@ func thickTriangles(hair *part, joints map[string][3]float32, style string) int 
 // the rim's normal pointed away from a viewer who saw the rim's face,
 // and three.js lit those rims as light grey strips: the seam at
 // default-female's temple and the light lines between the cards, issue
-// 22's panel's "seams".) Curly hair is left as it is (solidHair).
+// 22's panel's "seams".) Long hair's fringe then gets a smooth lower
+// edge (smoothFringeEdge). Curly hair is left as it is (solidHair).
 func thickenHair(hair *part, joints map[string][3]float32, style string) {
 	if !solidHair(style) || sculpted(style) || bobbed(style) || len(hair.tris) == 0 {
 		return
@@ -228,6 +229,11 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		// The same turn as the triangle, so the rim faces the way the
 		// card's front does where it folds.
 		hair.tris = append(hair.tris, [3]uint32{j, i, ri}, [3]uint32{j, ri, rj})
+	}
+	if tapered(style) {
+		for range fringePasses {
+			smoothFringeEdge(hair, f)
+		}
 	}
 	smoothHairNormals(hair)
 }
