@@ -21,19 +21,11 @@ func TestFringeHasNoNotch(t *testing.T) {
 	for _, body := range []string{Feminine, Masculine} {
 		t.Run(body, func(t *testing.T) {
 			cfg := Default(body)
-			cfg.Hair.Style = "long"
-			s, err := Generate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hp, ht := meshPositions(s, "Wolf3D_Hair")
-			eye := midY(meshNamed(s, "EyeLeft"))
-			front := maxZ(meshNamed(s, "Wolf3D_Head"))
 			const (
 				column = 0.002
 				half   = 12 // columns either side of the middle
 			)
-			low := fringeEdgeHeights(hp, ht, eye, front-0.04, column, half)
+			low := longFringeEdge(t, cfg, column, half)
 			worst, at := 0.0, 0.0
 			for k := range low {
 				if math.IsInf(low[k], 1) {
@@ -51,6 +43,22 @@ func TestFringeHasNoNotch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// longFringeEdge builds cfg with long hair and is its fringe's lower
+// edge as fringeEdgeHeights finds it, over the forehead from 4 cm behind
+// the head's front: what both fringe tests measure.
+func longFringeEdge(t *testing.T, cfg Config, w float64, half int) []float64 {
+	t.Helper()
+	cfg.Hair.Style = "long"
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, ht := meshPositions(s, "Wolf3D_Hair")
+	eye := midY(meshNamed(s, "EyeLeft"))
+	front := maxZ(meshNamed(s, "Wolf3D_Head"))
+	return fringeEdgeHeights(hp, ht, eye, front-0.04, w, half)
 }
 
 // fringeEdgeHeights is, for each of the 2*half+1 columns of width w

@@ -37,15 +37,7 @@ func TestFringeEdgeSmooth(t *testing.T) {
 				cfg = Random(c.seed)
 				cfg.Body.Type = c.body
 			}
-			cfg.Hair.Style = "long"
-			s, err := Generate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hp, ht := meshPositions(s, "Wolf3D_Hair")
-			eye := midY(meshNamed(s, "EyeLeft"))
-			front := maxZ(meshNamed(s, "Wolf3D_Head"))
-			low := fringeEdgeHeights(hp, ht, eye, front-0.04, 0.001, 75)
+			low := longFringeEdge(t, cfg, 0.001, 75)
 			at := edgeNotches(low, 0.03, 0.0005, 10)
 			t.Logf("%s: %d notches in the fringe's lower edge, at x (mm) %v", c.name, len(at), at)
 			if len(at) > 3 {
