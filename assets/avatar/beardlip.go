@@ -50,13 +50,13 @@ const beardCornerGap = 0.006
 // corners, fading to 0 at the parting and at 0.25 units over it.
 func cornerGap(p [3]float32, f faceFrame) float64 {
 	y := (float64(p[1]) - f.lip[1]) / f.unit
-	return lipSide(p, f) * (1 - smooth(0.1, 0.25, y)) * smooth(0, 0.05, y)
+	return lipSide(p, f) * (1 - smoothstep(0.1, 0.25, y)) * smoothstep(0, 0.05, y)
 }
 
 // lipSide is 0 in the middle of the mouth (within 1.1 cm of the face's
 // midline, 0.15 face units) and 1 toward its corners (from 0.3 units).
 func lipSide(p [3]float32, f faceFrame) float64 {
-	return smooth(0.15, 0.3, math.Abs(float64(p[0]))/f.unit)
+	return smoothstep(0.15, 0.3, math.Abs(float64(p[0]))/f.unit)
 }
 
 // mix is the pair's first value at s = 0, its second at 1.
@@ -105,7 +105,7 @@ const lipCornerMask = -1
 // cornerGap, keeps: 1 on
 // the skin, 0 on the lips and at their edge.
 func lipThinning(lc float32, d, side, corner float64) float64 {
-	return (1 - smooth(mix(beardLipSoft, side), mix(beardLipBare, side), float64(lc))) * smooth(0, mix(beardLipGap, side)+beardCornerGap*corner, d)
+	return (1 - smoothstep(mix(beardLipSoft, side), mix(beardLipBare, side), float64(lc))) * smoothstep(0, mix(beardLipGap, side)+beardCornerGap*corner, d)
 }
 
 // beardLipTrim is how far from the lips, metres, the beard grows to its
@@ -124,7 +124,7 @@ const beardLipTrim = 0.01
 func lipTrims(region, head *part, bare []bool) []float64 {
 	out := lipDistances(region.pos, head, bare)
 	for i, d := range out {
-		out[i] = smooth(0, beardLipTrim, d)
+		out[i] = smoothstep(0, beardLipTrim, d)
 	}
 	return out
 }

@@ -131,9 +131,9 @@ func chinRegion(head *part, f faceFrame) []float64 {
 	for i, v := range head.base {
 		p := head.pos[i]
 		x, y := math.Abs(float64(p[0]))/u, (float64(p[1])-f.lip[1])/u
-		w := smooth(1.0, 0.7, x) * smooth(top+0.15, top, y) * smooth(chin-0.1, chin, y)
-		w *= smooth(-0.2, 0.2, float64(head.nrm[i][2]))
-		w *= 1 - smooth(0.05, 0.3, float64(lips[v]))
+		w := smoothstep(1.0, 0.7, x) * smoothstep(top+0.15, top, y) * smoothstep(chin-0.1, chin, y)
+		w *= smoothstep(-0.2, 0.2, float64(head.nrm[i][2]))
+		w *= 1 - smoothstep(0.05, 0.3, float64(lips[v]))
 		out[i] = w
 	}
 	return out

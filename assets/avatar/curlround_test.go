@@ -138,7 +138,7 @@ func frontOutline(t *testing.T, s *scene.Scene) (turn float64) {
 // bumpy but smooth outline, not a polygon mass. Issue 22's panel (p21)
 // scored the curly heads lowest ("a lumpy, faceted polygon mass",
 // "cracked tiles", random-08, -09, -14): each curl rose almost linearly
-// out of its crease (smooth(0, 1, Rise²) over a distance that stays
+// out of its crease (smoothstep(0, 1, Rise²) over a distance that stays
 // under a third of a curl over most of it), a pyramid of flat faces
 // sampled at vertices 5 mm apart, so the surface folded 30-60° at its
 // edges and the outline turned in corners. Now each curl is a dome over

@@ -147,12 +147,6 @@ func frameOf(head *part, joints map[string][3]float32) faceFrame {
 	return f
 }
 
-// smooth is 0 below a, 1 above b, and smooth between.
-func smooth(a, b, x float64) float64 {
-	t := math.Max(0, math.Min(1, (x-a)/(b-a)))
-	return t * t * (3 - 2*t)
-}
-
 // beardWeights is, per head vertex, how much of the region it is (0..1),
 // with soft edges so the hair thins out instead of stopping at a line.
 // Heights are in units of the face (f.unit) from the lips' middle;
@@ -174,7 +168,7 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips 
 		dr := (f.lip[2] - z) / u
 		// Never on the nose, the lips (beardlip.go), inside the mouth,
 		// or behind the sideburns.
-		w := (1 - smooth(0.5, 0.85, float64(nose[v]))) * smooth(f.ear-0.3*reach*u, f.ear+0.012, z)
+		w := (1 - smoothstep(0.5, 0.85, float64(nose[v]))) * smoothstep(f.ear-0.3*reach*u, f.ear+0.012, z)
 		w *= lipThinning(lc[v], toLips[i], lipSide(p, f), cornerGap(p, f))
 		// Inside the mouth: the skin there faces back. It was also
 		// required to lie behind the lips' mean depth, which the upper
@@ -184,13 +178,13 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips 
 		}
 		// Upper lip: between the lip and the nose, a little wider than
 		// the mouth.
-		mous := smooth(0.58, 0.46, x) * smooth(0.04, 0.09, y) * smooth(0.32, 0.25, y)
+		mous := smoothstep(0.58, 0.46, x) * smoothstep(0.04, 0.09, y) * smoothstep(0.32, 0.25, y)
 		switch region {
 		case "moustache":
-			w *= math.Max(mous, smooth(0.58, 0.46, x)*smooth(0.3, 0.38, x)*smooth(-0.1, -0.02, y)*smooth(0.32, 0.25, y))
+			w *= math.Max(mous, smoothstep(0.58, 0.46, x)*smoothstep(0.3, 0.38, x)*smoothstep(-0.1, -0.02, y)*smoothstep(0.32, 0.25, y))
 		case "goatee":
-			chinPart := smooth(0.5, 0.38, x) * smooth(-0.1, -0.18, y) * smooth(chin-0.15, chin-0.05, y)
-			sides := smooth(0.58, 0.46, x) * smooth(0.3, 0.38, x) * smooth(0.25, 0.18, y) * smooth(chin-0.05, chin+0.1, y)
+			chinPart := smoothstep(0.5, 0.38, x) * smoothstep(-0.1, -0.18, y) * smoothstep(chin-0.15, chin-0.05, y)
+			sides := smoothstep(0.58, 0.46, x) * smoothstep(0.3, 0.38, x) * smoothstep(0.25, 0.18, y) * smoothstep(chin-0.05, chin+0.1, y)
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
 			top := math.Min(0.02+0.45*dr+0.25*dr*dr, 0.85)
@@ -201,13 +195,13 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips 
 				top = math.Min(0.02+0.4*dr+0.2*dr*dr, 0.75)
 				low = 0.1
 			}
-			cheeks := smooth(top+0.05+reach, top-0.05, y) * smooth(chin-low-0.1-reach, chin-low, y)
+			cheeks := smoothstep(top+0.05+reach, top-0.05, y) * smoothstep(chin-low-0.1-reach, chin-low, y)
 			// The upper lip is the moustache's part of the region.
 			// It joins the beard round the mouth's corners: a gap there
 			// showed skin in patches between the two (issue 22's panel).
-			lip := smooth(0.5, 0.38, x) * smooth(0.04, 0.09, y) * smooth(0.28, 0.2, y)
+			lip := smoothstep(0.5, 0.38, x) * smoothstep(0.04, 0.09, y) * smoothstep(0.28, 0.2, y)
 			if x < 0.6 && y > 0 {
-				cheeks = math.Min(cheeks, math.Max(lip, smooth(0.4, 0.5, x)))
+				cheeks = math.Min(cheeks, math.Max(lip, smoothstep(0.4, 0.5, x)))
 			}
 			w *= math.Max(cheeks, lip)
 		}
@@ -292,7 +286,7 @@ func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *p
 			// each shell's edge showed as a step beside the next, a
 			// patch laid on the face (issue 22's panel).
 			// Near the lips it is trimmed short (lipTrims).
-			grow := smooth(0.25, 0.85, w) * trim[i]
+			grow := smoothstep(0.25, 0.85, w) * trim[i]
 			d := c.inner + c.length*h*grow
 			n := region.nrm[i]
 			droop := 0.35 * c.length * h * h * grow

@@ -169,7 +169,7 @@ func (g bobGrid) blur(passes int) {
 func (g bobGrid) roundCrown() {
 	for j := 0; j < bobBins; j++ {
 		e := (float64(j)+0.5)/bobBins*math.Pi - math.Pi/2
-		w := smooth(bobCrown, math.Pi/2, e)
+		w := smoothstep(bobCrown, math.Pi/2, e)
 		if w == 0 {
 			continue
 		}
@@ -287,7 +287,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 	for i := range low {
 		a := (float64(i)+0.5)/bobBins*math.Pi - math.Pi
 		if x := math.Abs(math.Sin(a)) * outer.at(a, 0); x < fringeOuter && math.Abs(a) < math.Pi/2 {
-			low[i] = math.Max(low[i], bobFringeFloor*(1-smooth(fringeInner, fringeOuter, x)))
+			low[i] = math.Max(low[i], bobFringeFloor*(1-smoothstep(fringeInner, fringeOuter, x)))
 		}
 	}
 	// edge is the elevation of the lower edge at azimuth a: the height
@@ -328,7 +328,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 				// off the head on top.
 				// The gaps between the locks sunk in (bobLockSink).
 				sink, _ := bobLockSink(a, float64(i)/bobRows)
-				r := math.Max(outer.at(a, e)+bobLift*smooth(0.1, 1.2, e)-sink, clear.at(a, e))
+				r := math.Max(outer.at(a, e)+bobLift*smoothstep(0.1, 1.2, e)-sink, clear.at(a, e))
 				q = f.c.add(dirOf(a, e).scale(r))
 				col = append(col, q)
 			} else {
@@ -429,8 +429,8 @@ func bareForehead(mask []float32, head *part, joints map[string][3]float32) {
 	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
 	ear := float64(joints["Head"][2]) + 0.012
 	for i, q := range head.pos {
-		front := smooth(ear-0.01, ear+0.01, float64(q[2]))
-		mask[i] *= float32(1 - front*smooth(eye+bobForehead+0.02, eye+bobForehead, float64(q[1])))
+		front := smoothstep(ear-0.01, ear+0.01, float64(q[2]))
+		mask[i] *= float32(1 - front*smoothstep(eye+bobForehead+0.02, eye+bobForehead, float64(q[1])))
 	}
 }
 

@@ -62,7 +62,7 @@ func bobLock(a float64) (shape, layer float64) {
 // gaps read as notches in a diagonal edge (as curl15's did).
 func bobLockRise(a float64) float64 {
 	shape, layer := bobLock(a)
-	return (bobLockTaper*(1-shape) + bobLockLayer*layer) * smooth(bobLockFront, bobLockFront+math.Pi/9, math.Abs(a))
+	return (bobLockTaper*(1-shape) + bobLockLayer*layer) * smoothstep(bobLockFront, bobLockFront+math.Pi/9, math.Abs(a))
 }
 
 // bobLockFront is the azimuth (radians from the front) within which the
@@ -75,6 +75,6 @@ const bobLockFront = 50 * math.Pi / 180
 // up to about the ears.
 func bobLockSink(a, t float64) (sink, light float64) {
 	shape, _ := bobLock(a)
-	w := (1 - shape) * smooth(0.35, 1, t)
+	w := (1 - shape) * smoothstep(0.35, 1, t)
 	return bobLockGroove * w, 1 - (1-bobLockShade)*w
 }

@@ -132,28 +132,28 @@ func (f scalpFrame) inside(p vec3) float64 {
 // normal is n, in lies inside the hairline (inside).
 func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 	a := math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z))
-	front := smooth(1.0, 0.35, a)
-	side := hairSideEdge + (hairSide-hairSideEdge)*smooth(0, 0.03, in)
+	front := smoothstep(1.0, 0.35, a)
+	side := hairSideEdge + (hairSide-hairSideEdge)*smoothstep(0, 0.03, in)
 	// The top: the more the skin faces up, and over the front the
 	// farther from the forehead's hairline.
-	top := hairTop + (hairQuiff-hairTop)*front*smooth(-0.04, 0.06, p[2]-f.z)
-	up := math.Max(smooth(0.05, 0.65, n[1]), front*smooth(0, 0.03, in))
+	top := hairTop + (hairQuiff-hairTop)*front*smoothstep(-0.04, 0.06, p[2]-f.z)
+	up := math.Max(smoothstep(0.05, 0.65, n[1]), front*smoothstep(0, 0.03, in))
 	t := side + (top-side)*up
 	// At the forehead the hair starts thick (swept up off it).
-	edge := hairFrontEdge * front * (1 - smooth(0, 0.03, in))
+	edge := hairFrontEdge * front * (1 - smoothstep(0, 0.03, in))
 	if f.curly {
 		// Curls: a close, even mass, a little fuller on top, rising
 		// from the hairline within two centimetres; close on the
 		// sideburns, which show under a hat's brim (thick there, they
 		// stood out from under it as tufts).
-		full := smooth(0, 0.02, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
-		return hairCurlEdge + (hairCurl-hairCurlEdge)*full + 0.006*smooth(0.3, 0.9, n[1])
+		full := smoothstep(0, 0.02, in) * smoothstep(f.eye+0.005, f.eye+0.035, p[1])
+		return hairCurlEdge + (hairCurl-hairCurlEdge)*full + 0.006*smoothstep(0.3, 0.9, n[1])
 	}
 	if f.buzz {
 		// Cropped close: thinner than the short cut's sides, and
 		// thinning to nothing over its last 2 cm, so the hairline is
 		// a fade on the skin, not a shell's edge.
-		return hairBuzzEdge + (hairBuzz-hairBuzzEdge)*smooth(0, 0.02, in)
+		return hairBuzzEdge + (hairBuzz-hairBuzzEdge)*smoothstep(0, 0.02, in)
 	}
 	return math.Max(t, edge+side*(1-front))
 }
@@ -199,11 +199,11 @@ func (f scalpFrame) lockRise(p, n vec3, in float64) float64 {
 		return 0
 	}
 	if f.curly {
-		return hairCurlRise * smooth(0, 0.015, in) * smooth(f.eye+0.005, f.eye+0.035, p[1])
+		return hairCurlRise * smoothstep(0, 0.015, in) * smoothstep(f.eye+0.005, f.eye+0.035, p[1])
 	}
 	// Over the front the locks rise from 2 cm inside the hairline
 	// (4 cm before), so the front of the quiff breaks up too.
-	top := smooth(0.35, 0.8, n[1]) + smooth(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smooth(0.0, 0.02, in)
+	top := smoothstep(0.35, 0.8, n[1]) + smoothstep(1.0, 0.35, math.Abs(math.Atan2(p[0]-f.x, p[2]-f.z)))*smoothstep(0.0, 0.02, in)
 	if top <= 0 {
 		return 0
 	}
@@ -297,7 +297,7 @@ func smoothOverShell(p *part, v []float64, passes int) {
 // rounded over its whole width, so that each of the shell's vertices
 // turns the surface a little (curlsUp rounds the crease's foot).
 //
-// It was smooth(0, 1, Rise²), Rise a quarter circle over the curls'
+// It was smoothstep(0, 1, Rise²), Rise a quarter circle over the curls'
 // distances' difference, which on the head stays under a third over
 // most of a curl: each curl rose almost linearly out of its crease and
 // was a pyramid of flat faces meeting at folds of 30-60° (issue 22's

@@ -58,7 +58,7 @@ func (f hairFrame) out(p vec3) vec3 {
 
 // lift is how far the hair at p moves off the head.
 func (f hairFrame) lift(p vec3) float64 {
-	return hairLiftLow + (hairLiftHigh-hairLiftLow)*smooth(f.centre[1]-0.04, f.centre[1]+0.07, p[1])
+	return hairLiftLow + (hairLiftHigh-hairLiftLow)*smoothstep(f.centre[1]-0.04, f.centre[1]+0.07, p[1])
 }
 
 // rimEdges are the hair's open edges that show (an edge of one

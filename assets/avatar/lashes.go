@@ -90,8 +90,8 @@ func lashReach(lashes *part) []float32 {
 		if hi[s] > lo[s] {
 			a = (math.Abs(float64(p[0])) - lo[s]) / (hi[s] - lo[s])
 		}
-		w := lashInner + (lashOuter-lashInner)*smooth(0, lashEndFrom, a)
-		out[i] = float32(math.Min(4, (float64(p[1])-root)/w+lashEndCut*smooth(lashEndFrom, lashEnd, a)))
+		w := lashInner + (lashOuter-lashInner)*smoothstep(0, lashEndFrom, a)
+		out[i] = float32(math.Min(4, (float64(p[1])-root)/w+lashEndCut*smoothstep(lashEndFrom, lashEnd, a)))
 	}
 	return out
 }

@@ -270,7 +270,7 @@ var squintRegion = sync.OnceValue(func() []float32 {
 	for v, p := range b.Pos {
 		for _, e := range cs {
 			d := v3(p).sub(e.centre).len()
-			out[v] = max(out[v], float32(1-smooth(squintCore, squintEdge, d)))
+			out[v] = max(out[v], float32(1-smoothstep(squintCore, squintEdge, d)))
 		}
 	}
 	return out

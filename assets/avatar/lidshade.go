@@ -60,6 +60,6 @@ var lidShadeWeights = sync.OnceValue(func() []float32 {
 func shadeLids(form []float32, head *part) {
 	w := lidShadeWeights()
 	for i, v := range head.base {
-		form[i] = max(form[i], float32(lidShadow*smooth(0, lidShadeFull, float64(w[v]))))
+		form[i] = max(form[i], float32(lidShadow*smoothstep(0, lidShadeFull, float64(w[v]))))
 	}
 }

@@ -36,7 +36,7 @@ var lipColour = sync.OnceValue(func() []float32 {
 			continue
 		}
 		x := math.Abs(float64(body.Pos[v][0]))
-		boost := 1 + lipCornerBoost*smooth(0.5*half, 1.15*half, x)
+		boost := 1 + lipCornerBoost*smoothstep(0.5*half, 1.15*half, x)
 		out[v] = float32(math.Min(1, float64(m)*boost))
 	}
 	// The lips' parting: where the lips meet, a few vertices at the

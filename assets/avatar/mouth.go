@@ -131,6 +131,8 @@ func bounds(pts [][3]float32) (lo, hi [3]float32) {
 	return lo, hi
 }
 
+// smoothstep is 0 below a, 1 above b, and smooth between: the soft edge
+// every mask and fall-off in the package uses.
 func smoothstep(a, b, x float64) float64 {
 	t := math.Max(0, math.Min(1, (x-a)/(b-a)))
 	return t * t * (3 - 2*t)

@@ -52,8 +52,8 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 	ear := float64(joints["Head"][2]) + 0.012
 	for i, q := range head.pos {
 		p, n := v3(q), v3(head.nrm[i]).norm()
-		front := smooth(ear-0.01, ear+0.01, p[2])
-		face := front * smooth(eye+0.04, eye+0.025, p[1])
+		front := smoothstep(ear-0.01, ear+0.01, p[2])
+		face := front * smoothstep(eye+0.04, eye+0.025, p[1])
 		if face > 0.999 {
 			continue
 		}
@@ -83,7 +83,7 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 			}
 		}
 		if w < 1 {
-			w = smooth(far, near, math.Sqrt(best)) * (1 - front)
+			w = smoothstep(far, near, math.Sqrt(best)) * (1 - front)
 		}
 		out[i] = float32(w * (1 - face))
 	}
