@@ -70,11 +70,10 @@ func (f hairFrame) lift(p vec3) float64 {
 // the hair above it) is seen by no one: a braided bun has 3,000 open
 // edges, and rims on all of them would spend the body's triangles.
 func rimEdges(hair *part, f hairFrame) [][2]uint32 {
-	q := weldKey
 	weld := map[[3]int32]int32{}
 	id := make([]int32, len(hair.pos))
 	for i, p := range hair.pos {
-		k := q(p)
+		k := weldKey(p)
 		w, ok := weld[k]
 		if !ok {
 			w = int32(len(weld))
