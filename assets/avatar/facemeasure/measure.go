@@ -56,6 +56,9 @@ type Props struct {
 	// lips' front in the middle (see cornerDepth): how far the mouth
 	// wraps round the face.
 	MouthCorner float64
+	// EarOut is how far the ears stand out from the skull's side and
+	// EarHeight how tall they are: see Ears.
+	EarOut, EarHeight float64
 }
 
 // Width seen from the front counts only the surface less than 0.6
@@ -120,7 +123,44 @@ func Measure(s *scene.Scene) (Props, error) {
 	out.Neck = SliceWidth(head, m.menY-neckDrop*f.ipd, math.Inf(-1)) / f.ipd
 	out.Mouth, out.LipHeight = lp.width/f.ipd, lp.height/f.ipd
 	out.MouthCorner = lp.depth / f.ipd
+	out.EarOut, out.EarHeight = Ears(head, f.ipd, f.eyeY)
 	return out, nil
+}
+
+// earSkullLift is how far over the eyes Ears takes the skull's side, in
+// eye-distances: over the top of every ear (the leader's reach 0.10 over
+// the eyes, Kiln's panel faces' 0.30 at most), under the temples' taper.
+const earSkullLift = 0.4
+
+// Ears measures the ears of a head whose eyes' centres are ipd apart at
+// height eyeY, in eye-distances: the head's half-width seen from the
+// front (the farthest |x| where its edges cross the plane, at every
+// depth, as SliceWidth) at each height from 0.3 over the eyes down to
+// 1.3 under them, every 0.01. The ears stand out (out) by the widest
+// from 0.1 over the eyes down, less the skull's half-width earSkullLift
+// over the eyes, and are as tall (height) as the span of heights where
+// the head is more than 0.05 wider than the skull: the issue's "ears
+// sticking out" beside the leader's, which lie closer to the head.
+func Ears(head *scene.Primitive, ipd, eyeY float64) (out, height float64) {
+	half := func(k float64) float64 {
+		return SliceWidth(head, eyeY+k*ipd, math.Inf(-1)) / 2 / ipd
+	}
+	skull := half(earSkullLift)
+	widest, top, bottom := 0.0, math.Inf(-1), math.Inf(1)
+	for i := 30; i >= -130; i-- {
+		k := float64(i) / 100
+		w := half(k)
+		if k <= 0.1 {
+			widest = math.Max(widest, w)
+		}
+		if w > skull+0.05 {
+			top, bottom = math.Max(top, k), math.Min(bottom, k)
+		}
+	}
+	if math.IsInf(top, -1) {
+		return widest - skull, 0
+	}
+	return widest - skull, top - bottom
 }
 
 // frame is where the eyes are: their distance, and their centres' mean

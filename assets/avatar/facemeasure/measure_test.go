@@ -37,7 +37,8 @@ func leader(t *testing.T, name string) *scene.Scene {
 // front: the mouth wraps round the face (Kiln's sat 0.09-0.15 at p15).
 // Their necks, a quarter under the chin, are 2.00 and 1.96 wide, under
 // the jaws' 2.07 and 2.19 (Kiln's default-male 2.41 under 2.04: the
-// neck flares into the shoulders right under the chin).
+// neck flares into the shoulders right under the chin). Their ears
+// stand 0.256 and 0.242 out from the skull and are 0.94 and 0.92 tall.
 func TestMeasureLeader(t *testing.T) {
 	for _, name := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		p, err := Measure(leader(t, name))
@@ -53,6 +54,7 @@ func TestMeasureLeader(t *testing.T) {
 			{"cheekbones' width", p.Cheek, 2.2, 2.7}, {"temples' width", p.Temple, 2.1, 2.6}, {"width at the mouth", p.MouthLevel, 1.9, 2.5}, {"jaw", p.Jaw, 1.8, 2.4}, {"neck", p.Neck, 1.6, 2.2},
 			{"mouth's width", p.Mouth, 0.8, 1.1}, {"lips' height", p.LipHeight, 0.1, 0.4},
 			{"corners behind the lips' front", p.MouthCorner, 0.2, 0.4},
+			{"ears out from the skull", p.EarOut, 0.15, 0.35}, {"ears' height", p.EarHeight, 0.7, 1.1},
 		} {
 			if c.v < c.least || c.v > c.most {
 				t.Errorf("%s: %s %.3f eye-distances, want %.2f to %.2f", name, c.what, c.v, c.least, c.most)

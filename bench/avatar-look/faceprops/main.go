@@ -11,7 +11,8 @@
 // parting), chin (parting to the chin's bottom), cheek (widest face
 // under the eyes), temple (widest forehead 0.3 to 0.8 over the eyes), mouthLv (face width at the parting), jaw (face width
 // 1.4 under the eyes), neck (its width 0.25 under the chin), mouth (painted lips' width), lipH (their height
-// in the middle), lipH/mth. A file that cannot be measured is reported
+// in the middle), lipH/mth, corner (the lips' corners behind their front),
+// earOut (the ears out from the skull's side), earH (their height). A file that cannot be measured is reported
 // and skipped.
 package main
 
@@ -30,7 +31,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: faceprops A.glb B.glb ...")
 		os.Exit(2)
 	}
-	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %6s %8s %6s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "neck", "mouth", "lipH", "lipH/mth", "corner")
+	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %6s %8s %6s %6s %6s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "neck", "mouth", "lipH", "lipH/mth", "corner", "earOut", "earH")
 	failed := false
 	for _, f := range os.Args[1:] {
 		p, err := measureFile(f)
@@ -40,8 +41,8 @@ func main() {
 			continue
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".glb")
-		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %8.3f %6.3f\n", name,
-			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Neck, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth, p.MouthCorner)
+		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %8.3f %6.3f %6.3f %6.3f\n", name,
+			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Neck, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth, p.MouthCorner, p.EarOut, p.EarHeight)
 	}
 	if failed {
 		os.Exit(1)
