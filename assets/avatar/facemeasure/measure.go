@@ -59,6 +59,9 @@ type Props struct {
 	// EarOut is how far the ears stand out from the skull's side and
 	// EarHeight how tall they are: see Ears.
 	EarOut, EarHeight float64
+	// CheekStand is how far the cheek stands in front of the eyes' fronts
+	// (see CheekStand).
+	CheekStand float64
 }
 
 // Width seen from the front counts only the surface less than 0.6
@@ -124,6 +127,7 @@ func Measure(s *scene.Scene) (Props, error) {
 	out.Mouth, out.LipHeight = lp.width/f.ipd, lp.height/f.ipd
 	out.MouthCorner = lp.depth / f.ipd
 	out.EarOut, out.EarHeight = Ears(head, f.ipd, f.eyeY)
+	out.CheekStand = CheekStand(head, f.ipd, f.eyeY, (front(el)+front(er))/2)
 	return out, nil
 }
 
@@ -161,6 +165,46 @@ func Ears(head *scene.Primitive, ipd, eyeY float64) (out, height float64) {
 		return widest - skull, 0
 	}
 	return widest - skull, top - bottom
+}
+
+// Where CheekStand looks for the cheek, in eye-distances: off the
+// middle from inside the eye's centre to past its outer corner, and
+// from under the lower lid down to the nose's wings.
+const (
+	cheekInner, cheekOuter = 0.45, 0.8
+	cheekTop, cheekBottom  = -0.2, -0.9
+)
+
+// CheekStand is how far the cheek's most forward point under the eye
+// (the head's vertices cheekInner to cheekOuter off the middle,
+// cheekTop to cheekBottom under the eyes' height eyeY) stands in front
+// of the eyes' fronts (frontZ, their corneas' tips), in eye-distances
+// (ipd). The eyes' fronts, not their boxes' centres, are the measure's
+// zero: the leader's eye meshes are caps half as deep as they are wide
+// (their box centres 0.16 eye-distances ahead of where a ball's would
+// be), Kiln's whole balls grown about their fronts (the avatar
+// package's growEyes), so measured from the boxes' centres Kiln's
+// default faces' cheeks stood 0.38 and 0.42 in front against the
+// leader's 0.24, a gap that was only the eye meshes' depth; from the
+// corneas they stand 0.04 and 0.09 against the leader's 0.08.
+func CheekStand(head *scene.Primitive, ipd, eyeY, frontZ float64) float64 {
+	best := math.Inf(-1)
+	for _, q := range head.Positions {
+		x, y := math.Abs(float64(q[0]))/ipd, (float64(q[1])-eyeY)/ipd
+		if x >= cheekInner && x <= cheekOuter && y <= cheekTop && y >= cheekBottom {
+			best = math.Max(best, float64(q[2]))
+		}
+	}
+	return (best - frontZ) / ipd
+}
+
+// front is the most forward z of a primitive: an eye's cornea.
+func front(p *scene.Primitive) float64 {
+	z := math.Inf(-1)
+	for _, q := range p.Positions {
+		z = math.Max(z, float64(q[2]))
+	}
+	return z
 }
 
 // frame is where the eyes are: their distance, and their centres' mean

@@ -38,7 +38,8 @@ func leader(t *testing.T, name string) *scene.Scene {
 // Their necks, a quarter under the chin, are 2.00 and 1.96 wide, under
 // the jaws' 2.07 and 2.19 (Kiln's default-male 2.41 under 2.04: the
 // neck flares into the shoulders right under the chin). Their ears
-// stand 0.256 and 0.242 out from the skull and are 0.94 and 0.92 tall.
+// stand 0.256 and 0.242 out from the skull and are 0.94 and 0.92 tall. Their cheeks
+// stand 0.077 and 0.081 in front of the eyes' fronts (CheekStand).
 func TestMeasureLeader(t *testing.T) {
 	for _, name := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		p, err := Measure(leader(t, name))
@@ -55,6 +56,7 @@ func TestMeasureLeader(t *testing.T) {
 			{"mouth's width", p.Mouth, 0.8, 1.1}, {"lips' height", p.LipHeight, 0.1, 0.4},
 			{"corners behind the lips' front", p.MouthCorner, 0.2, 0.4},
 			{"ears out from the skull", p.EarOut, 0.15, 0.35}, {"ears' height", p.EarHeight, 0.7, 1.1},
+			{"cheek in front of the eyes' fronts", p.CheekStand, 0, 0.2},
 		} {
 			if c.v < c.least || c.v > c.most {
 				t.Errorf("%s: %s %.3f eye-distances, want %.2f to %.2f", name, c.what, c.v, c.least, c.most)

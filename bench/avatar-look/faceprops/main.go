@@ -12,7 +12,8 @@
 // under the eyes), temple (widest forehead 0.3 to 0.8 over the eyes), mouthLv (face width at the parting), jaw (face width
 // 1.4 under the eyes), neck (its width 0.25 under the chin), mouth (painted lips' width), lipH (their height
 // in the middle), lipH/mth, corner (the lips' corners behind their front),
-// earOut (the ears out from the skull's side), earH (their height). A file that cannot be measured is reported
+// earOut (the ears out from the skull's side), earH (their height), cheekSt (the cheek in
+// front of the eyes' fronts). A file that cannot be measured is reported
 // and skipped.
 package main
 
@@ -31,7 +32,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: faceprops A.glb B.glb ...")
 		os.Exit(2)
 	}
-	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %6s %8s %6s %6s %6s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "neck", "mouth", "lipH", "lipH/mth", "corner", "earOut", "earH")
+	fmt.Printf("%-22s %6s %6s %6s %6s %6s %7s %6s %6s %6s %6s %8s %6s %6s %6s %7s\n", "avatar", "nose", "lip", "chin", "cheek", "temple", "mouthLv", "jaw", "neck", "mouth", "lipH", "lipH/mth", "corner", "earOut", "earH", "cheekSt")
 	failed := false
 	for _, f := range os.Args[1:] {
 		p, err := measureFile(f)
@@ -41,8 +42,8 @@ func main() {
 			continue
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".glb")
-		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %8.3f %6.3f %6.3f %6.3f\n", name,
-			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Neck, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth, p.MouthCorner, p.EarOut, p.EarHeight)
+		fmt.Printf("%-22s %6.3f %6.3f %6.3f %6.3f %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %8.3f %6.3f %6.3f %6.3f %7.3f\n", name,
+			p.Nose, p.Lip, p.Chin, p.Cheek, p.Temple, p.MouthLevel, p.Jaw, p.Neck, p.Mouth, p.LipHeight, p.LipHeight/p.Mouth, p.MouthCorner, p.EarOut, p.EarHeight, p.CheekStand)
 	}
 	if failed {
 		os.Exit(1)
