@@ -199,7 +199,6 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// The head's pieces packed anew, larger (packIslands): the texels
 	// round the mouth 2.5 -> 1.7 mm.
 	headPart.packIslands(headUVGap)
-	headPart.stretchMouthTexels(headUVGap)
 	hs.UV = headPart.uv
 	hs.Inner = headPart.mouthDepth()
 	hs.Blush = headBlush
