@@ -155,9 +155,9 @@ func frameOf(head *part, joints map[string][3]float32) faceFrame {
 // widens the soft edge at the cheek line, under the jaw and behind the
 // sideburns by that many units (0 for the beard's shells; stubbleReach
 // for the stubble painted on the skin). toLips is each vertex's
-// distance to the bare lips (lipDistances), found once for both of a
-// beard's regions.
-func beardWeights(head *part, f faceFrame, region string, reach float64, toLips []float64) []float32 {
+// distance to the bare lips (lipDistances) and jaw its depth under the
+// jaw's edge (underJaw), found once for both of a beard's regions.
+func beardWeights(head *part, f faceFrame, region string, reach float64, toLips, jaw []float64) []float32 {
 	lc, nose := lipColour(), noseBodyMask()
 	out := make([]float32, len(head.pos))
 	u := f.unit
@@ -188,14 +188,12 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips 
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
 			top := math.Min(0.02+0.45*dr+0.25*dr*dr, 0.85)
-			// How far under the chin it reaches: a beard stops under the
-			// jaw, not down the throat.
-			low := 0.12
 			if region == "short" {
 				top = math.Min(0.02+0.4*dr+0.2*dr*dr, 0.75)
-				low = 0.1
 			}
-			cheeks := smoothstep(top+0.05+reach, top-0.05, y) * smoothstep(chin-low-0.1-reach, chin-low, y)
+			// A beard stops just under the jaw's edge, following it
+			// (beardjaw.go), not down the throat or the neck.
+			cheeks := smoothstep(top+0.05+reach, top-0.05, y) * jawEdge(region, jaw[i], reach, u)
 			// The upper lip is the moustache's part of the region.
 			// It joins the beard round the mouth's corners: a gap there
 			// showed skin in patches between the two (issue 22's panel).
@@ -363,8 +361,9 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	f := frameOf(head, joints)
 	bare := onLips(head, f)
 	toLips := lipDistances(head.pos, head, bare)
-	bd.weights = beardWeights(head, f, c.region, 0, toLips)
-	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips)
+	jaw := underJaw(head, f)
+	bd.weights = beardWeights(head, f, c.region, 0, toLips, jaw)
+	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips, jaw)
 	if c.shells > 0 {
 		bd.part = beardPart(head, bd.weights, bare, underLip(head, f, bare), c)
 	}
