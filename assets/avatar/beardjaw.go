@@ -128,7 +128,7 @@ func underJaw(head *part, f faceFrame) []float64 {
 			}
 		}
 		if near[k] < 0 {
-			return make([]float64, len(head.pos))
+			return dropUnderChin(head, f)
 		}
 	}
 	r0, y0 := make([]float64, n), make([]float64, n)
@@ -162,4 +162,16 @@ func underJaw(head *part, f faceFrame) []float64 {
 func jawEdge(region string, d, reach, unit float64) float64 {
 	r := jawReach[region] + reach*unit
 	return smoothstep(r+0.5*reach*unit, r-jawSoft, d)
+}
+
+// dropUnderChin is underJaw for a head on which no downward-facing skin
+// under the lips was found (none of the generator's faces): jawDrop
+// times how far each vertex lies under the chin's lowest point, so the
+// beard still stops under the chin rather than running down the neck.
+func dropUnderChin(head *part, f faceFrame) []float64 {
+	out := make([]float64, len(head.pos))
+	for i, p := range head.pos {
+		out[i] = jawDrop * math.Max(0, f.chin-float64(p[1]))
+	}
+	return out
 }
