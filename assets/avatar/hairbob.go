@@ -316,6 +316,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 		a := -math.Pi + 2*math.Pi*float64(k)/bobCols
 		e0 := edge(a)
 		col := make([]vec3, 0, bobRows+1)
+		floor := make([]vec3, 0, bobRows+1)
 		// The tuck reaches in to the skin behind the edge (a fringe's
 		// gap over the forehead shows no inside), within bobTuck and
 		// bobTuckMax.
@@ -331,6 +332,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 				r := math.Max(outer.at(a, e)+bobLift*smoothstep(0.1, 1.2, e)-sink, clear.at(a, e))
 				q = f.c.add(dirOf(a, e).scale(r))
 				col = append(col, q)
+				floor = append(floor, f.c.add(dirOf(a, e).scale(clear.at(a, e))))
 			} else {
 				// Turned in toward the skull's axis and up a little: a
 				// rounded end of the thickness bobTuck; then the inside
@@ -353,6 +355,7 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 			}
 			p.color = append(p.color, [4]float32{l, l, l, 1})
 			p.pos = append(p.pos, q.f32())
+			p.floor = append(p.floor, floor[min(i, bobRows-max(0, i-bobRows-2))].f32())
 			p.nrm = append(p.nrm, dirOf(a, math.Pi/2-(math.Pi/2-e0)*math.Min(1, float64(i)/bobRows)).f32())
 			p.uv = append(p.uv, [2]float32{float32(k) / bobCols, float32(i) / float32(rows)})
 		}

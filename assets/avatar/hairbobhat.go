@@ -31,6 +31,12 @@ const (
 	// bobHatFlare is how much wider (metres per metre of fall) the hair
 	// may stand the farther below the rim it hangs.
 	bobHatFlare = 0.05
+	// bobHatSkinGive is how much of the shell's clearance over the
+	// skin (bobSkinGap, over the skin's highest in the bins around) a
+	// hat may take from the bob: 2 mm, as the hat holds it to the head;
+	// the whole 6 mm stood the bob over a masculine ear wider than the
+	// cap's visor (TestBobUnderHat).
+	bobHatSkinGive = 0.002
 	// bobHatBins is the azimuth bins the hat's width and rim are read
 	// in: 10° each, wider than the 64 segments hats are drawn in.
 	bobHatBins = 36
@@ -38,11 +44,14 @@ const (
 
 // bobUnderHat draws the bob's shell (bobHair's grid, whole) below the
 // hat hatPart, fitted from c, in toward the vertical axis through c: at
-// azimuth a and height y no farther out than the hat's farthest point
-// at that azimuth, less bobHatTuck, plus bobHatFlare times how far
-// below the hat's lowest point there y lies. Each column of the grid
-// moves as its outside does, so the inside and the tuck keep their
-// thickness. A part that is not the whole shell is left as it is.
+// azimuth a and height y no farther out than the farthest point of the
+// hat's shell (hatShell: not its visor or brim) at that azimuth, less
+// bobHatTuck, plus bobHatFlare times how far below the shell's lowest
+// point there y lies, but never in past the skin's clearance under it
+// (hair.floor: pressed past it, the tops of the ears stood out through
+// the bob under the cap's sides). Each column of the grid moves as its
+// outside does, so the inside and the tuck keep their thickness. A part
+// that is not the whole shell is left as it is.
 func bobUnderHat(hair, hatPart *part, c vec3) {
 	rows := bobRows + 2 + bobInner
 	if len(hair.pos) != (bobCols+1)*(rows+1) {
@@ -55,7 +64,7 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 	bin := func(x, z float64) int {
 		return min(bobHatBins-1, int((math.Atan2(x, z)+math.Pi)/(2*math.Pi)*bobHatBins))
 	}
-	for _, q := range hatPart.pos {
+	for _, q := range hatShell(hatPart) {
 		x, z := float64(q[0])-c[0], float64(q[2])-c[2]
 		b := bin(x, z)
 		wide[b] = math.Max(wide[b], math.Hypot(x, z))
@@ -73,6 +82,11 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 				continue
 			}
 			limit := wide[b] - bobHatTuck + bobHatFlare*math.Max(0, rim[b]-float64(q[1]))
+			if len(hair.floor) == len(hair.pos) {
+				// Not in past the skin's clearance: over the ears.
+				fl := hair.floor[k*(rows+1)+i]
+				limit = math.Max(limit, math.Hypot(float64(fl[0])-c[0], float64(fl[2])-c[2])-bobHatSkinGive)
+			}
 			scale[i] = math.Min(1, limit/math.Max(math.Hypot(x, z), 1e-9))
 		}
 		// The tuck and the inside were made from the outside's rows
@@ -93,4 +107,28 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 	if moved {
 		shellNormals(hair)
 	}
+}
+
+// hatShell is the vertices of the hat's shell (hatPart.shell triangles;
+// all when it has no brim or visor): what sits on the head. The cap's
+// visor and the fedora's brim stand far out from it, its visor's sides
+// curving down to the ears: read as the hat's width and rim, they let
+// the bob stand out under the visor's sides as wide as the visor, over
+// a rim as low as the visor's tips (p25: random-16's grey hair
+// "bunching under the cap", wads wider than the crown above them).
+func hatShell(hatPart *part) [][3]float32 {
+	if hatPart.shell <= 0 || hatPart.shell >= len(hatPart.tris) {
+		return hatPart.pos
+	}
+	used := make([]bool, len(hatPart.pos))
+	var out [][3]float32
+	for _, t := range hatPart.tris[:hatPart.shell] {
+		for _, v := range t {
+			if !used[v] {
+				used[v] = true
+				out = append(out, hatPart.pos[v])
+			}
+		}
+	}
+	return out
 }

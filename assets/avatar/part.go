@@ -50,6 +50,11 @@ type part struct {
 	npieces int
 	// minKeep is the share of triangles budget may not go below.
 	minKeep float64
+	// floor, on the bob's shell (bobHair), is for each vertex the point
+	// where the skin's clearance lies in its direction (for the inside
+	// rows, their outside row's): a hat draws the bob in no farther
+	// (bobUnderHat), so that the ears stay under the hair.
+	floor [][3]float32
 	// shell, on a hat, is how many of its first triangles wrap the head
 	// (the brim or visor follows them): pressHair tucks hair under those.
 	shell int
