@@ -35,14 +35,12 @@ func sculpted(style string) bool { return style == "short" || style == "curly" |
 // Thickness of the sculpted cut (metres): hairSideEdge at the hairline
 // over the ears and at the nape, hairSide a few centimetres in, hairTop
 // on the crown and hairQuiff over the front of the top, where the hair
-// is swept up; hairFrontEdge where the hair meets the forehead. The top
-// was 20 mm and the quiff 30 (TestShortCutDome): with the sides kept
-// close higher up the skull, they stood the cut up as a tall dome.
+// is swept up; hairFrontEdge where the hair meets the forehead.
 const (
 	hairSideEdge  = 0.0035
 	hairSide      = 0.008
-	hairTop       = 0.016
-	hairQuiff     = 0.025
+	hairTop       = 0.02
+	hairQuiff     = 0.03
 	hairFrontEdge = 0.007
 	// hairSkinGap is how far over the skin the rim's foot lies.
 	hairSkinGap = 0.0006
@@ -138,16 +136,9 @@ func (f scalpFrame) thickness(p, n vec3, in float64) float64 {
 	front := smoothstep(1.0, 0.35, a)
 	side := hairSideEdge + (hairSide-hairSideEdge)*smoothstep(0, 0.03, in)
 	// The top: the more the skin faces up, and over the front the
-	// farther from the forehead's hairline. The sides stay close until
-	// the skin faces well up (a normal 0.3 up, full at 0.92), so the
-	// cut narrows with the skull from the temples to a rounded crown;
-	// from 0.05 (full at 0.65) the hair stood out over the skull's
-	// upper sides as far as over the temples and a portrait saw a box,
-	// "a tall block" (issue 22's panel, p25; TestShortCutDome). Over the
-	// front it rises over 5 cm from the hairline (3 before), a slope,
-	// not a wall.
+	// farther from the forehead's hairline.
 	top := hairTop + (hairQuiff-hairTop)*front*smoothstep(-0.04, 0.06, p[2]-f.z)
-	up := math.Max(smoothstep(0.3, 0.92, n[1]), front*smoothstep(0, 0.05, in))
+	up := math.Max(smoothstep(0.05, 0.65, n[1]), front*smoothstep(0, 0.03, in))
 	t := side + (top-side)*up
 	// At the forehead the hair starts thick (swept up off it).
 	edge := hairFrontEdge * front * (1 - smoothstep(0, 0.03, in))
