@@ -24,8 +24,11 @@ import "math"
 // below). A full or short beard, and the stubble, keep to jawReach of
 // it, so the lower edge runs round under the jaw at that depth, a
 // smooth curve (the edge is smoothed from direction to direction, as
-// the fringe's edge is, hairfringeedge.go). The goatee keeps its own
-// cut under the chin.
+// the fringe's edge is, hairfringeedge.go). So does the goatee, over
+// the chin alone: cut off by its own level plane 1 cm under the chin,
+// it hung below the chin as a square flap that reached back under the
+// jaw, and its corners (the strips that join it to the moustache, which
+// had no cut under the jaw at all) hung lower still.
 
 // jawDown is the skin normal's downward component from which skin is
 // the jaw's underside: the jaw's side and the neck face out.
@@ -44,8 +47,8 @@ const jawDrop = 2.0
 // jawReach is how far in under the jaw's edge, metres, each region
 // reaches (where its weight has fallen to nothing; jawSoft less is
 // where it starts to fall): the leader's beard wraps the jaw's edge and
-// stops before the throat.
-var jawReach = map[string]float64{"full": 0.022, "short": 0.014}
+// stops before the throat. A goatee wraps the chin's edge and no more.
+var jawReach = map[string]float64{"full": 0.022, "short": 0.014, "goatee": 0.016}
 
 const jawSoft = 0.008
 
@@ -153,7 +156,7 @@ func underJaw(head *part, f faceFrame) []float64 {
 	return out
 }
 
-// jawEdge is the share of a full or short beard's weight a vertex keeps
+// jawEdge is the share of a beard's or a goatee's weight a vertex keeps
 // for its depth under the jaw (underJaw, d): 1 up to jawSoft before the
 // region's reach, 0 from the reach on. For the painted shadow (reach,
 // in face units, is stubbleReach) both move out by reach and the fall

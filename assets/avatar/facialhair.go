@@ -156,7 +156,9 @@ func frameOf(head *part, joints map[string][3]float32) faceFrame {
 // sideburns by that many units (0 for the beard's shells; stubbleReach
 // for the stubble painted on the skin). toLips is each vertex's
 // distance to the bare lips (lipDistances) and jaw its depth under the
-// jaw's edge (underJaw), found once for both of a beard's regions.
+// jaw's edge (underJaw), found once for both of a beard's regions; nil
+// leaves the goatee uncut under the chin (beardPart lays its shells out
+// over that).
 func beardWeights(head *part, f faceFrame, region string, reach float64, toLips, jaw []float64) []float32 {
 	lc, nose := lipColour(), noseBodyMask()
 	out := make([]float32, len(head.pos))
@@ -183,8 +185,15 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips,
 		case "moustache":
 			w *= math.Max(mous, smoothstep(0.58, 0.46, x)*smoothstep(0.3, 0.38, x)*smoothstep(-0.1, -0.02, y)*smoothstep(0.32, 0.25, y))
 		case "goatee":
-			chinPart := smoothstep(0.5, 0.38, x) * smoothstep(-0.1, -0.18, y) * smoothstep(chin-0.15, chin-0.05, y)
-			sides := smoothstep(0.58, 0.46, x) * smoothstep(0.3, 0.38, x) * smoothstep(0.25, 0.18, y) * smoothstep(chin-0.05, chin+0.1, y)
+			// The chin and the strips joining it to the moustache end on
+			// the chin's underside, wrapping its edge (beardjaw.go), not
+			// hanging under it.
+			under := 1.0
+			if jaw != nil {
+				under = jawEdge(region, jaw[i], reach, u)
+			}
+			chinPart := smoothstep(0.5, 0.38, x) * smoothstep(-0.1, -0.18, y) * under
+			sides := smoothstep(0.58, 0.46, x) * smoothstep(0.3, 0.38, x) * smoothstep(0.25, 0.18, y) * smoothstep(chin-0.05, chin+0.1, y) * under
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
 			top := math.Min(0.02+0.45*dr+0.25*dr*dr, 0.85)
@@ -217,7 +226,14 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips,
 // outward so that one strand texture makes strands that thin toward
 // their tips (see paint.Beard). No triangle touches the lips (bare)
 // but those with one corner on the lower lip (under, see underLip).
-func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *part {
+//
+// hair, when not nil, is the hair the shells carry where it is less
+// than weights (the goatee's, cut under the chin): the shells are laid
+// out and simplified over weights, then carry hair, and triangles with
+// none are dropped. Simplified over the smaller region, the goatee's
+// shells under the lower lip came out coarser in other places, and the
+// skin there showed through (TestBeardMeetsLowerLip 0.44 -> 0.40).
+func beardPart(head *part, weights, hair []float32, bare, under []bool, c beardCut) *part {
 	region := &part{minKeep: 1}
 	remap := map[uint32]uint32{}
 	nrm := head.nrm
@@ -263,6 +279,11 @@ func beardPart(head *part, weights []float32, bare, under []bool, c beardCut) *p
 		return nil
 	}
 	region.reduce(0.4)
+	if hair != nil {
+		if region = region.withHair(head, hair, bare); region == nil {
+			return nil
+		}
+	}
 	trim := lipTrims(region, head, bare)
 	// Face shapes move the beard only where they move the skin by half
 	// a millimetre or more: the smaller moves are lost in the hair, and
@@ -365,7 +386,11 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	bd.weights = beardWeights(head, f, c.region, 0, toLips, jaw)
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips, jaw)
 	if c.shells > 0 {
-		bd.part = beardPart(head, bd.weights, bare, underLip(head, f, bare), c)
+		shape, hair := bd.weights, []float32(nil)
+		if c.region == "goatee" {
+			shape, hair = beardWeights(head, f, c.region, 0, toLips, nil), bd.weights
+		}
+		bd.part = beardPart(head, shape, hair, bare, underLip(head, f, bare), c)
 	}
 	return bd
 }
@@ -394,4 +419,34 @@ func (bd beard) mesh(b *builder, seed uint64, size int) {
 	}
 	maps := paintedBy(paint.Beard, bd.part.surface(), bd.color, seed, size)
 	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+}
+
+// withHair is a beard's region, laid out and simplified, carrying the
+// hair of hair (per head vertex) instead, without the triangles that
+// then carry none; nil if none is left. Region vertices are matched to
+// the head's by base index (copies at a UV seam lie together and carry
+// the same hair); the lips' vertices keep their corner mask.
+func (p *part) withHair(head *part, hair []float32, bare []bool) *part {
+	of := map[int32]float32{}
+	for v, b := range head.base {
+		if !bare[v] {
+			of[b] = max(of[b], hair[v])
+		}
+	}
+	for i, b := range p.base {
+		if w, ok := of[b]; ok && p.mask[i] != lipCornerMask {
+			p.mask[i] = w
+		}
+	}
+	var keep []uint32
+	for _, t := range p.tris {
+		if p.mask[t[0]] >= 0.02 || p.mask[t[1]] >= 0.02 || p.mask[t[2]] >= 0.02 {
+			keep = append(keep, t[0], t[1], t[2])
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	p.keep(keep)
+	return p
 }
