@@ -228,6 +228,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		if bobbed(cfg.Hair.Style) {
 			bareForehead(scalp.Mask, headPart, body.Joints())
 		}
+		if cfg.Hair.Style == "short" {
+			coverFromFront(scalp.Mask, headPart, p, body.Joints())
+		}
 	}
 	head := texture{
 		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),
