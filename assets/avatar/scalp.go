@@ -3,19 +3,27 @@ package avatar
 import "math"
 
 // scalpWeights is, per head vertex, how much of it lies under the scalp
-// hair (0..1). The skin painter gives that area the hair's colour
+// hair (0..1, running on a little past both by the hair's edge:
+// rootRamp). The skin painter gives that area the hair's colour
 // (paint.Scalp), so the gaps between cards, the parting and the cut
 // hairline show hair, not skin: the blind panel of issue 22 saw skin
 // through long hair (worst on dark skin) and jagged steps along the
 // hairline.
 //
-// A vertex is under the hair when its normal, cast outward, meets a hair
+// A point is under the hair when its normal, cast outward, meets a hair
 // triangle within 3 cm: hair that covers it as seen from outside, so the
-// painted hairline follows the hair's own edge on the forehead. Behind
-// the sideburns, where long hair hangs off the back of the head, skin
-// within 2 cm of hair (fading from 1 cm) counts too. The face in front of
-// the ears and below 2.5 cm over the eyes is never painted, whatever
-// hangs beside it.
+// painted hairline follows the hair's own edge on the forehead. That
+// edge is found between the vertices (hairEdge) and each vertex weighs
+// by its distance from it (rootRamp), not 1 or 0 by its own ray: the
+// painter blends the weights over each triangle, and the head's
+// vertices lie about 1 cm apart at the temples, so 1s and 0s painted a
+// dark band stepped from vertex to vertex beside the fringe (issue 22,
+// default-female). Behind the sideburns, where long hair hangs off the
+// back of the head, skin within 2 cm of hair (fading from 1 cm) counts
+// too. The face in front of the ears and below 2.5 cm over the eyes is
+// never painted, whatever hangs beside it, nor are the ears (earMask):
+// hair hanging over or beside them painted their tops dark, "hair
+// bleeding onto them" (issue 22, random-13 and random-15).
 func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 	out := make([]float32, len(head.pos))
 	if hair == nil || len(hair.tris) == 0 {
@@ -48,27 +56,33 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 		}
 	}
 	verts := vertPairs.build()
-	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
-	ear := float64(joints["Head"][2]) + 0.012
-	for i, q := range head.pos {
-		p, n := v3(q), v3(head.nrm[i]).norm()
-		front := smoothstep(ear-0.01, ear+0.01, p[2])
-		face := front * smoothstep(eye+0.04, eye+0.025, p[1])
-		if face > 0.999 {
-			continue
-		}
+	// covered is whether hair lies over the skin at p (normal n).
+	covered := func(p, n vec3) bool {
 		c := cell(p)
-		w := 0.0
-		best := far * far
-		from := p.sub(n.scale(0.001))
 		around := func(t int32) bool {
 			f := first[t]
 			return f[0] >= c[0]-2 && f[0] <= c[0]+2 && f[1] >= c[1]-2 && f[1] <= c[1]+2 && f[2] >= c[2]-2 && f[2] <= c[2]+2
 		}
-		if grid.crossesWhere(from, n, reach, around) {
-			w = 1
+		return grid.crossesWhere(p.sub(n.scale(0.001)), n, reach, around)
+	}
+	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
+	ear := float64(joints["Head"][2]) + 0.012
+	hit := make([]bool, len(head.pos))
+	face := make([]float64, len(head.pos))
+	beside := make([]float64, len(head.pos))
+	for i, q := range head.pos {
+		p, n := v3(q), v3(head.nrm[i]).norm()
+		front := smoothstep(ear-0.01, ear+0.01, p[2])
+		face[i] = front * smoothstep(eye+0.04, eye+0.025, p[1])
+		if face[i] > 0.999 {
+			continue
 		}
-		for dx := -2; dx <= 2 && w < 1 && front <= 0.999; dx++ {
+		if hit[i] = covered(p, n); hit[i] || front > 0.999 {
+			continue
+		}
+		c := cell(p)
+		best := far * far
+		for dx := -2; dx <= 2; dx++ {
 			for dy := -2; dy <= 2; dy++ {
 				for dz := -2; dz <= 2; dz++ {
 					k := [3]int{c[0] + dx, c[1] + dy, c[2] + dz}
@@ -82,12 +96,132 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 				}
 			}
 		}
-		if w < 1 {
-			w = smoothstep(far, near, math.Sqrt(best)) * (1 - front)
+		beside[i] = smoothstep(far, near, math.Sqrt(best)) * (1 - front)
+	}
+	edge := hairEdge(head, hit, covered)
+	var ears []float32
+	if head.base != nil {
+		ears = earMask()
+	}
+	for i, q := range head.pos {
+		if face[i] > 0.999 {
+			continue
 		}
-		out[i] = float32(w * (1 - face))
+		w := rootRamp(edge.signed(v3(q), hit[i]))
+		if beside[i] > 0 {
+			// Not 0 for none: the ramp runs on below it.
+			w = math.Max(w, beside[i])
+		}
+		keep := 1 - face[i]
+		if ears != nil {
+			keep *= 1 - smoothstep(earBare[0], earBare[1], float64(ears[head.base[i]]))
+		}
+		if keep < 1 {
+			// Faded by the share kept; past 1 only where all is.
+			w = math.Min(w, 1) * keep
+		}
+		out[i] = float32(w)
 	}
 	return out
+}
+
+// earBare is where the ear's skin is kept bare of scalp paint: none
+// where earMask is under the first, bare from the second.
+var earBare = [2]float64{0.15, 0.4}
+
+// rootRamp is how much scalp paint lies at sd metres inside the hair's
+// edge (negative outside): none 4 mm outside it, all 6 mm inside, in a
+// straight line between, which runs on past 0 and 1 (the painter's
+// smoothsteps clamp it per texel). Unclamped, the painter's blend over a
+// triangle reproduces the ramp wherever the edge crosses it, so the
+// painted edge is as smooth as the hair's own; clamped at the corners,
+// 1 cm apart at the temples, the blend bent it back toward the mesh. At
+// the edge it is 0.4: the painter's thin strands, full roots from 2 mm
+// in; the dark of the roots stays inside the hair (a bare cut, no paint
+// past the hairline, lost 4 of 14: "a hard cut-out edge, a wig").
+func rootRamp(sd float64) float64 {
+	const outside, inside = 0.004, 0.006
+	return (sd + outside) / (outside + inside)
+}
+
+// edgeRefine is how many halvings find where the hair's edge crosses
+// a head edge: 1 cm / 64, under a texel.
+const edgeRefine = 6
+
+// hairLine is the hair's edge on the head: segments across each
+// triangle whose corners are partly covered.
+type hairLine struct{ a, b []vec3 }
+
+// hairEdge traces the edge of the covered skin (hit, per head vertex)
+// across the head's triangles. Where an edge of a triangle runs from a
+// covered corner to a bare one, the crossing is found by halving it
+// (covered, asked at the normal blended between the corners), not
+// taken at the middle, so the line follows the hair and not the mesh.
+func hairEdge(head *part, hit []bool, covered func(p, n vec3) bool) hairLine {
+	cross := map[[2]uint32]vec3{}
+	at := func(i, j uint32) vec3 {
+		if hit[i] {
+			i, j = j, i
+		}
+		// i bare, j covered.
+		k := [2]uint32{min(i, j), max(i, j)}
+		if p, ok := cross[k]; ok {
+			return p
+		}
+		pi, pj := v3(head.pos[i]), v3(head.pos[j])
+		ni, nj := v3(head.nrm[i]).norm(), v3(head.nrm[j]).norm()
+		lo, hi := 0.0, 1.0
+		for range edgeRefine {
+			t := (lo + hi) / 2
+			if covered(pi.add(pj.sub(pi).scale(t)), ni.add(nj.sub(ni).scale(t)).norm()) {
+				hi = t
+			} else {
+				lo = t
+			}
+		}
+		p := pi.add(pj.sub(pi).scale((lo + hi) / 2))
+		cross[k] = p
+		return p
+	}
+	var l hairLine
+	for _, t := range head.tris {
+		var ends []vec3
+		for k := range 3 {
+			i, j := t[k], t[(k+1)%3]
+			if hit[i] != hit[j] {
+				ends = append(ends, at(i, j))
+			}
+		}
+		if len(ends) == 2 {
+			l.a, l.b = append(l.a, ends[0]), append(l.b, ends[1])
+		}
+	}
+	return l
+}
+
+// signed is p's distance from the line, positive on the covered side
+// (in, p's own side): out to 2.5 cm, farther counts as 2.5 cm, past the
+// longest edges of the head's triangles on the scalp, so the distance
+// blended along an edge the line crosses is the distance.
+func (l hairLine) signed(p vec3, in bool) float64 {
+	const reach = 0.025
+	d := reach
+	for s := range l.a {
+		a, b := l.a[s], l.b[s]
+		if math.Abs(a[1]-p[1]) > reach+math.Abs(a[1]-b[1]) {
+			continue
+		}
+		ab := b.sub(a)
+		t := 0.0
+		if q := ab.dot(ab); q > 0 {
+			t = math.Max(0, math.Min(1, p.sub(a).dot(ab)/q))
+		}
+		d = math.Min(d, p.sub(a.add(ab.scale(t))).len())
+	}
+	if !in {
+		return -d
+	}
+	return d
 }
 
 // coverFromFront paints the scalp (mask, scalpWeights) on the forehead
