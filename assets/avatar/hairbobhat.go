@@ -10,16 +10,12 @@ import "math"
 // hat lies flat against the head and falls from under the rim.
 // hairUnderHat fits a style's hair under the hat hatPart, seen from the
 // head's centre c: a bob is first drawn in below the rim (bobUnderHat),
-// long hair too (longUnderHat, off the head's skin head), then every
-// style is pressed inside the hat (pressHair). The whole
+// then every style is pressed inside the hat (pressHair). The whole
 // avatar (assemble) and a part built alone (BuildPartContext) both fit
 // their hair here, so the two agree (TestBuildPartMatchesGenerate).
-func hairUnderHat(hair, hatPart, head *part, c vec3, style string) {
+func hairUnderHat(hair, hatPart *part, c vec3, style string) {
 	if bobbed(style) {
 		bobUnderHat(hair, hatPart, c)
-	}
-	if tapered(style) {
-		longUnderHat(hair, hatPart, head, c)
 	}
 	pressHair(hair, hatPart, c)
 }
