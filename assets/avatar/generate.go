@@ -122,6 +122,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		} else {
 			trimHairline(parts["hair"], headPart, body.Joints())
 			raiseFringe(parts["hair"], body.Joints())
+			tuckOverEars(parts["hair"], headPart, body.Joints(), cfg.Hair.Style)
 		}
 	}
 	endSleeves(parts["top"], body.Joints())
