@@ -46,27 +46,28 @@ func chinTaper(head *scene.Primitive, eyeL, eyeR vec3) float64 {
 	return facemeasure.SliceWidth(head, menY+0.1*(eyeY-menY), zmin) / cheek
 }
 
-// sceneChinTaper is chinTaper of a built avatar's Wolf3D_Head, its eyes
-// the centres of the EyeLeft and EyeRight meshes' boxes (as facemeasure
-// takes them), Kiln's and the leader's alike.
-func sceneChinTaper(t *testing.T, s *scene.Scene) float64 {
+// sceneHead is a built avatar's Wolf3D_Head and its eyes, the centres
+// of the EyeLeft and EyeRight meshes' boxes (as facemeasure takes them),
+// Kiln's and the leader's alike: what the face measures (chinTaper,
+// measureEars) take.
+func sceneHead(t *testing.T, s *scene.Scene) (head *scene.Primitive, eyeL, eyeR vec3) {
 	t.Helper()
 	box := func(p *scene.Primitive) vec3 { return vec3(facemeasure.Centre(p)) }
-	return chinTaper(meshOf(t, s, "Wolf3D_Head"), box(meshOf(t, s, "EyeLeft")), box(meshOf(t, s, "EyeRight")))
+	return meshOf(t, s, "Wolf3D_Head"), box(meshOf(t, s, "EyeLeft")), box(meshOf(t, s, "EyeRight"))
 }
 
-// shapedChinTaper is chinTaper of a configuration's shaped body (shapeBody:
-// no build, so that hundreds of random faces measure in seconds), the
-// head and neck as bodyParts cuts them, the eyes their eyeballs' centres.
-func shapedChinTaper(cfg Config) float64 {
+// shapedHead is a configuration's shaped head (shapeBody: no build, so
+// that hundreds of random faces measure in seconds), the head and neck
+// as bodyParts cuts them, and its eyeballs' centres.
+func shapedHead(cfg Config) (head *scene.Primitive, eyeL, eyeR vec3) {
 	b := shapeBody(cfg.resolve())
-	head, _ := bodyParts(b, make([]bool, len(human.BodyMesh().Tris)))
-	p := &scene.Primitive{Positions: head.pos}
-	for _, tri := range head.tris {
+	part, _ := bodyParts(b, make([]bool, len(human.BodyMesh().Tris)))
+	p := &scene.Primitive{Positions: part.pos}
+	for _, tri := range part.tris {
 		p.Indices = append(p.Indices, tri[:]...)
 	}
 	eyes := eyeCentres(b)
-	return chinTaper(p, eyes[0].centre, eyes[1].centre)
+	return p, eyes[0].centre, eyes[1].centre
 }
 
 // chinTaperBand bounds a set of faces' chinTaper: its mean between lo
@@ -79,7 +80,7 @@ var (
 	// stays round (see houseFace), so hi and max only hold what the
 	// random draw won, and lo keeps the mean off a spike.
 	chinTaperBuilt = chinTaperBand{0.44, 0.60, 0.66}
-	// chinTaperShaped bounds shaped bodies (shapedChinTaper), which
+	// chinTaperShaped bounds shaped bodies (chinTaper of shapedHead), which
 	// measure 0.02 to 0.04 under their builds (the panel's twenty, each
 	// both ways), with room for the wider spread of hundreds of faces.
 	chinTaperShaped = chinTaperBand{0.42, 0.57, 0.72}
@@ -99,7 +100,7 @@ var (
 func TestChinTaper(t *testing.T) {
 	for _, n := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		if l, ok := optionalLeaderScene(t, n); ok {
-			t.Logf("leader %s: %.3f", n, sceneChinTaper(t, l))
+			t.Logf("leader %s: %.3f", n, chinTaper(sceneHead(t, l)))
 		}
 	}
 	check := func(t *testing.T, what string, band chinTaperBand, tapers []float64) {
@@ -127,7 +128,7 @@ func TestChinTaper(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := sceneChinTaper(t, s)
+			v := chinTaper(sceneHead(t, s))
 			if math.IsNaN(v) {
 				t.Fatalf("%s: no chin or cheekbones found", c.name)
 			}
@@ -139,7 +140,7 @@ func TestChinTaper(t *testing.T) {
 	t.Run("random", func(t *testing.T) {
 		var tapers []float64
 		for seed := int64(5000); seed < 5300; seed++ {
-			v := shapedChinTaper(Random(seed))
+			v := chinTaper(shapedHead(Random(seed)))
 			if math.IsNaN(v) {
 				t.Fatalf("seed %d: no chin or cheekbones found", seed)
 			}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kilnhq/kiln/assets/avatar/facemeasure"
-	"github.com/kilnhq/kiln/assets/avatar/human"
 	"github.com/kilnhq/kiln/assets/scene"
 )
 
@@ -19,30 +18,6 @@ type earSpan struct{ out, height float64 }
 func measureEars(head *scene.Primitive, eyeL, eyeR vec3) earSpan {
 	out, height := facemeasure.Ears(head, math.Abs(eyeL[0]-eyeR[0]), (eyeL[1]+eyeR[1])/2)
 	return earSpan{out, height}
-}
-
-// sceneEars is measureEars of a built avatar's Wolf3D_Head, the eyes the
-// centres of the EyeLeft and EyeRight meshes' boxes.
-func sceneEars(t *testing.T, s *scene.Scene) earSpan {
-	t.Helper()
-	box := func(p *scene.Primitive) vec3 { return vec3(facemeasure.Centre(p)) }
-	return measureEars(meshOf(t, s, "Wolf3D_Head"), box(meshOf(t, s, "EyeLeft")), box(meshOf(t, s, "EyeRight")))
-}
-
-// shapedEars is measureEars of a configuration's shaped body (shapeBody:
-// no build, so that hundreds of random faces measure in seconds), the
-// head as bodyParts cuts it, the eyes their eyeballs' centres. It reads
-// about 0.002 further out than the built head (default-male 0.217
-// against 0.216, random-18 0.279 against 0.277).
-func shapedEars(cfg Config) earSpan {
-	b := shapeBody(cfg.resolve())
-	head, _ := bodyParts(b, make([]bool, len(human.BodyMesh().Tris)))
-	p := &scene.Primitive{Positions: head.pos}
-	for _, tri := range head.tris {
-		p.Indices = append(p.Indices, tri[:]...)
-	}
-	eyes := eyeCentres(b)
-	return measureEars(p, eyes[0].centre, eyes[1].centre)
 }
 
 // earBand bounds a set of faces' ears (earSpan): the farthest out and
@@ -70,7 +45,7 @@ var earsFlat = earBand{maxOut: 0.30, p90Out: 0.27, maxHeight: 1.2, p90Height: 1.
 func TestEarsLieFlat(t *testing.T) {
 	for _, n := range []string{"rpm-avatar-casual.glb", "rpm-avatar-office.glb"} {
 		if l, ok := optionalLeaderScene(t, n); ok {
-			e := sceneEars(t, l)
+			e := measureEars(sceneHead(t, l))
 			t.Logf("leader %s: out %.3f, %.2f tall", n, e.out, e.height)
 		}
 	}
@@ -104,7 +79,7 @@ func TestEarsLieFlat(t *testing.T) {
 	t.Run("panel", func(t *testing.T) {
 		var ears []earSpan
 		for _, c := range panelFaces() {
-			e := shapedEars(c.cfg)
+			e := measureEars(shapedHead(c.cfg))
 			t.Logf("%s: out %.3f, %.2f tall", c.name, e.out, e.height)
 			ears = append(ears, e)
 		}
@@ -113,7 +88,7 @@ func TestEarsLieFlat(t *testing.T) {
 	t.Run("random", func(t *testing.T) {
 		var ears []earSpan
 		for seed := int64(5000); seed < 5300; seed++ {
-			ears = append(ears, shapedEars(Random(seed)))
+			ears = append(ears, measureEars(shapedHead(Random(seed))))
 		}
 		check(t, "random draws", ears)
 	})
