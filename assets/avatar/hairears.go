@@ -102,25 +102,7 @@ func dropBeforeEars(hair *part, boxes [2]earBox) {
 		z := float64(p[2])
 		return !math.IsInf(e.top, 0) && float64(p[1]) < e.top+earTipTop && z > e.back && z < e.front+earFrontReach
 	}
-	cut := make([]bool, len(hair.tris))
-	dropped := false
-	for k, t := range hair.tris {
-		cut[k] = before(hair.pos[t[0]]) && before(hair.pos[t[1]]) && before(hair.pos[t[2]])
-		dropped = dropped || cut[k]
-	}
-	if !dropped {
-		return
-	}
-	// What the cut leaves of a card as a scrap standing alone goes too,
-	// as at the hairline (trimScraps).
-	scraps := trimScraps(hair, cut)
-	var keep []uint32
-	for k, t := range hair.tris {
-		if !cut[k] && !scraps[k] {
-			keep = append(keep, t[0], t[1], t[2])
-		}
-	}
-	hair.keep(keep)
+	dropTriangles(hair, func(v uint32) bool { return before(hair.pos[v]) })
 }
 
 // sliceHalfWidth is the farthest |x| at which the part's edges cross the

@@ -59,22 +59,29 @@ func trimHairline(hair, head *part, joints map[string][3]float32) {
 		h := float64((p[0]-q[0])*n[0] + (p[1]-q[1])*n[1] + (p[2]-q[2])*n[2])
 		flat[i] = h < height
 	}
+	dropTriangles(hair, func(v uint32) bool { return flat[v] })
+}
+
+// dropTriangles drops the hair's triangles whose three vertices are all
+// off, and what that leaves of a card as a scrap standing alone
+// (trimScraps): the hairline's trim and the ponytail's tuck behind the
+// ears cut the same way.
+func dropTriangles(hair *part, off func(v uint32) bool) {
 	cut := make([]bool, len(hair.tris))
-	trimmed := false
+	dropped := false
 	for k, t := range hair.tris {
-		cut[k] = flat[t[0]] && flat[t[1]] && flat[t[2]]
-		trimmed = trimmed || cut[k]
+		cut[k] = off(t[0]) && off(t[1]) && off(t[2])
+		dropped = dropped || cut[k]
 	}
-	if !trimmed {
+	if !dropped {
 		return
 	}
 	scraps := trimScraps(hair, cut)
 	var keep []uint32
 	for k, t := range hair.tris {
-		if cut[k] || scraps[k] {
-			continue
+		if !cut[k] && !scraps[k] {
+			keep = append(keep, t[0], t[1], t[2])
 		}
-		keep = append(keep, t[0], t[1], t[2])
 	}
 	hair.keep(keep)
 }
