@@ -17,20 +17,7 @@ import (
 // +0.3/+1.2 mm. The fedora's brim is wider than any bob (-47/-43 mm),
 // before and after.
 func TestBobUnderHat(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  Config
-	}{{"random-16", Random(16)}}
-	for _, hat := range []string{"beanie", "cap", "fedora"} {
-		for _, body := range []string{Feminine, Masculine} {
-			c := Default(body)
-			c.Hair.Style, c.Headwear.Style = "bun", hat
-			cases = append(cases, struct {
-				name string
-				cfg  Config
-			}{hat + "-" + body, c})
-		}
-	}
+	cases := bunsUnderHats("beanie", "cap", "fedora")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.cfg.Hair.Style != "bun" || !c.cfg.Headwear.on() {
@@ -52,6 +39,23 @@ func TestBobUnderHat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bunsUnderHats are random-16 (the panel's grey bun under a cap, named
+// at p16 and again at p26) and the bun under each of hats on each body:
+// the faces the tests of a bun under a hat (TestBobUnderHat,
+// TestHairMeetsHatRim) share, so they cannot drift apart in what they
+// look at.
+func bunsUnderHats(hats ...string) []namedConfig {
+	cases := []namedConfig{{"random-16", Random(16)}}
+	for _, hat := range hats {
+		for _, body := range []string{Feminine, Masculine} {
+			c := Default(body)
+			c.Hair.Style, c.Headwear.Style = "bun", hat
+			cases = append(cases, namedConfig{"bun-" + hat + "-" + body, c})
+		}
+	}
+	return cases
 }
 
 // sideBeyond is how far (mm) the outermost point of hair lies beyond the

@@ -135,26 +135,13 @@ const rimFitWide = 12
 // +14 to +21 mm under a cap or fedora (random-01 +14.1 mm), pressed only
 // where it meets the hat (pressHair).
 func TestHairMeetsHatRim(t *testing.T) {
-	cases := []struct {
-		name string
-		cfg  Config
-	}{{"random-16", Random(16)}}
-	for _, hat := range []string{"cap", "beanie", "fedora"} {
-		for _, body := range []string{Feminine, Masculine} {
-			c := Default(body)
-			c.Hair.Style, c.Headwear.Style = "bun", hat
-			cases = append(cases, struct {
-				name string
-				cfg  Config
-			}{"bun-" + hat + "-" + body, c})
-		}
+	hats := []string{"cap", "beanie", "fedora"}
+	cases := bunsUnderHats(hats...)
+	for _, hat := range hats {
 		for _, style := range []string{"short", "buzz", "ponytail", "curly"} {
 			c := Default(Feminine)
 			c.Hair.Style, c.Headwear.Style = style, hat
-			cases = append(cases, struct {
-				name string
-				cfg  Config
-			}{style + "-" + hat, c})
+			cases = append(cases, namedConfig{style + "-" + hat, c})
 		}
 	}
 	for _, c := range cases {
