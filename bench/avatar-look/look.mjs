@@ -8,7 +8,7 @@
 // light and camera with the models in a row, in the order given.
 //
 //   node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...]
-//     [--light room,rig] [--camera portrait,full,eyes,quarter] [--size 512]
+//     [--light room,rig] [--camera portrait,full,eyes,quarter,back,side] [--size 512]
 //     [--morph jawOpen=1,viseme_O=0.5] [--clip NAME@SECONDS]
 //     [--material white|flat|unlit] [--ssaa 2]
 //
@@ -47,7 +47,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 const [out, ...models] = inputs;
 if (!out || models.length === 0) {
-  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS] [--material white|flat|unlit] [--ssaa K]');
+  console.error('usage: node bench/avatar-look/look.mjs OUTDIR A.glb|URL [B.glb ...] [--light room,rig] [--camera portrait,full,eyes,quarter,back,side] [--size 512] [--morph name=v,...] [--clip NAME@SECONDS] [--material white|flat|unlit] [--ssaa K]');
   process.exit(2);
 }
 const lights = (flags.light || 'room,rig').split(',');
@@ -194,7 +194,12 @@ try {
     // 'eyes' camera is a close-up on them from the portrait's place (a
     // narrower lens), for the lids, brows and the skin under the eyes; the
     // 'quarter' camera is the portrait turned 40 degrees, for the temples,
-    // sideburns and the hair's sides, which a portrait sees edge on.
+    // sideburns and the hair's sides, which a portrait sees edge on. The
+    // 'back' and 'side' cameras frame the neck and shoulders (17 cm under
+    // the eyes, 5 cm behind them) from behind and from the model's left,
+    // head to mid-back: where long hair rests on the shoulders and the
+    // back, and a hood or collar meets the hair, none of which a portrait
+    // or the full-body view shows.
     const eyeL = root.getObjectByName('LeftEye'), eyeR = root.getObjectByName('RightEye');
     for (const l of lights) {
       const scene = light(l);
@@ -202,7 +207,12 @@ try {
       for (const c of cameras) {
         const camera = new THREE.PerspectiveCamera(c === 'portrait' || c === 'quarter' ? 24 : c === 'eyes' ? 9 : 30, 1, 0.01, 20);
         let target;
-        if ((c === 'portrait' || c === 'quarter' || c === 'eyes') && eyeL && eyeR) {
+        if ((c === 'back' || c === 'side') && eyeL && eyeR) {
+          target = eyeL.getWorldPosition(new THREE.Vector3()).add(eyeR.getWorldPosition(new THREE.Vector3()))
+            .multiplyScalar(0.5).add(new THREE.Vector3(0, -0.17, -0.05));
+          const turn = c === 'back' ? Math.PI : Math.PI / 2;
+          camera.position.set(target.x + 1.1 * Math.sin(turn), target.y + 0.05, target.z + 1.1 * Math.cos(turn));
+        } else if ((c === 'portrait' || c === 'quarter' || c === 'eyes') && eyeL && eyeR) {
           target = eyeL.getWorldPosition(new THREE.Vector3()).add(eyeR.getWorldPosition(new THREE.Vector3()))
             .multiplyScalar(0.5).add(new THREE.Vector3(0, c === 'eyes' ? 0 : -0.03, 0));
           // 'quarter' is the portrait from 40 degrees to the model's left.
