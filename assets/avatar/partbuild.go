@@ -144,6 +144,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				trimHairline(hair, head(), joints)
 				raiseFringe(hair, joints)
 				tuckOverEars(hair, head(), joints, cfg.Hair.Style)
+				dropCapCards(hair, joints, cfg.Hair.Style)
 				thickenHair(hair, joints, cfg.Hair.Style)
 				return hair, nil
 			})
