@@ -232,6 +232,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		if cfg.Hair.Style == "short" {
 			coverFromFront(scalp.Mask, headPart, p, body.Joints())
+			sideburns(scalp.Mask, headPart, body.Joints())
 		}
 	}
 	head := texture{

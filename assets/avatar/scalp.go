@@ -126,7 +126,8 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 }
 
 // earBare is where the ear's skin is kept bare of scalp paint: none
-// where earMask is under the first, bare from the second.
+// where earMask (earSkin for sideburns) is under the first, bare from
+// the second.
 var earBare = [2]float64{0.15, 0.4}
 
 // rootRamp is how much scalp paint lies at sd metres inside the hair's
@@ -291,3 +292,80 @@ const (
 	hairlineBand  = 0.005
 	hairlineSteps = 5
 )
+
+// sideburns paints a short cut's sideburns on the scalp (mask,
+// scalpWeights): the skin over each ear and in front of it, from the
+// hair's side down to the ear's top, and in front of the ear on down
+// sideburnDrop; sideburnWidth in front of the ear's front it fades out.
+// The short cut's side stands off the head and ends over the ear, so a
+// quarter view saw bare skin between the hair's front corner and the
+// ear: "a bare skin notch at the temple", "a cut-out, wig-like edge"
+// (issue 22's A/B of caa4f12, every short-cut quarter view), where the
+// leader's short cuts come down in front of the ear as a sideburn. The
+// ear's own skin (earSkin) stays bare; the skull's top and the forehead
+// (within sideburnSkull of the head's middle) and the face in front of
+// the sideburn are left to scalpWeights and coverFromFront.
+func sideburns(mask []float32, head *part, joints map[string][3]float32) {
+	if head.base == nil {
+		return
+	}
+	boxes := earBoxes(head, joints)
+	ears := earSkin(head, joints)
+	for i, q := range head.pos {
+		e := boxes[0]
+		if q[0] < 0 {
+			e = boxes[1]
+		}
+		y, z := float64(q[1]), float64(q[2])
+		if math.IsInf(e.top, 0) || math.Abs(float64(q[0])) < sideburnSkull || z < e.back {
+			continue
+		}
+		// The sideburn's foot: the ear's top over the ear, sideburnDrop
+		// lower in front of it.
+		foot := e.top - sideburnDrop*smoothstep(e.front-sideburnSoft, e.front+sideburnSoft, z)
+		down := smoothstep(foot-sideburnSoft, foot+sideburnSoft, y)
+		along := 1 - smoothstep(e.front+sideburnWidth-sideburnFront, e.front+sideburnWidth, z)
+		w := down * along * (1 - smoothstep(earBare[0], earBare[1], ears[i]))
+		mask[i] = float32(math.Max(float64(mask[i]), w))
+	}
+}
+
+// The sideburns' shape (metres, sideburns): they reach sideburnWidth in
+// front of the ear's front, fading out over the last sideburnFront, and
+// sideburnDrop under the ear's top there; their foot fades over
+// sideburnSoft either side of it.
+const (
+	sideburnWidth = 0.026
+	sideburnFront = 0.01
+	sideburnDrop  = 0.012
+	sideburnSoft  = 0.005
+	sideburnSkull = 0.05
+)
+
+// earSkin is, per head vertex, how much of an ear's own skin it is:
+// MakeHuman's ear mask (earMask) where it lies no higher than the ear's
+// top and no further forward than its front (earBoxes), fading out over
+// earSkinFade past them. The mask alone runs 3 cm over the ear and 4 cm
+// in front of it, over the temple where the sideburns lie.
+func earSkin(head *part, joints map[string][3]float32) []float64 {
+	mask := earMask()
+	boxes := earBoxes(head, joints)
+	out := make([]float64, len(head.pos))
+	for i, q := range head.pos {
+		e := boxes[0]
+		if q[0] < 0 {
+			e = boxes[1]
+		}
+		out[i] = float64(mask[head.base[i]])
+		if !math.IsInf(e.top, 0) {
+			out[i] *= 1 - smoothstep(e.top, e.top+earSkinFade, float64(q[1]))
+			out[i] *= 1 - smoothstep(e.front, e.front+earSkinFade, float64(q[2]))
+		}
+	}
+	return out
+}
+
+// earSkinFade is how far (metres) past the ear's top and front earSkin
+// fades out: the sideburns paint the skin down to the ear, and further
+// off, 6 mm, they left a bare rim over it.
+const earSkinFade = 0.003

@@ -3,7 +3,8 @@ package avatar
 import (
 	"bytes"
 	"image"
-	"image/png"
+	_ "image/jpeg" // the leader's textures (templeBare)
+	_ "image/png"
 	"math"
 	"testing"
 
@@ -74,7 +75,7 @@ func surfaceOf(t *testing.T, s *scene.Scene, name string) surfaceMesh {
 	}
 	p := m.Primitives[0]
 	tex := s.Materials[*p.Material].PBRMetallicRoughness.BaseColorTexture
-	img, err := png.Decode(bytes.NewReader(s.Images[*s.Textures[tex.Index].Source].Data))
+	img, _, err := image.Decode(bytes.NewReader(s.Images[*s.Textures[tex.Index].Source].Data))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
