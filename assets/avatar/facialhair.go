@@ -324,8 +324,40 @@ func beardPart(head *part, weights, hair []float32, bare, under []bool, c beardC
 		for _, t := range region.tris {
 			p.tris = append(p.tris, [3]uint32{first + t[0], first + t[1], first + t[2]})
 		}
+		for _, t := range region.tris {
+			if turnsAway(region.pos, region.nrm, t) {
+				p.tris = append(p.tris, [3]uint32{first + t[0], first + t[2], first + t[1]})
+			}
+		}
 	}
 	return p
+}
+
+// turnsAway reports whether the shells over triangle t (skin positions
+// pos, normals nrm) are seen from their inner side, past the face's
+// outline, by a viewer in front of the face or at a quarter: the skin
+// under them faces away from the front, down (under the jaw) or out to
+// the side (round the jaw toward the ears), while the hair's normal
+// there (beardNormal, tipped toward the front and up) still faces the
+// front. The shells there get a second, reversed triangle, drawn from
+// the inner side with that same normal. Drawn double-sided instead,
+// three.js flipped the normal of the inner side into the head: lit edge
+// on, it caught the room's light as a grey sheen, and the strands along
+// the beard's lower edge showed as light grey flecks against the hair
+// (about ten under a full beard's jaw in a room portrait). Behind the
+// sideburns the hair faces back, and in the mouth's corners the skin
+// turns in toward the middle: no viewer in front sees their inner side.
+func turnsAway(pos, nrm [][3]float32, t [3]uint32) bool {
+	var x, side, down, skin, hair float32
+	for _, v := range t {
+		x += pos[v][0]
+		side += nrm[v][0]
+		down -= nrm[v][1]
+		skin += nrm[v][2]
+		hair += beardNormal(nrm[v])[2]
+	}
+	outward := x*side > 0 || down/3 > 0.25
+	return outward && skin/3 < 0.5 && hair/3 > 0.1
 }
 
 // beardNormal is the normal a beard shell shades with at a skin normal
@@ -412,13 +444,15 @@ func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 }
 
 // mesh adds Wolf3D_Beard (the leader's name for its beards): alpha
-// mask, as the scalp hair, so three.js needs no sorting.
+// mask, as the scalp hair, so three.js needs no sorting; one-sided, as
+// the shells' inner sides that show are triangles of their own
+// (turnsAway).
 func (bd beard) mesh(b *builder, seed uint64, size int) {
 	if bd.part == nil {
 		return
 	}
 	maps := paintedBy(paint.Beard, bd.part.surface(), bd.color, seed, size)
-	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true})))
 }
 
 // withHair is a beard's region, laid out and simplified, carrying the
