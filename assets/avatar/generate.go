@@ -159,7 +159,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		thickenHair(hair, body.Joints(), cfg.Hair.Style)
 	}
 	if hw, hair := parts["headwear"], parts["hair"]; hw != nil && hair != nil {
-		hairUnderHat(hair, hw, hatCentre, cfg.Hair.Style)
+		hairUnderHat(hair, hw, headPart, hatCentre, cfg.Hair.Style)
 		if len(hair.tris) == 0 {
 			// All of it under the hat (a buzz cut under a beanie).
 			delete(parts, "hair")

@@ -13,11 +13,11 @@ import "math"
 // then every style is pressed inside the hat (pressHair). The whole
 // avatar (assemble) and a part built alone (BuildPartContext) both fit
 // their hair here, so the two agree (TestBuildPartMatchesGenerate).
-func hairUnderHat(hair, hatPart *part, c vec3, style string) {
+func hairUnderHat(hair, hatPart, head *part, c vec3, style string) {
 	if bobbed(style) {
 		bobUnderHat(hair, hatPart, c)
 	}
-	pressHair(hair, hatPart, c)
+	pressHair(hair, hatPart, head, c)
 }
 
 // bobUnderHat draws the bob's hair below the hat in toward the head's
@@ -49,7 +49,12 @@ const (
 // bobHatTuck, plus bobHatFlare times how far below the shell's lowest
 // point there y lies, but never in past the skin's clearance under it
 // (hair.floor: pressed past it, the tops of the ears stood out through
-// the bob under the cap's sides). Each column of the grid moves as its
+// the bob under the cap's sides). Below the rim no row is drawn in past
+// the limit of a row above it, so the hair falls from under the rim as
+// wide as it is over the ears: the skin's clearance rises over the ears
+// and the jaw and dips between them, and the rows drawn in to it ran in
+// and out by 4-5 mm under the cap, lumps the panel saw as random-16's
+// "clumpy grey hair under the cap" (p26). Each column of the grid moves as its
 // outside does, so the inside and the tuck keep their thickness. A part
 // that is not the whole shell is left as it is.
 func bobUnderHat(hair, hatPart *part, c vec3) {
@@ -73,6 +78,8 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 	moved := false
 	for k := 0; k <= bobCols; k++ {
 		scale := make([]float64, rows+1)
+		// fall is the widest limit of the rows above it below the rim.
+		fall := 0.0
 		for i := 0; i <= bobRows; i++ {
 			q := hair.pos[k*(rows+1)+i]
 			x, z := float64(q[0])-c[0], float64(q[2])-c[2]
@@ -86,6 +93,10 @@ func bobUnderHat(hair, hatPart *part, c vec3) {
 				// Not in past the skin's clearance: over the ears.
 				fl := hair.floor[k*(rows+1)+i]
 				limit = math.Max(limit, math.Hypot(float64(fl[0])-c[0], float64(fl[2])-c[2])-bobHatSkinGive)
+			}
+			if float64(q[1]) < rim[b] {
+				limit = math.Max(limit, fall)
+				fall = limit
 			}
 			scale[i] = math.Min(1, limit/math.Max(math.Hypot(x, z), 1e-9))
 		}

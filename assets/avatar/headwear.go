@@ -627,7 +627,7 @@ const hairClearance = 0.004
 // no farther out than the hat above it, so that it tucks in under the
 // rim. Hair farther from the hat stays as it is. What the cut leaves of
 // a lock as a small piece apart from the rest goes (dropHatScraps).
-func pressHair(hair, hatPart *part, c vec3) {
+func pressHair(hair, hatPart, skin *part, c vec3) {
 	shell := hatPart
 	if hatPart.shell > 0 && hatPart.shell < len(hatPart.tris) {
 		shell = &part{pos: hatPart.pos, tris: hatPart.tris[:hatPart.shell]}
@@ -723,6 +723,9 @@ func pressHair(hair, hatPart *part, c vec3) {
 		}
 		move = next
 	}
+	if skin != nil {
+		offSkin(hair, skin, c, covered, nb, move)
+	}
 	for i := range n {
 		if move[i] != (vec3{}) {
 			hair.pos[i] = v3(hair.pos[i]).add(move[i]).f32()
@@ -742,6 +745,46 @@ func pressHair(hair, hatPart *part, c vec3) {
 		kept = append(kept, tri...)
 	}
 	hair.keep(dropHatScraps(orig, all, kept))
+}
+
+// hairSkinClearance is how far outside the skin (an ear) hair drawn in
+// under a hat's rim stays.
+const hairSkinClearance = 0.003
+
+// offSkin keeps the hair below a hat's rim that pressHair draws in (move,
+// per hair vertex; covered: under the hat) outside the skin seen from c
+// (skin: the head, whose ears stand farthest out): each moved vertex no
+// nearer c than the skin's farthest crossing plus hairSkinClearance,
+// along its own direction and those halfway to its neighbours (nb) on
+// the hair's triangles, whose middles an ear's thin rim can reach
+// through between the corners, and never out past where it was. Drawn
+// in to the rim's width over the ears, the hair left the ears' tops
+// outside it, and their tips showed through the hair under a beanie's
+// cuff and a cap's sides.
+func offSkin(hair, skin *part, c vec3, covered []bool, nb neighbours, move []vec3) {
+	rays := newRayBins(skin, c)
+	at := func(i int) vec3 { return v3(hair.pos[i]).add(move[i]).sub(c) }
+	want := make([]float64, len(move))
+	for i, m := range move {
+		if m == (vec3{}) || covered[i] {
+			continue
+		}
+		d := at(i)
+		out, _ := rays.last(d.norm())
+		for _, j := range nb.of(i) {
+			if e, ok := rays.last(d.add(at(int(j))).norm()); ok {
+				out = math.Max(out, e)
+			}
+		}
+		if out > 0 {
+			want[i] = math.Min(out+hairSkinClearance, v3(hair.pos[i]).sub(c).len())
+		}
+	}
+	for i, w := range want {
+		if d := at(i); d.len() < w {
+			move[i] = d.scale(w / d.len()).sub(v3(hair.pos[i]).sub(c))
+		}
+	}
 }
 
 // crossesHat reports whether an edge of the triangle abd passes through
@@ -889,6 +932,24 @@ func (rb *rayBins) first(u vec3) (float64, bool) {
 		}
 		tri := rb.tris[t]
 		if d, _, _, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d < best {
+			best, ok = d, true
+		}
+	}
+	return best, ok
+}
+
+// last is the distance along the unit direction u from c to the mesh's
+// farthest crossing, and whether the ray meets it.
+func (rb *rayBins) last(u vec3) (float64, bool) {
+	th, ph := angles(u)
+	key := binAt(int(math.Floor(th/rayBin))%60, int(math.Floor(ph/rayBin)))
+	best, ok := 0.0, false
+	for _, t := range rb.bin(key) {
+		if rb.cones[t].misses(u, best) {
+			continue
+		}
+		tri := rb.tris[t]
+		if d, _, _, hit := rayTriangle(rb.c, u, rb.pos[tri[0]], rb.pos[tri[1]], rb.pos[tri[2]]); hit && d > best {
 			best, ok = d, true
 		}
 	}

@@ -155,7 +155,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				return nil, err
 			}
 			if hatPart != nil {
-				hairUnderHat(hair, hatPart, hatCentre, cfg.Hair.Style)
+				hairUnderHat(hair, hatPart, head(), hatCentre, cfg.Hair.Style)
 			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
