@@ -3,8 +3,6 @@ package avatar
 import (
 	"math"
 	"sync"
-
-	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // formLight is the soft key light whose shade the face's form bakes into
@@ -178,106 +176,6 @@ func occludedAlong(p *part, d vec3) []bool {
 			if up := ah + u*(bh-ah) + w*(ch-ah) - h; up > 0.002 && up < formReach {
 				out[v] = true
 				break
-			}
-		}
-	}
-	return out
-}
-
-// headFormShade is the head part's form shade (formShade), softened
-// under the jaw where p has a mouth (mo) to place the jaw by.
-func headFormShade(p *part, mo *paint.Mouth) []float32 {
-	f := formShade(p)
-	if mo != nil {
-		softenFormUnderJaw(f, p, mo.Centre[1]-0.01)
-	}
-	return f
-}
-
-// formJawSoften is how many times softenFormUnderJaw averages the form
-// shade under the jaw with its neighbours' (softenShade), and
-// formJawFade how far under top (metres) it takes the softened shade in
-// full. From the throat the chin stands within formReach of most rays
-// toward the key light, and whether a ray meets it flips from one vertex
-// to the next where the chin's edge crosses the mesh: unsoftened, the
-// shade under the chin ran in streaks along the mesh's edges that fan out
-// from the chin (random-13's and random-16's necks, the panels' "blotchy
-// neck shading", "dirt"). Thirty passes spread it over about two
-// centimetres, the streaks' spacing.
-const (
-	formJawSoften = 30
-	formJawFade   = 0.03
-)
-
-// formJawKeep is how far from the head part's lower border (round the
-// neck, where the body's part meets it) the form shade stays as
-// formShade casts it, fading to the softened shade beyond, metres:
-// softened all the way, the shade under the chin ran on into the
-// border, where formShade leaves the throat's front nearly unshaded to
-// meet the body's skin, and the neck showed a step there (the body's
-// skin 1.03 of the head's, TestNeckShaded).
-const formJawKeep = 0.03
-
-// softenFormUnderJaw softens the form shade form of the head part p on
-// the skin under top (a centimetre under the lips' parting, as jawShade
-// takes it): the softened shade in full from formJawFade under top and
-// formJawKeep off the part's lower border; the face above, so the nose's
-// sides and the eye sockets keep their crisp shade, and the border as
-// they were.
-func softenFormUnderJaw(form []float32, p *part, top float64) {
-	soft := append([]float32(nil), form...)
-	softenShade(graphOf(p), soft, formJawSoften)
-	for v, w := range formJawWeights(p, top) {
-		form[v] += float32(w) * (soft[v] - form[v])
-	}
-}
-
-// formJawWeights is, per vertex of p, how much of the softened shade
-// softenFormUnderJaw takes (0..1).
-func formJawWeights(p *part, top float64) []float64 {
-	border := lowerBorder(p, top)
-	out := make([]float64, len(p.pos))
-	for v, q := range p.pos {
-		y := float64(q[1])
-		w := smoothstep(top, top-formJawFade, y)
-		if w == 0 {
-			continue
-		}
-		near := math.Inf(1)
-		for _, b := range border {
-			near = math.Min(near, v3(q).sub(v3(p.pos[b])).len())
-		}
-		out[v] = w * smoothstep(0, formJawKeep, near)
-	}
-	return out
-}
-
-// lowerBorder is the vertices of p on its open border lower than top:
-// the ring round the neck where the body's part meets the head's (the
-// eyes' and the mouth's openings are higher).
-func lowerBorder(p *part, top float64) []uint32 {
-	type edge [2]uint32
-	count := map[edge]int{}
-	key := func(a, b uint32) edge {
-		// Seams split a vertex in two at one place: the edge is keyed
-		// by the base mesh's vertices, as the graph is.
-		ba, bb := uint32(p.base[a]), uint32(p.base[b])
-		if ba > bb {
-			ba, bb = bb, ba
-		}
-		return edge{ba, bb}
-	}
-	for _, t := range p.tris {
-		for k := range 3 {
-			count[key(t[k], t[(k+1)%3])]++
-		}
-	}
-	var out []uint32
-	for _, t := range p.tris {
-		for k := range 3 {
-			// Each border vertex starts one border edge.
-			if a := t[k]; count[key(a, t[(k+1)%3])] == 1 && float64(p.pos[a][1]) < top {
-				out = append(out, a)
 			}
 		}
 	}

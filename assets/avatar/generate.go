@@ -217,7 +217,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bs, tone, seed, 512), matOpts{normal: true, orm: true})))
-	hs.Form = headFormShade(headPart, hs.Mouth)
+	hs.Form = formShade(headPart)
 	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
