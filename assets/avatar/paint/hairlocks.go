@@ -136,16 +136,41 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 // tousled is at for the short cut: its tousle's locks (Tousle), with
 // finer locks and strands along each lock's own direction, so the
 // strands turn with the lock instead of all running from the crown.
+// Where one layer of locks gives way to another (or to the hair under
+// them) the direction turns, and with it the finer locks and strands:
+// taken from the one layer in the most light, they jumped there, a
+// one-texel cliff in the height, which the normal map drew as a dotted
+// line down the sides (issue 22, session 22: "a dotted seam"). So the
+// layers within tousleBlend of the lightest are blended, each weighed by
+// how near it is, and the look is continuous across the hand-over.
 func (l *locks) tousled(p [3]float64, g float64, seed uint64, nm *lockNoise) (shape, tone, strand, depth float64) {
-	tl := Tousle(p, l.crown)
-	s, c := math.Sincos(tl.Angle)
-	u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
-	f2 := u2 - math.Floor(u2)
-	shape = 0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8)
+	layers := TousleLayers(p, l.crown)
+	top := 0.0
+	for _, tl := range layers {
+		top = math.Max(top, tl.Shade)
+	}
 	across := 2.2 * l.texel / 0.09
-	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
-	return shape, tl.Tone, strand, 0
+	var sum float64
+	for _, tl := range layers {
+		w := smooth(0, 1, 1-(top-tl.Shade)/tousleBlend)
+		if w <= 0 {
+			continue
+		}
+		s, c := math.Sincos(tl.Angle)
+		u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
+		f2 := u2 - math.Floor(u2)
+		shape += w * (0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8))
+		strand += w * nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
+		tone += w * tl.Tone
+		sum += w
+	}
+	return shape / sum, tone / sum, strand / sum, 0
 }
+
+// tousleBlend is how far below the lightest layer's Shade another
+// layer still shows in the short cut's paint (tousled): about four
+// texels across the hand-over where the shade changes fastest.
+const tousleBlend = 0.2
 
 // texelSize is about how many metres one texel of an n-texel texture
 // spans on the surface s: the square root of its area in space over its

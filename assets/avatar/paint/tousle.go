@@ -52,12 +52,30 @@ var tousleSlant = [2]float64{1.5, -1.3}
 // its tiers to their floor at both ends): the normal map is their slope,
 // and a jump in them was a one-texel cliff, a dark dot in the render.
 func Tousle(p, centre [3]float64) TousleLock {
+	layers := TousleLayers(p, centre)
+	// Where neither layer has a lock (both in a groove) the hair under
+	// them shows: in shade, but not a black hole.
+	best := layers[2]
+	for _, l := range layers[:2] {
+		if l.Shade > best.Shade {
+			best.Shade, best.Tone, best.Angle = l.Shade, l.Tone, l.Angle
+		}
+		best.Rise = math.Max(best.Rise, l.Rise)
+	}
+	return best
+}
+
+// TousleLayers is the tousle at p layer by layer: the lock of each of
+// the two layers, and last the hair under them (Shade 0.3, Tone 1, Rise
+// 0, Angle straight back from centre). Each is continuous over the head
+// but for its Tone; Tousle keeps the one in the most light, so its Angle
+// jumps where another layer takes over.
+func TousleLayers(p, centre [3]float64) [3]TousleLock {
 	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
 	g := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 	phi := math.Atan2(d[0], d[2])
-	// Where neither layer has a lock (both in a groove) the hair under
-	// them shows: in shade, but not a black hole.
-	best := TousleLock{Shade: 0.3, Tone: 1, Angle: phi}
+	var out [3]TousleLock
+	out[2] = TousleLock{Shade: 0.3, Tone: 1, Angle: phi}
 	for layer, slant := range tousleSlant {
 		a := phi + slant*(g-0.2)
 		u := a/tousleWidth + 0.35*math.Sin(g*55+a*9) + 0.5*float64(layer)
@@ -75,14 +93,14 @@ func Tousle(p, centre [3]float64) TousleLock {
 		// thinning to its own tip, which lies down on the next root.
 		along := smooth(0, 0.35, t) * (1 - smooth(0.5, 1, t))
 		h := 0.6 + 0.4*hash3(lock, tier, layer, 42)
-		rise := h * across * along
-		shade := across * (0.4 + 0.6*h*along)
-		if shade > best.Shade {
-			best.Shade, best.Tone, best.Angle = shade, 0.8+0.4*hash3(lock, tier, layer, 43), a
+		out[layer] = TousleLock{
+			Rise:  h * across * along,
+			Shade: across * (0.4 + 0.6*h*along),
+			Tone:  0.8 + 0.4*hash3(lock, tier, layer, 43),
+			Angle: a,
 		}
-		best.Rise = math.Max(best.Rise, rise)
 	}
-	return best
+	return out
 }
 
 // SweepCentre is the point the short cut's locks sweep back from, for a
