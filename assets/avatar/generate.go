@@ -230,7 +230,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		if bobbed(cfg.Hair.Style) {
 			bareForehead(scalp.Mask, headPart, body.Joints())
 		}
-		if cfg.Hair.Style == "short" || cfg.Hair.Style == "curly" {
+		if cfg.Hair.Style == "short" {
 			coverFromFront(scalp.Mask, headPart, p, body.Joints())
 			sideburns(scalp.Mask, headPart, body.Joints())
 		}

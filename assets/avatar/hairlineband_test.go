@@ -3,8 +3,6 @@ package avatar
 import (
 	"math"
 	"testing"
-
-	"github.com/kilnhq/kiln/assets/scene"
 )
 
 // TestShortHairlineBandUnbroken looks at a short cut's forehead from the
@@ -36,14 +34,66 @@ func TestShortHairlineBandUnbroken(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cols := frontHairline(t, s)
-			banded := 0
-			for _, c := range cols {
-				if c.banded {
+			eye := midY(meshNamed(s, "EyeLeft"))
+			head, hair := surfaceOf(t, s, "Wolf3D_Head"), surfaceOf(t, s, "Wolf3D_Hair")
+			front := func(m surfaceMesh) []int {
+				var out []int
+				for ti, tr := range m.tris {
+					p := m.pos[tr[0]]
+					if math.Abs(float64(p[0])) < 0.06 && float64(p[1]) > eye && p[2] > 0 {
+						out = append(out, ti)
+					}
+				}
+				return out
+			}
+			hc, dc := front(hair), front(head)
+			// seen is the head's colour seen at (x, y) from the front, and
+			// whether the head (not the hair) is what is seen there.
+			seen := func(x, y float64) ([4]float64, bool) {
+				o, d := vec3{x, y, 1}, vec3{0, 0, -1}
+				at, ti, u, v, ok := head.hit(o, d, dc, false)
+				if !ok {
+					return [4]float64{}, false
+				}
+				if cut, _, _, _, ok := hair.hit(o, d, hc, true); ok && cut < at {
+					return [4]float64{}, false
+				}
+				return head.sample(ti, u, v), true
+			}
+			lum := func(c [4]float64) float64 { return luma([3]float64{c[0], c[1], c[2]}) }
+			const step = 0.0005
+			columns, banded := 0, 0
+			for x := -0.04; x <= 0.04+1e-9; x += 0.0025 {
+				// Down from high on the head to the first point the head shows.
+				edge := math.NaN()
+				covered := false
+				for y := eye + 0.13; y > eye+0.03; y -= step {
+					_, bare := seen(x, y)
+					if !bare {
+						covered = true
+					} else if covered {
+						edge = y
+						break
+					}
+				}
+				if math.IsNaN(edge) {
+					continue
+				}
+				ref, ok := seen(x, edge-0.015)
+				if !ok {
+					continue
+				}
+				columns++
+				darkest := lum(ref)
+				for y := edge; y > edge-0.003; y -= step {
+					if c, ok := seen(x, y); ok {
+						darkest = math.Min(darkest, lum(c))
+					}
+				}
+				if darkest < 0.85*lum(ref) {
 					banded++
 				}
 			}
-			columns := len(cols)
 			share := float64(banded) / float64(max(1, columns))
 			t.Logf("%s: paint under the hair's edge in %d of %d columns (%.0f%%)", c.name, banded, columns, 100*share)
 			if columns < 25 {
@@ -54,80 +104,4 @@ func TestShortHairlineBandUnbroken(t *testing.T) {
 			}
 		})
 	}
-}
-
-// hairlineColumn is one column of frontHairline: its x, the height of
-// the hair's lower edge there, and whether the head's paint just below
-// the edge (within 3 mm) is darker than the forehead 1.5 cm lower.
-type hairlineColumn struct {
-	x, edge float64
-	banded  bool
-}
-
-// frontHairline looks at the forehead of s from the front, column by
-// column 2.5 mm apart across the middle 8 cm, and finds in each the
-// hair's lower edge (the lowest point where the hair hides the head,
-// coming down from the top) and whether the scalp's band shows under it.
-// Columns where no edge is found, or the forehead 1.5 cm lower is hidden,
-// are left out.
-func frontHairline(t *testing.T, s *scene.Scene) []hairlineColumn {
-	t.Helper()
-	eye := midY(meshNamed(s, "EyeLeft"))
-	head, hair := surfaceOf(t, s, "Wolf3D_Head"), surfaceOf(t, s, "Wolf3D_Hair")
-	front := func(m surfaceMesh) []int {
-		var out []int
-		for ti, tr := range m.tris {
-			p := m.pos[tr[0]]
-			if math.Abs(float64(p[0])) < 0.06 && float64(p[1]) > eye && p[2] > 0 {
-				out = append(out, ti)
-			}
-		}
-		return out
-	}
-	hc, dc := front(hair), front(head)
-	// seen is the head's colour seen at (x, y) from the front, and
-	// whether the head (not the hair) is what is seen there.
-	seen := func(x, y float64) ([4]float64, bool) {
-		o, d := vec3{x, y, 1}, vec3{0, 0, -1}
-		at, ti, u, v, ok := head.hit(o, d, dc, false)
-		if !ok {
-			return [4]float64{}, false
-		}
-		if cut, _, _, _, ok := hair.hit(o, d, hc, true); ok && cut < at {
-			return [4]float64{}, false
-		}
-		return head.sample(ti, u, v), true
-	}
-	lum := func(c [4]float64) float64 { return luma([3]float64{c[0], c[1], c[2]}) }
-	const step = 0.0005
-	var cols []hairlineColumn
-	for x := -0.04; x <= 0.04+1e-9; x += 0.0025 {
-		// Down from high on the head to the first point the head shows.
-		edge := math.NaN()
-		covered := false
-		for y := eye + 0.13; y > eye+0.03; y -= step {
-			_, bare := seen(x, y)
-			if !bare {
-				covered = true
-			} else if covered {
-				edge = y
-				break
-			}
-		}
-		if math.IsNaN(edge) {
-			continue
-		}
-		ref, ok := seen(x, edge-0.015)
-		if !ok {
-			continue
-		}
-		darkest := lum(ref)
-		for y := edge; y > edge-0.003; y -= step {
-			if c, ok := seen(x, y); ok {
-				darkest = math.Min(darkest, lum(c))
-			}
-		}
-		cols = append(cols, hairlineColumn{x: x, edge: edge - eye, banded: darkest < 0.85*lum(ref)})
-	}
-	return cols
 }

@@ -99,10 +99,6 @@ type scalpFrame struct {
 	curls [3]float64
 	// earX is how far out from the middle an ear begins.
 	earX float64
-	// lobed is whether curly hair's front edge comes down in a lobe
-	// under each curl (curlLobe), the curls laid out round lobes.
-	lobed bool
-	lobes [3]float64
 }
 
 func newScalpFrame(joints map[string][3]float32, style string) scalpFrame {
@@ -126,54 +122,12 @@ func (f scalpFrame) inside(p vec3) float64 {
 		line = shortHairlineAt
 	}
 	in := p[1] - f.eye - line(a)
-	if f.lobed {
-		in += f.curlLobe(p, a)
-	}
 	// Never on the ears: they stand out past the skull.
 	if x := math.Abs(p[0] - f.x); x > f.earX && p[1] < f.eye+0.03 {
 		in = math.Min(in, (f.earX-x)*2)
 	}
 	return in
 }
-
-// curlLobe is how far (metres) curly hair's front edge comes down
-// below hairlineAt at p, azimuth a: under each curl a rounded lobe, up
-// to curlLobeDrop at the curl's middle (curlDome of its Middle) and
-// more for some curls than others (by the curl's Tone), none at the
-// creases between them, so the edge breaks into the curls' own round
-// ends, as the leader's locks come down onto the forehead. Even along
-// hairlineAt, the curls' shell ended at the forehead in a smooth arch
-// "like a hat's rim" (issue 22's panel, p26: random-08, -09, -14). Only
-// over the forehead: the temples and sideburns keep their line.
-func (f scalpFrame) curlLobe(p vec3, a float64) float64 {
-	front := smoothstep(curlLobeSides[1], curlLobeSides[0], math.Abs(a))
-	if front == 0 {
-		return 0
-	}
-	q := p
-	q[1] = f.eye + hairlineAt(a)
-	c := paint.CurlAt(q, f.lobes)
-	return curlLobeDrop * front * smoothstep(0, 1, c.Middle) * (1 - curlLobeSpread*c.Tone)
-}
-
-// curlLobeDrop is the most a curl's lobe comes down (metres), less by
-// up to curlLobeSpread of it by the curl's tone; curlLobeSides is the
-// azimuth (radians) the lobes are full within and gone past.
-const (
-	curlLobeDrop   = 0.02
-	curlLobeSpread = 0.5
-)
-
-var curlLobeSides = [2]float64{0.4, 0.75}
-
-// lobeSnap is the least level (metres, inside) a head vertex takes
-// against the lobed hairline, either way: the line passes no nearer a
-// vertex than about that.
-const lobeSnap = 0.0015
-
-// curlLobePasses is how many times sculptedHair lays the lobes out
-// round the centre of the hairline they made.
-const curlLobePasses = 2
 
 // thickness is how far the hair stands off the skin at p, whose skin
 // normal is n, in lies inside the hairline (inside).
@@ -401,23 +355,18 @@ func subdivide(p *part) {
 	p.tris = tris
 }
 
-// scalpPatch is the head's skin inside the hairline (inside), clipped
-// along it, and subdivided: head vertices inside, and points on the
-// edges the hairline crosses (shared by the two triangles of an edge).
-// Nil when no skin is inside.
-func (f scalpFrame) scalpPatch(head *part) *part {
+// sculptedHair builds the sculpted cut on head (see above). The part has
+// the head's skin weights, is not moved by face shapes, and is drawn
+// opaque.
+func sculptedHair(head *part, joints map[string][3]float32, style string) *part {
+	f := newScalpFrame(joints, style)
 	lvl := make([]float64, len(head.pos))
 	for i, p := range head.pos {
 		lvl[i] = f.inside(v3(p))
-		if f.lobed && math.Abs(lvl[i]) < lobeSnap {
-			// The lobed line bends within a triangle: where it passes
-			// a hair's breadth from a vertex it cut slivers a tenth of
-			// a millimetre wide, whose normals caught the light as a
-			// pale scratch at the temple (random-04 made curly).
-			lvl[i] = math.Copysign(lobeSnap, lvl[i])
-		}
 	}
 	p := &part{minKeep: 1}
+	// Skin points: head vertices inside, and points on the edges the
+	// hairline crosses (shared by the two triangles of an edge).
 	type key [2]uint32
 	at := map[key]uint32{}
 	vert := func(a, b uint32) uint32 {
@@ -476,43 +425,6 @@ func (f scalpFrame) scalpPatch(head *part) *part {
 	// The head's vertices are about a centimetre apart: halved, the
 	// locks raised in the shell (lockRise) have room to show.
 	subdivide(p)
-	return p
-}
-
-// edgeCentre is paint.CurlCentre of the patch p's hairline: its open
-// vertices, hairSkinGap off the skin where the rim's feet lie, the
-// points the painter reads off the finished mesh's open edges.
-func edgeCentre(p *part) [3]float64 {
-	var edge [][3]float32
-	for i := range openVertices(p.tris, len(p.pos)) {
-		edge = append(edge, v3(p.pos[i]).add(v3(p.nrm[i]).scale(hairSkinGap)).f32())
-	}
-	return paint.CurlCentre(edge)
-}
-
-// sculptedHair builds the sculpted cut on head (see above). The part has
-// the head's skin weights, is not moved by face shapes, and is drawn
-// opaque.
-func sculptedHair(head *part, joints map[string][3]float32, style string) *part {
-	f := newScalpFrame(joints, style)
-	p := f.scalpPatch(head)
-	if p == nil {
-		return nil
-	}
-	if f.curly {
-		// The curls' centre depends on the hairline, which the lobes
-		// move: laid out round the centre of the plain hairline, then
-		// round that of the lobed one, the lobes fall within a
-		// millimetre of the curls the shell raises round its own
-		// (curlLobePasses).
-		f.lobed = true
-		for range curlLobePasses {
-			f.lobes = edgeCentre(p)
-			if q := f.scalpPatch(head); q != nil {
-				p = q
-			}
-		}
-	}
 	// The skin points, kept for the rim's foot, then pushed out: first
 	// by the hair's thickness, which fixes the centre the short cut's
 	// locks sweep from (read off the shell and the rim's feet as the
