@@ -125,19 +125,7 @@ func TestEarsUnderHatHair(t *testing.T) {
 func hairFolds(t *testing.T, s *scene.Scene, hat string) (worst, sum float64) {
 	t.Helper()
 	hp, ht := meshPositions(s, "Wolf3D_Hair")
-	var shell []vec3
-	for _, m := range s.Meshes {
-		if m.Name != "Wolf3D_Headwear" {
-			continue
-		}
-		for _, p := range m.Primitives {
-			for i, q := range p.Positions {
-				if p.TexCoords[0][i][1] < hatShellV[hat] {
-					shell = append(shell, v3(q))
-				}
-			}
-		}
-	}
+	shell := hatShellOf(s, hat)
 	if len(shell) == 0 || len(ht) == 0 {
 		t.Fatal("no hat shell or no hair")
 	}

@@ -3,6 +3,8 @@ package avatar
 import (
 	"math"
 	"testing"
+
+	"github.com/kilnhq/kiln/assets/scene"
 )
 
 // hatShellV is, per hat style, the texture row below which the hat's
@@ -38,6 +40,16 @@ func measureRimFit(t *testing.T, cfg Config) rimFit {
 		t.Fatal(err)
 	}
 	hair, _ := meshPositions(s, "Wolf3D_Hair")
+	shell := hatShellOf(s, cfg.Headwear.Style)
+	if len(hair) == 0 || len(shell) == 0 {
+		t.Fatalf("%d hair and %d hat shell vertices", len(hair), len(shell))
+	}
+	return rimFitOf(hair, shell)
+}
+
+// hatShellOf is the positions of the hat's shell in s (hatShellV's rows
+// for style): what the hair under a hat is measured against.
+func hatShellOf(s *scene.Scene, style string) []vec3 {
 	var shell []vec3
 	for _, m := range s.Meshes {
 		if m.Name != "Wolf3D_Headwear" {
@@ -45,16 +57,13 @@ func measureRimFit(t *testing.T, cfg Config) rimFit {
 		}
 		for _, p := range m.Primitives {
 			for i, q := range p.Positions {
-				if p.TexCoords[0][i][1] < hatShellV[cfg.Headwear.Style] {
+				if p.TexCoords[0][i][1] < hatShellV[style] {
 					shell = append(shell, v3(q))
 				}
 			}
 		}
 	}
-	if len(hair) == 0 || len(shell) == 0 {
-		t.Fatalf("%d hair and %d hat shell vertices", len(hair), len(shell))
-	}
-	return rimFitOf(hair, shell)
+	return shell
 }
 
 // rimFitOf measures hair against a hat's shell (rimFit). The rim's
