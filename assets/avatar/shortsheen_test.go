@@ -20,7 +20,7 @@ func shortFaces() []namedConfig {
 // TestShortHairNoGreySheen: the short cut is as matte as the leader's
 // office avatar's hair (roughness 0.80; its casual one's 0.84), so the
 // room's ceiling light does not lie on its front as a grey, milky band
-// (sweptRough; fails on the old code with 0.71).
+// (scalpRough; fails on the old code with 0.71).
 func TestShortHairNoGreySheen(t *testing.T) {
 	for _, f := range shortFaces() {
 		s, err := Generate(f.cfg)

@@ -334,9 +334,9 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 			}
 		}
 	})
-	if kind.swept {
+	if kind.sheen {
 		for i := range l.rough {
-			l.rough[i] = sweptRough
+			l.rough[i] = scalpRough
 		}
 	}
 	clearSpecks(l.alpha, m, n, max(6, n*n/2700))
@@ -344,14 +344,17 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	return l.maps(0.6)
 }
 
-// sweptRough is the short cut's roughness, the leader's office
+// scalpRough is the roughness of the hair on the head, every style
+// painted here (short, bun, long, ponytail, curly), the leader's office
 // avatar's hair's (its casual one's 0.84). Its material has no roughness
 // map, only the map's mean, which was 0.71: the room's ceiling light lay
-// on the front of the cut as a grey, milky band at mid-height
-// (random-13, default-male, random-10; issue 22, session 22). At 0.80
-// the band goes and black hair keeps a faint light on its locks; at
-// 0.85 it went flat black (TestShortHairNoGreySheen).
-const sweptRough = 0.8
+// on the front of the hair as a grey, milky band (the short cut's,
+// session 22; the bun's fringe, "a rigid glossy helmet", and the long
+// and ponytail cuts' crowns, session 23). At 0.80 the band goes and
+// black hair keeps a faint light on its locks; at 0.85 it went flat
+// black (TestShortHairNoGreySheen, TestScalpHairNoGreySheen). Brows and
+// lashes keep their 0.71 (a98e0d8), the buzz cut its own (BuzzHair).
+const scalpRough = 0.8
 
 // spill carries the colour, height and roughness of the texels on the
 // hair out over the clear texels round each UV piece, passes texels
