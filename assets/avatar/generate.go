@@ -216,6 +216,17 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 			bs.Shade = neckShade(bodyPart, body.Joints()["Neck"], chin, depth)
 		}
 	}
+	// An open collar's V is shaded where the shirt meets the skin
+	// (vneckShade), on every skin tone: it is the cloth's shade, not
+	// the neck's.
+	if openCollar(top.Style) {
+		vs := vneckShade(bodyPart, parts["top"], body.Joints()["Neck"])
+		if bs.Shade == nil {
+			bs.Shade = vs
+		} else {
+			bs.Shade = addShade(bs.Shade, vs)
+		}
+	}
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bs, tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs.Form = formShade(headPart)
 	shadeLids(hs.Form, headPart)
