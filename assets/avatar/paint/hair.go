@@ -352,7 +352,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 // session 22; the bun's fringe, "a rigid glossy helmet", and the long
 // and ponytail cuts' crowns, session 23). At 0.80 the band goes and
 // black hair keeps a faint light on its locks; at 0.85 it went flat
-// black (TestShortHairNoGreySheen, TestScalpHairNoGreySheen). Brows and
+// black (TestHairNoGreySheen). Brows and
 // lashes keep their 0.71 (a98e0d8), the buzz cut its own (BuzzHair).
 const scalpRough = 0.8
 
