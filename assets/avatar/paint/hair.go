@@ -348,11 +348,11 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 // painted here (short, bun, long, ponytail, curly), the leader's office
 // avatar's hair's (its casual one's 0.84). Its material has no roughness
 // map, only the map's mean, which was 0.71: the room's ceiling light lay
-// on the front of the hair as a grey, milky band (the short cut's,
-// session 22; the bun's fringe, "a rigid glossy helmet", and the long
-// and ponytail cuts' crowns, session 23). At 0.80 the band goes and
-// black hair keeps a faint light on its locks; at 0.85 it went flat
-// black (TestHairNoGreySheen). Brows and
+// on the front of the hair as a grey, milky band (the short cut's, the
+// bun's fringe, "a rigid glossy helmet", and the long and ponytail cuts'
+// crowns; issue 22, session 23). At 0.80 the band goes and black hair
+// keeps a faint light on its locks; at 0.85 it went flat black
+// (TestHairNoGreySheen). Brows and
 // lashes keep their 0.71 (a98e0d8), the buzz cut its own (BuzzHair).
 const scalpRough = 0.8
 
