@@ -43,6 +43,9 @@ type part struct {
 	// color, when set, is each vertex's COLOR_0 (linear RGB and alpha,
 	// multiplied into the material's base colour): the beard's shells.
 	color [][4]float32
+	// edges, on a shirt or a blouse, are its collar's seen edges
+	// (collarContact), for the cloth painter's shade under them.
+	edges []paint.Edge
 	// solid parts move their pieces as solids under the face shapes (the
 	// teeth, see rigidOffsets); piece numbers them, once found.
 	solid   bool
@@ -280,7 +283,7 @@ func (p *part) reduceWithin(ratio float64, maxError float32) {
 // part's triangles, dropping the vertices they do not use.
 func (p *part) keep(indices []uint32) {
 	idx, old := simplify.Compact(indices, len(p.pos))
-	q := &part{morph: p.morph, allShapes: p.allShapes, fit: p.fit, minKeep: p.minKeep, solid: p.solid}
+	q := &part{morph: p.morph, allShapes: p.allShapes, fit: p.fit, minKeep: p.minKeep, solid: p.solid, edges: p.edges}
 	for _, o := range old {
 		q.pos = append(q.pos, p.pos[o])
 		q.nrm = append(q.nrm, p.nrm[o])
@@ -328,7 +331,7 @@ func (p *part) surface() paint.Surface {
 		}
 		p.uv = uv
 	}
-	return paint.Surface{Pos: p.pos, UV: p.uv, Tris: p.tris, Mask: p.mask}
+	return paint.Surface{Pos: p.pos, UV: p.uv, Tris: p.tris, Mask: p.mask, Edges: p.edges}
 }
 
 func sub3(a, b [3]float32) [3]float64 {

@@ -205,6 +205,9 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 		if category == "top" {
 			endSleeves(p, joints)
 			shadeLayers(p, joints["Neck"])
+			if openCollar(g.Style) {
+				collarContact(p, joints["Neck"])
+			}
 			if g.Style == "hoodie" {
 				addHood(p, joints["Neck"])
 			}

@@ -148,6 +148,9 @@ func cloth(s Surface, kind string, color RGB, soleColor RGB, soleHeight float64,
 				if kind == Knit && t.mask > 0 {
 					h, tint = bandSeam(t.mask, h, tint)
 				}
+				if kind == Weave && len(s.Edges) > 0 && t.mask > 0.5 {
+					tint *= contactShade(s.Edges, t.pos)
+				}
 				// Slow variation, as a worn garment has.
 				tint *= 0.94 + 0.1*wear.at(t.pos, 12)
 				if sh != nil {

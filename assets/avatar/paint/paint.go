@@ -51,6 +51,10 @@ type Surface struct {
 	// Mouth is where the lips are, for the skin painter to shape their
 	// colour; nil for a surface without them.
 	Mouth *Mouth
+	// Edges, on a shirt or a blouse, are its collar's seen edges, for
+	// the cloth painter to shade the cloth under them where Mask is over
+	// 0.5 (the shirt's pieces, not the collar's own); nil for none.
+	Edges []Edge
 }
 
 // Maps are the images of one material: base colour (sRGB, with alpha
