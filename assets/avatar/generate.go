@@ -246,15 +246,26 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		if cfg.Hair.Style == "short" {
 			coverFromFront(scalp.Mask, headPart, p, body.Joints())
-			sideburns(scalp.Mask, headPart, body.Joints())
+			sideburns(scalp.Mask, headPart, earBoxes(headPart, body.Joints()), 0)
 		}
 	}
+	// A buzz cut's sideburns are painted on the skin below its shell
+	// (paint.BuzzScalp), as the shell paints its hairs.
+	var burns *paint.Surface
+	if p := parts["hair"]; p != nil && cfg.Hair.Style == "buzz" {
+		mask := make([]float32, len(headPart.pos))
+		sideburns(mask, headPart, earBoxes(headPart, body.Joints()), buzzBurnsBehind)
+		burns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
+	}
 	head := texture{
-		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, hairC, beard.weights, beard.color, beard.cut),
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, burns, hairC, beard.weights, beard.color, beard.cut),
 		paint: func() paint.Maps {
 			skin := paint.Skin(hs, tone, seed, 512)
 			if scalp != nil {
 				paint.Scalp(skin, *scalp, hairC, seed)
+			}
+			if burns != nil {
+				paint.BuzzScalp(skin, *burns, hairC, seed)
 			}
 			beard.stubble(skin, hs, seed)
 			return skin
@@ -281,7 +292,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512)
+		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512, headPart, body.Joints())
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
@@ -348,14 +359,16 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 
 // hairMesh adds the scalp hair p, painted at size texels by its style's
 // painter (hairPainter; a buzz cut's over skin of colour skin, which
-// shows between its hairs): opaque, but for curly hair's cut-out cards
+// shows between its hairs, and which carries the sideburns by the ears
+// of head: buzzSideburns): opaque, but for curly hair's cut-out cards
 // (solidHair).
-func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int) {
+func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int, head *part, joints map[string][3]float32) {
 	s := p.surface()
 	tex := paintedBy(hairPainter(style), s, color, seed, size)
 	if style == "buzz" {
-		tex = texture{paint.KeyOf("BuzzHair", s, color, skin, seed, size), func() paint.Maps {
-			return paint.BuzzHair(s, color, skin, seed, size)
+		burns := buzzSideburns(p, head, joints)
+		tex = texture{paint.KeyOf("BuzzHair", s, burns, color, skin, seed, size), func() paint.Maps {
+			return paint.BuzzHair(s, burns, color, skin, seed, size)
 		}}
 	}
 	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", tex, matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))

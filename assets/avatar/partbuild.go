@@ -180,7 +180,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
-				hairMesh(b, hair, cfg.Hair.Style, hairC, paint.RGB(colorOf(skinTones, cfg.Skin.Tone)), seed, partTexture)
+				hairMesh(b, hair, cfg.Hair.Style, hairC, paint.RGB(colorOf(skinTones, cfg.Skin.Tone)), seed, partTexture, head(), joints)
 			}
 		}
 		if category == "headwear" && hatPart != nil {

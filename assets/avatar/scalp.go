@@ -293,31 +293,35 @@ const (
 	hairlineSteps = 5
 )
 
-// sideburns paints a short cut's sideburns on the scalp (mask,
-// scalpWeights): the skin over each ear and in front of it, from the
-// hair's side down to the ear's top, and in front of the ear on down
-// sideburnDrop; sideburnWidth in front of the ear's front it fades out.
-// The short cut's side stands off the head and ends over the ear, so a
-// quarter view saw bare skin between the hair's front corner and the
-// ear: "a bare skin notch at the temple", "a cut-out, wig-like edge"
-// (issue 22's A/B of caa4f12, every short-cut quarter view), where the
-// leader's short cuts come down in front of the ear as a sideburn. The
-// ear's own skin (earSkin) stays bare; the skull's top and the forehead
+// sideburns paints sideburns on p's scalp (mask, per vertex of p):
+// the skin over each ear and in front of it, from the hair's side down
+// to the ear's top, and in front of the ear on down sideburnDrop;
+// sideburnWidth in front of the ear's front it fades out. p is the head
+// (a short cut's scalp paint) or a buzz cut's shell lying on it; ears
+// are the head's (earBoxes). The short cut's side stands off the head
+// and ends over the ear, so a quarter view saw bare skin between the
+// hair's front corner and the ear: "a bare skin notch at the temple",
+// "a cut-out, wig-like edge" (issue 22's A/B of caa4f12, every
+// short-cut quarter view), where the leader's short cuts come down in
+// front of the ear as a sideburn; the buzz cut's hairline, over the ear
+// and faded over its last centimetres, left the same notch. The ear's
+// own skin (earSkin) stays bare; the skull's top and the forehead
 // (within sideburnSkull of the head's middle) and the face in front of
-// the sideburn are left to scalpWeights and coverFromFront.
-func sideburns(mask []float32, head *part, joints map[string][3]float32) {
-	if head.base == nil {
+// the sideburn are left to the cut's own hairline. They end at the
+// ear's back, fading out over behind (metres) behind it; 0 cuts them
+// there (the short cut's hair covers the skin behind).
+func sideburns(mask []float32, p *part, ears [2]earBox, behind float64) {
+	if p.base == nil {
 		return
 	}
-	boxes := earBoxes(head, joints)
-	ears := earSkin(head, joints)
-	for i, q := range head.pos {
-		e := boxes[0]
+	skin := earSkin(p, ears)
+	for i, q := range p.pos {
+		e := ears[0]
 		if q[0] < 0 {
-			e = boxes[1]
+			e = ears[1]
 		}
 		y, z := float64(q[1]), float64(q[2])
-		if math.IsInf(e.top, 0) || math.Abs(float64(q[0])) < sideburnSkull || z < e.back {
+		if math.IsInf(e.top, 0) || math.Abs(float64(q[0])) < sideburnSkull || z < e.back-behind {
 			continue
 		}
 		// The sideburn's foot: the ear's top over the ear, sideburnDrop
@@ -325,7 +329,10 @@ func sideburns(mask []float32, head *part, joints map[string][3]float32) {
 		foot := e.top - sideburnDrop*smoothstep(e.front-sideburnSoft, e.front+sideburnSoft, z)
 		down := smoothstep(foot-sideburnSoft, foot+sideburnSoft, y)
 		along := 1 - smoothstep(e.front+sideburnWidth-sideburnFront, e.front+sideburnWidth, z)
-		w := down * along * (1 - smoothstep(earBare[0], earBare[1], ears[i]))
+		w := down * along * (1 - smoothstep(earBare[0], earBare[1], skin[i]))
+		if behind > 0 {
+			w *= smoothstep(e.back-behind, e.back, z)
+		}
 		mask[i] = float32(math.Max(float64(mask[i]), w))
 	}
 }
@@ -342,21 +349,21 @@ const (
 	sideburnSkull = 0.05
 )
 
-// earSkin is, per head vertex, how much of an ear's own skin it is:
-// MakeHuman's ear mask (earMask) where it lies no higher than the ear's
-// top and no further forward than its front (earBoxes), fading out over
-// earSkinFade past them. The mask alone runs 3 cm over the ear and 4 cm
-// in front of it, over the temple where the sideburns lie.
-func earSkin(head *part, joints map[string][3]float32) []float64 {
+// earSkin is, per vertex of p (the head, or hair lying on it), how much
+// of an ear's own skin it is: MakeHuman's ear mask (earMask) where it
+// lies no higher than the ear's top and no further forward than its
+// front (ears, the head's earBoxes), fading out over earSkinFade past
+// them. The mask alone runs 3 cm over the ear and 4 cm in front of it,
+// over the temple where the sideburns lie.
+func earSkin(p *part, ears [2]earBox) []float64 {
 	mask := earMask()
-	boxes := earBoxes(head, joints)
-	out := make([]float64, len(head.pos))
-	for i, q := range head.pos {
-		e := boxes[0]
+	out := make([]float64, len(p.pos))
+	for i, q := range p.pos {
+		e := ears[0]
 		if q[0] < 0 {
-			e = boxes[1]
+			e = ears[1]
 		}
-		out[i] = float64(mask[head.base[i]])
+		out[i] = float64(mask[p.base[i]])
 		if !math.IsInf(e.top, 0) {
 			out[i] *= 1 - smoothstep(e.top, e.top+earSkinFade, float64(q[1]))
 			out[i] *= 1 - smoothstep(e.front, e.front+earSkinFade, float64(q[2]))
@@ -369,3 +376,19 @@ func earSkin(head *part, joints map[string][3]float32) []float64 {
 // fades out: the sideburns paint the skin down to the ear, and further
 // off, 6 mm, they left a bare rim over it.
 const earSkinFade = 0.003
+
+// buzzBurnsBehind is how far (metres) behind the ear's back a buzz cut's
+// sideburns fade out: cut off at the ear's back, the shell's hairline
+// behind them kept its thinning to the skin, and a quarter view saw a
+// hard straight edge where one ended and the other began.
+const buzzBurnsBehind = 0.01
+
+// buzzSideburns is how much of a painted sideburn (sideburns) each
+// vertex of a buzz cut's shell hair carries, by the ears of head: the
+// shell paints it as full cover (paint.BuzzHair), so its faded hairline
+// does not end the sideburn the head's skin carries below it.
+func buzzSideburns(hair, head *part, joints map[string][3]float32) []float32 {
+	out := make([]float32, len(hair.pos))
+	sideburns(out, hair, earBoxes(head, joints), buzzBurnsBehind)
+	return out
+}

@@ -64,9 +64,28 @@ const (
 // beside the eyes that stand out past the skull (earBoxes on the scene's
 // head, its eyes the eye meshes' centres); the cheek's colour is the
 // head's where a ray meets it 3 cm in front of the ear and 3 cm under
-// its top, the hair's the mean of the hair's opaque texels the rays meet.
+// its top, the hair's the mean of the hair's opaque texels the rays meet
+// over the region.
 func templeBare(t *testing.T, s *scene.Scene) (bare, seen float64) {
 	t.Helper()
+	l := templeLook(t, s)
+	return l.bare, l.seen
+}
+
+// templeView is what templeLook's rays see at the temple: the bare
+// skin's area and all the region's (mm²), the hair's mean colour over
+// the region (sRGB, as the textures hold it) and the mean colour of the
+// region's skin that is painted as hair (nearer the hair's colour than
+// the cheek's; zero if none).
+type templeView struct {
+	bare, seen  float64
+	hair, paint vec3
+}
+
+// templeLook casts templeBare's rays.
+func templeLook(t *testing.T, s *scene.Scene) templeView {
+	t.Helper()
+	var bare, seen float64
 	head, hair := surfaceOf(t, s, "Wolf3D_Head"), surfaceOf(t, s, "Wolf3D_Hair")
 	_, eyeL, eyeR := sceneHead(t, s)
 	hp := &part{pos: head.pos, tris: head.tris}
@@ -108,7 +127,7 @@ func templeBare(t *testing.T, s *scene.Scene) (bare, seen float64) {
 		t.Fatal("no cheek in front of the ear")
 	}
 	skin := colour(head.sample(tri, u, v))
-	var skins []vec3
+	var seens, skinSeen []vec3
 	var hairSum vec3
 	hairs := 0
 	const step, span = 0.001, 0.04
@@ -117,7 +136,10 @@ func templeBare(t *testing.T, s *scene.Scene) (bare, seen float64) {
 			o := centre.add(right.scale(a)).add(up.scale(b)).sub(d.scale(0.3))
 			at, tri, u, v, onHead := head.hit(o, d, near, false)
 			cut, htri, hu, hv, onHair := hair.hit(o, d, nearHair, true)
-			if onHair && (!onHead || cut < at) {
+			hairFirst := onHair && (!onHead || cut < at)
+			// The hair's colour: where it lies over the region, out
+			// of the thinning a buzz cut paints along its hairline.
+			if hairFirst && o.add(d.scale(cut))[1] > ear.top+templeHigh {
 				hairSum = hairSum.add(colour(hair.sample(htri, hu, hv)))
 				hairs++
 			}
@@ -129,24 +151,93 @@ func templeBare(t *testing.T, s *scene.Scene) (bare, seen float64) {
 				continue
 			}
 			seen++
-			if onHair && cut < at {
-				continue
+			// What the ray sees: the hair over the skin (a buzz cut's
+			// shell lies on it, painted as skin along its hairline),
+			// else the skin.
+			if hairFirst {
+				seens = append(seens, colour(hair.sample(htri, hu, hv)))
+			} else {
+				c := colour(head.sample(tri, u, v))
+				seens = append(seens, c)
+				skinSeen = append(skinSeen, c)
 			}
-			skins = append(skins, colour(head.sample(tri, u, v)))
 		}
 	}
 	if hairs == 0 {
 		t.Fatal("the rays meet no hair")
 	}
 	hairC := hairSum.scale(1 / float64(hairs))
-	for _, c := range skins {
+	for _, c := range seens {
 		if c.sub(skin).len() < c.sub(hairC).len() {
 			bare++
 		}
 	}
+	var paint vec3
+	painted := 0
+	for _, c := range skinSeen {
+		if c.sub(skin).len() >= c.sub(hairC).len() {
+			paint = paint.add(c)
+			painted++
+		}
+	}
+	if painted > 0 {
+		paint = paint.scale(1 / float64(painted))
+	}
 	mm2 := step * step * 1e6
-	return bare * mm2, seen * mm2
+	return templeView{bare: bare * mm2, seen: seen * mm2, hair: hairC, paint: paint}
 }
+
+// TestBuzzTempleCovered is TestTempleCovered for the buzz cut, whose
+// shell lies on the scalp and is painted as skin along its hairline, so
+// the rays see its colour: the panel's red buzz (random-07) and buzz
+// cuts on the panel's faces in other colours and skins. Its hairline
+// runs over the ear and thins out over its last 1.5 cm, and left the
+// bare notch over the ear the short cut had (d3f4cd6).
+func TestBuzzTempleCovered(t *testing.T) {
+	const most = 100.0 // mm²
+	for _, c := range buzzCuts {
+		t.Run(c.name, func(t *testing.T) {
+			if c.cfg.Hair.Style != "buzz" {
+				t.Fatalf("%s wears %s hair, not the buzz cut", c.name, c.cfg.Hair.Style)
+			}
+			s, err := Generate(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, seen := templeBare(t, s)
+			t.Logf("%s: %.0f mm² of %.0f bare at the temple", c.name, bare, seen)
+			if seen < 100 {
+				t.Fatalf("the quarter view sees only %.0f mm² of the temple: the case tests nothing", seen)
+			}
+			if bare > most {
+				t.Errorf("%.0f mm² of bare skin at the temple between the buzz cut and the ear, want at most %.0f: a bare notch", bare, most)
+			}
+		})
+	}
+}
+
+// buzzCuts are the panel's buzz cut (random-07, red on medium skin) and
+// buzz cuts on other faces: dark brown on medium, black on dark.
+var buzzCuts = func() []struct {
+	name string
+	cfg  Config
+} {
+	buzz := func(c Config, color string) Config {
+		c.Hair.Style = "buzz"
+		if color != "" {
+			c.Hair.Color = color
+		}
+		return c
+	}
+	return []struct {
+		name string
+		cfg  Config
+	}{
+		{"random-07", Random(7)},
+		{"default-male-buzz", buzz(Default(Masculine), "")},
+		{"random-12-buzz", buzz(Random(12), "")},
+	}
+}()
 
 // shortCuts are the panel's short cuts whose quarter views lost caa4f12's
 // A/B.
@@ -161,19 +252,26 @@ var shortCuts = []struct {
 }
 
 // TestSideburnsSpareTheEars takes the most scalp paint (scalpWeights,
-// coverFromFront and sideburns, as the build paints a short cut) on an
-// ear's vertices: those that stand more than earStand out past the
+// coverFromFront and sideburns, as the build paints a short cut; the
+// sideburns alone for a buzz cut) on an ear's vertices: those that stand more than earStand out past the
 // skull's side beside the eyes, as earBoxes finds the ears. The paint on
 // the ears' tops was "dark-tipped tops, hair bleeding onto them" (issue
 // 22, random-13); the sideburns run down to the ear and beside it.
 func TestSideburnsSpareTheEars(t *testing.T) {
 	const most = 0.02
-	for _, c := range shortCuts {
+	for _, c := range append(shortCuts[:len(shortCuts):len(shortCuts)], buzzCuts...) {
 		t.Run(c.name, func(t *testing.T) {
 			head, hair, joints := fittedHeadHair(t, c.cfg.resolve())
-			w := scalpWeights(head, hair, joints)
-			coverFromFront(w, head, hair, joints)
-			sideburns(w, head, joints)
+			w := make([]float32, len(head.pos))
+			if c.cfg.Hair.Style == "short" {
+				w = scalpWeights(head, hair, joints)
+				coverFromFront(w, head, hair, joints)
+			}
+			behind := 0.0
+			if c.cfg.Hair.Style == "buzz" {
+				behind = buzzBurnsBehind
+			}
+			sideburns(w, head, earBoxes(head, joints), behind)
 			eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
 			eyeZ := float64(joints["LeftEye"][2]+joints["RightEye"][2]) / 2
 			skull := sliceHalfWidth(head, eye+earSkull)

@@ -10,9 +10,14 @@ import "math"
 // into the skin over buzzFade, so the cut ends in a soft hairline, not a
 // line. Painted as the long styles are (locks, sheen), the red buzz read
 // as "a flat helmet" beside the leader's (issue 22's panel, p15,
-// random-07). s.Mask marks the shell's open edge: the hairline.
-func BuzzHair(s Surface, color, skin RGB, seed uint64, n int) Maps {
+// random-07). s.Mask marks the shell's open edge: the hairline. burns
+// (per vertex, nil for none) is the sideburns' cover (0..1): there the
+// hairs stay dense up to the shell's edge and run on into the sideburns
+// painted on the skin below it (BuzzScalp), instead of thinning out
+// over the temple into a bare notch above the ear.
+func BuzzHair(s Surface, burns []float32, color, skin RGB, seed uint64, n int) Maps {
 	s.Form = hairlineDistance(s.Pos, s.Mask)
+	s.Mask = burns
 	m := surfaceMap(s, n, nil)
 	defer release(m)
 	l := newLayer(n)
@@ -26,18 +31,9 @@ func BuzzHair(s Surface, color, skin RGB, seed uint64, n int) Maps {
 					l.base[i], l.rough[i] = hair, 0.8
 					continue
 				}
-				cover := smooth(0, buzzFade, t.form)
-				// The hairs: dots about a millimetre across (two
-				// texels or more on a head's shell), in clusters, so
-				// the density varies a little over the scalp.
-				dot := noise3(scale3(t.pos, buzzDots), seed+80)
-				patch := noise3(scale3(t.pos, buzzPatches), seed+81)
-				// Dense inside the hairline; toward it the dots drop
-				// out one by one (the threshold rises), then the
-				// shadow they leave fades last.
-				on := smooth(0.75-0.45*cover, 0.9-0.35*cover, dot)
-				d := cover * (buzzCover + (1-buzzCover)*on) * (0.92 + 0.16*patch)
-				l.base[i] = mixPerceived(bare, hair, math.Min(1, d))
+				cover := math.Max(smooth(0, buzzFade, t.form), math.Min(1, t.mask))
+				d, on := buzzTexel(t.pos, cover, seed)
+				l.base[i] = mixPerceived(bare, hair, d)
 				l.height[i] = 0.6 * on * cover
 				l.rough[i] = 0.85
 			}
@@ -45,6 +41,34 @@ func BuzzHair(s Surface, color, skin RGB, seed uint64, n int) Maps {
 	})
 	spill(l, m, n, 4)
 	return l.maps(0.3)
+}
+
+// buzzTexel is how much of the hair's colour a buzz cut shows at p
+// (0..1, over the skin) where cover of it (0 at the hairline's last
+// hair, 1 inside it) grows, and how much of a hair's dot lies there.
+func buzzTexel(p [3]float64, cover float64, seed uint64) (d, on float64) {
+	// The hairs: dots about a millimetre across (two texels or more
+	// on a head's shell), in clusters, so the density varies a little
+	// over the scalp.
+	dot := noise3(scale3(p, buzzDots), seed+80)
+	patch := noise3(scale3(p, buzzPatches), seed+81)
+	// Dense inside the hairline; toward it the dots drop out one by
+	// one (the threshold rises), then the shadow they leave fades last.
+	on = smooth(0.75-0.45*cover, 0.9-0.35*cover, dot)
+	d = cover * (buzzCover + (1-buzzCover)*on) * (0.92 + 0.16*patch)
+	return math.Min(1, d), on
+}
+
+// BuzzScalp paints a buzz cut's sideburns on a painted skin (m, made over
+// s's UV layout) where s.Mask (the sideburns' cover, 0..1) reaches: the
+// buzz cut's own hairs (BuzzHair's dots, in hair of colour color) over
+// the skin as painted, so they join the shell's hairs at its edge.
+func BuzzScalp(m Maps, s Surface, color RGB, seed uint64) {
+	hair := rgb(color).scale(buzzRoots)
+	overMask(m, s, func(t texel, c rgb) rgb {
+		d, _ := buzzTexel(t.pos, math.Min(1, t.mask), seed)
+		return mixPerceived(c, hair, d)
+	})
 }
 
 const (
