@@ -155,15 +155,26 @@ func frameOf(head *part, joints map[string][3]float32) faceFrame {
 // widens the soft edge at the cheek line, under the jaw and behind the
 // sideburns by that many units (0 for the beard's shells; stubbleReach
 // for the stubble painted on the skin). toLips is each vertex's
-// distance to the bare lips (lipDistances) and jaw its depth under the
-// jaw's edge (underJaw), found once for both of a beard's regions; nil
-// leaves the goatee uncut under the chin (beardPart lays its shells out
-// over that).
+// distance to the bare lips (lipDistances); nil leaves the lips in the
+// region, for the roots, which paint.Roots ends at the lips' painted
+// edge itself. jaw is each vertex's depth under the jaw's edge
+// (underJaw); both are found once for all of a beard's regions. A nil
+// jaw leaves the goatee uncut under the chin (beardPart lays its shells
+// out over that).
 func beardWeights(head *part, f faceFrame, region string, reach float64, toLips, jaw []float64) []float32 {
 	lc, nose := lipColour(), noseBodyMask()
 	out := make([]float32, len(head.pos))
 	u := f.unit
 	chin := (f.chin - f.lip[1]) / u
+	// The upper lip's hair starts 0.04 to 0.09 face units over the
+	// lips' middle, clear of the lip. The roots (toLips nil) start at
+	// the parting: from the higher floor they left the skin bare over
+	// the mouth's corners, where the upper lip's red thins to a line,
+	// a pale wedge each side under the moustache.
+	lipFloor := [2]float64{0.04, 0.09}
+	if toLips == nil {
+		lipFloor = [2]float64{-0.04, 0}
+	}
 	for i, v := range head.base {
 		p := head.pos[i]
 		x, y, z := math.Abs(float64(p[0]))/u, (float64(p[1])-f.lip[1])/u, float64(p[2])
@@ -171,7 +182,9 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips,
 		// Never on the nose, the lips (beardlip.go), inside the mouth,
 		// or behind the sideburns.
 		w := (1 - smoothstep(0.5, 0.85, float64(nose[v]))) * smoothstep(f.ear-0.3*reach*u, f.ear+0.012, z)
-		w *= lipThinning(lc[v], toLips[i], lipSide(p, f), cornerGap(p, f))
+		if toLips != nil {
+			w *= lipThinning(lc[v], toLips[i], lipSide(p, f), cornerGap(p, f))
+		}
 		// Inside the mouth: the skin there faces back. It was also
 		// required to lie behind the lips' mean depth, which the upper
 		// lip's underside does not: hair grew on it, between the lips.
@@ -180,7 +193,7 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips,
 		}
 		// Upper lip: between the lip and the nose, a little wider than
 		// the mouth.
-		mous := smoothstep(0.58, 0.46, x) * smoothstep(0.04, 0.09, y) * smoothstep(0.32, 0.25, y)
+		mous := smoothstep(0.58, 0.46, x) * smoothstep(lipFloor[0], lipFloor[1], y) * smoothstep(0.32, 0.25, y)
 		switch region {
 		case "moustache":
 			w *= math.Max(mous, smoothstep(0.58, 0.46, x)*smoothstep(0.3, 0.38, x)*smoothstep(-0.1, -0.02, y)*smoothstep(0.32, 0.25, y))
@@ -206,7 +219,7 @@ func beardWeights(head *part, f faceFrame, region string, reach float64, toLips,
 			// The upper lip is the moustache's part of the region.
 			// It joins the beard round the mouth's corners: a gap there
 			// showed skin in patches between the two (issue 22's panel).
-			lip := smoothstep(0.5, 0.38, x) * smoothstep(0.04, 0.09, y) * smoothstep(0.28, 0.2, y)
+			lip := smoothstep(0.5, 0.38, x) * smoothstep(lipFloor[0], lipFloor[1], y) * smoothstep(0.28, 0.2, y)
 			if x < 0.6 && y > 0 {
 				cheeks = math.Min(cheeks, math.Max(lip, smoothstep(0.4, 0.5, x)))
 			}
@@ -394,7 +407,8 @@ type beard struct {
 	cut     beardCut
 	weights []float32
 	// shadow is the region with its edges widened by stubbleReach: where
-	// the stubble and the roots are painted on the skin.
+	// the stubble and the roots are painted on the skin (the roots' over
+	// the lips too: paint.Roots ends them at the lips' edge).
 	shadow []float32
 	color  paint.RGB
 	part   *part
@@ -416,7 +430,16 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	toLips := lipDistances(head.pos, head, bare)
 	jaw := underJaw(head, f)
 	bd.weights = beardWeights(head, f, c.region, 0, toLips, jaw)
-	bd.shadow = beardWeights(head, f, c.region, stubbleReach, toLips, jaw)
+	// The roots under a beard's shells run on to the lips (paint.Roots
+	// stops them at the lips' painted edge): thinned toward the lips as
+	// the shells are, they left a pale strip of skin between the
+	// moustache and the upper lip. Stubble, drawn in dots with no
+	// shells over it, keeps the shells' gap.
+	shadowLips := toLips
+	if c.shells > 0 {
+		shadowLips = nil
+	}
+	bd.shadow = beardWeights(head, f, c.region, stubbleReach, shadowLips, jaw)
 	if c.shells > 0 {
 		shape, hair := bd.weights, []float32(nil)
 		if c.region == "goatee" {
@@ -437,7 +460,9 @@ func (bd beard) stubble(skin paint.Maps, hs paint.Surface, seed uint64) {
 	}
 	s := paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: bd.shadow}
 	if bd.cut.shells > 0 {
-		paint.Roots(skin, s, bd.color, seed)
+		// hs's mask is the lips' colour and its Mouth their shape.
+		lips := paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: hs.Mask, Mouth: hs.Mouth}
+		paint.Roots(skin, s, &lips, bd.color, seed)
 		return
 	}
 	paint.Stubble(skin, s, bd.color, bd.cut.shadow, seed)

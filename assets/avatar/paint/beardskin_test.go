@@ -33,7 +33,7 @@ func TestRootsUnderBeard(t *testing.T) {
 		name  string
 		paint func(Maps)
 	}{
-		{"roots", func(m Maps) { Roots(m, s, hair, 3) }},
+		{"roots", func(m Maps) { Roots(m, s, nil, hair, 3) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := Maps{Base: image.NewNRGBA(image.Rect(0, 0, n, n))}

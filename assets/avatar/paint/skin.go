@@ -141,18 +141,12 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	// them, so their red falls less than their green and blue.
 	fs := form * t.form
 	c = rgb{c[0] * (1 - formRed*fs), c[1] * (1 - fs), c[2] * (1 - fs)}
-	a := smooth(0.25, 0.8, t.mask)
+	a := lipShare(t, mo)
 	var gloss float64
 	if mo != nil && t.mask > 0 {
-		// Shaped lips take their full colour from lower in the mask: the
-		// mask fades over the mesh's 2-3 mm triangles, and the upper lip's
-		// colour ran out over 5 mm into the skin, a blur with no edge. The
-		// shape (Mouth.lips) draws the edge instead; the mask only bounds it.
-		a = smooth(lipMaskFloor, 0.45, t.mask)
 		var lc rgb
-		var shape, slit float64
-		shape, slit, gloss, lc = mo.lips(p, lip)
-		a *= shape
+		var slit float64
+		_, slit, gloss, lc = mo.lips(p, lip)
 		c = c.mix(lc, a)
 		// The parting's shade shows on the skin either side of it too.
 		c = c.scale(1 - slit)
@@ -189,6 +183,20 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
 	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - lipSheen*(0.14*a+gloss) + 0.1*in
+}
+
+// lipShare is how much of the lips' colour Skin paints on texel t of a
+// skin whose lips are shaped by mo (nil: by the mask alone). Shaped lips
+// take their full colour from lower in the mask: the mask fades over the
+// mesh's 2-3 mm triangles, and the upper lip's colour ran out over 5 mm
+// into the skin, a blur with no edge. The shape (Mouth.lips) draws the
+// edge instead; the mask only bounds it.
+func lipShare(t texel, mo *Mouth) float64 {
+	if mo == nil || t.mask <= 0 {
+		return smooth(0.25, 0.8, t.mask)
+	}
+	shape, _, _, _ := mo.lips(t.pos, rgb{})
+	return smooth(lipMaskFloor, 0.45, t.mask) * shape
 }
 
 func scale3(p [3]float64, s float64) [3]float64 { return [3]float64{p[0] * s, p[1] * s, p[2] * s} }
