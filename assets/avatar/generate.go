@@ -235,7 +235,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
-	var scalp *paint.Surface
+	var scalp, shortBurns *paint.Surface
 	// A buzz cut's shell lies on the scalp and fades into the skin
 	// itself (paint.BuzzHair): the scalp's paint showed past its edge
 	// as a dark line along the hairline.
@@ -246,7 +246,12 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		if cfg.Hair.Style == "short" {
 			coverFromFront(scalp.Mask, headPart, p, body.Joints())
-			sideburns(scalp.Mask, headPart, earBoxes(headPart, body.Joints()), 0)
+			// The sideburns are painted on their own, over the scalp's
+			// roots, in the hair's colour as it shows lit
+			// (paint.Sideburns).
+			mask := make([]float32, len(headPart.pos))
+			sideburns(mask, headPart, earBoxes(headPart, body.Joints()), 0)
+			shortBurns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 		}
 	}
 	// A buzz cut's sideburns are painted on the skin below its shell
@@ -258,11 +263,14 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		burns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 	}
 	head := texture{
-		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, burns, hairC, beard.weights, beard.color, beard.cut),
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, shortBurns, burns, hairC, beard.weights, beard.color, beard.cut),
 		paint: func() paint.Maps {
 			skin := paint.Skin(hs, tone, seed, 512)
 			if scalp != nil {
 				paint.Scalp(skin, *scalp, hairC, seed)
+			}
+			if shortBurns != nil {
+				paint.Sideburns(skin, *shortBurns, hairC, seed)
 			}
 			if burns != nil {
 				paint.BuzzScalp(skin, *burns, hairC, seed)

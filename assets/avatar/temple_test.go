@@ -172,10 +172,13 @@ func templeLook(t *testing.T, s *scene.Scene) templeView {
 			bare++
 		}
 	}
+	// The skin painted as hair: past sideburnPainted of the way from
+	// the cheek's colour to the hair's.
 	var paint vec3
 	painted := 0
+	along := hairC.sub(skin)
 	for _, c := range skinSeen {
-		if c.sub(skin).len() >= c.sub(hairC).len() {
+		if c.sub(skin).dot(along)/along.dot(along) >= sideburnPainted {
 			paint = paint.add(c)
 			painted++
 		}
@@ -294,3 +297,82 @@ func TestSideburnsSpareTheEars(t *testing.T) {
 		})
 	}
 }
+
+// TestSideburnsMatchTheHair takes the colour of the short cut's painted
+// sideburns (templeLook: the temple's skin painted as hair, seen from
+// the quarter view) against the hair's over the temple, in the
+// textures, on blonde, red, brown, grey and black hair. Painted as the
+// scalp (paint.Scalp), the sideburns read "greyer than the hair", "a
+// see-through reddish smudge" (the A/B of d3f4cd6): in a room render's
+// quarter view the patch was as light as the hair beside it but less
+// saturated (red 0.50 against 0.63, brown 0.55 against 0.65), from paint
+// of the hair's own saturation (1.00 of it) and nearly its luma (0.97 on
+// blonde). Lit, flat skin shows a paint lighter and greyer than the
+// hair's cards of the same colour; the paint that looks like the hair is
+// darker and richer (paint.Sideburns: in render boxes blonde 143 112 64
+// against the hair's 144 114 70, red 114 56 32 against 122 57 28). So
+// the paint's luma is sideburnLuma of the hair's, and its saturation (of
+// the mean colour) at least sideburnSat of the hair's where the hair has
+// a hue. Before: luma 0.97, 0.88, 0.88, 0.97, 0.81, saturation 1.00,
+// 1.01, 1.01 of the hair's (blonde, red, brown, grey, black); now 0.91,
+// 0.80, 0.80, 0.93, 0.72 and 1.15, 1.17, 1.20 (black 1.30).
+func TestSideburnsMatchTheHair(t *testing.T) {
+	short := func(c Config, color string) Config {
+		c.Hair.Style, c.Hair.Color = "short", color
+		return c
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"random-03 blonde", Random(3)},
+		{"random-07 red", short(Random(7), "red")},
+		{"random-13 brown", Random(13)},
+		{"random-10 grey", short(Random(10), "grey")},
+		{"random-12 black", Random(12)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.cfg.Hair.Style != "short" {
+				t.Fatalf("%s wears %s hair, not the short cut", c.name, c.cfg.Hair.Style)
+			}
+			s, err := Generate(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := templeLook(t, s)
+			if v.paint == (vec3{}) {
+				t.Fatal("no skin at the temple is painted as hair: no sideburns")
+			}
+			luma := rgb(v.paint).luma() / rgb(v.hair).luma()
+			sat := saturation(v.paint) / saturation(v.hair)
+			t.Logf("%s: sideburns' luma %.2f of the hair's, saturation %.2f of it (%.2f)", c.name, luma, sat, saturation(v.hair))
+			if luma < sideburnLuma[0] || luma > sideburnLuma[1] {
+				t.Errorf("the painted sideburns' luma is %.2f of the hair's, want %.2f to %.2f: lit, they show lighter than the hair", luma, sideburnLuma[0], sideburnLuma[1])
+			}
+			if saturation(v.hair) > 0.1 && sat < sideburnSat {
+				t.Errorf("the painted sideburns' saturation is %.2f of the hair's, want at least %.2f: lit, they show greyer than the hair", sat, sideburnSat)
+			}
+		})
+	}
+}
+
+// The painted sideburns' colour against the hair's (TestSideburnsMatchTheHair).
+var (
+	sideburnLuma = [2]float64{0.6, 0.95}
+	sideburnSat  = 1.1
+)
+
+// saturation is HSL's saturation of an sRGB colour under lightness 0.5:
+// (max-min)/(max+min).
+func saturation(c vec3) float64 {
+	hi := math.Max(c[0], math.Max(c[1], c[2]))
+	lo := math.Min(c[0], math.Min(c[1], c[2]))
+	if hi+lo == 0 {
+		return 0
+	}
+	return (hi - lo) / (hi + lo)
+}
+
+// sideburnPainted is how far from the cheek's colour toward the hair's a
+// texel of templeLook's counts as painted as hair.
+const sideburnPainted = 0.8
