@@ -300,7 +300,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512, headPart, body.Joints())
+		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512, headPart, hs.Form, body.Joints())
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
@@ -367,16 +367,18 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 
 // hairMesh adds the scalp hair p, painted at size texels by its style's
 // painter (hairPainter; a buzz cut's over skin of colour skin, which
-// shows between its hairs, and which carries the sideburns by the ears
-// of head: buzzSideburns): opaque, but for curly hair's cut-out cards
-// (solidHair).
-func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int, head *part, joints map[string][3]float32) {
+// shows between its hairs, shaded as the skin of head is by its form,
+// per head vertex: formShade; and which carries the sideburns by the
+// ears of head: buzzSideburns): opaque, but for curly hair's cut-out
+// cards (solidHair).
+func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int, head *part, form []float32, joints map[string][3]float32) {
 	s := p.surface()
 	tex := paintedBy(hairPainter(style), s, color, seed, size)
 	if style == "buzz" {
 		burns := buzzSideburns(p, head, joints)
-		tex = texture{paint.KeyOf("BuzzHair", s, burns, color, skin, seed, size), func() paint.Maps {
-			return paint.BuzzHair(s, burns, color, skin, seed, size)
+		shade := onHair(p, head, form)
+		tex = texture{paint.KeyOf("BuzzHair", s, burns, shade, color, skin, seed, size), func() paint.Maps {
+			return paint.BuzzHair(s, burns, shade, color, skin, seed, size)
 		}}
 	}
 	b.mesh("Wolf3D_Hair", p.prim(b.painted("Wolf3D_Hair", tex, matOpts{normal: true, mask: !solidHair(style), doubleSided: true})))

@@ -180,7 +180,14 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 			}
 			if len(hair.tris) > 0 {
 				hair.mask = paint.Border(hair.pos, hair.tris)
-				hairMesh(b, hair, cfg.Hair.Style, hairC, paint.RGB(colorOf(skinTones, cfg.Skin.Tone)), seed, partTexture, head(), joints)
+				var form []float32
+				h := head()
+				if cfg.Hair.Style == "buzz" {
+					// The buzz cut's skin shows between its hairs, in
+					// the head's form shade.
+					form = formShade(h)
+				}
+				hairMesh(b, hair, cfg.Hair.Style, hairC, paint.RGB(colorOf(skinTones, cfg.Skin.Tone)), seed, partTexture, h, form, joints)
 			}
 		}
 		if category == "headwear" && hatPart != nil {

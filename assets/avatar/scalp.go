@@ -392,3 +392,22 @@ func buzzSideburns(hair, head *part, joints map[string][3]float32) []float32 {
 	sideburns(out, hair, earBoxes(head, joints), buzzBurnsBehind)
 	return out
 }
+
+// onHair carries a value per vertex of head (v) to the vertices of hair
+// built on it (the sculpted cuts: each hair vertex keeps the MakeHuman
+// vertex of the head's it was made from, base); nil for nil, 0 where a
+// hair vertex's is not on head.
+func onHair(hair, head *part, v []float32) []float32 {
+	if v == nil || hair.base == nil || head.base == nil {
+		return nil
+	}
+	at := map[int32]float32{}
+	for i, b := range head.base {
+		at[b] = v[i]
+	}
+	out := make([]float32, len(hair.pos))
+	for i, b := range hair.base {
+		out[i] = at[b]
+	}
+	return out
+}

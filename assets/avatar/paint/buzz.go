@@ -14,14 +14,26 @@ import "math"
 // (per vertex, nil for none) is the sideburns' cover (0..1): there the
 // hairs stay dense up to the shell's edge and run on into the sideburns
 // painted on the skin below it (BuzzScalp), instead of thinning out
-// over the temple into a bare notch above the ear.
-func BuzzHair(s Surface, burns []float32, color, skin RGB, seed uint64, n int) Maps {
+// over the temple into a bare notch above the ear. The skin between the
+// hairs is the skin painter's (skinBase) in the head's form shade (form,
+// per vertex, as Surface.Form of the head's skin; nil for none): in the
+// palette's tone, unshaded, the hairline's last few millimetres drew a
+// paler, pinker band round the forehead and down the temples.
+func BuzzHair(s Surface, burns, form []float32, color, skin RGB, seed uint64, n int) Maps {
 	s.Form = hairlineDistance(s.Pos, s.Mask)
 	s.Mask = burns
-	m := surfaceMap(s, n, nil)
+	var attr [][2]float64
+	if form != nil {
+		attr = make([][2]float64, len(form))
+		for i, f := range form {
+			attr[i][0] = float64(f)
+		}
+	}
+	m := surfaceMap(s, n, attr)
 	defer release(m)
 	l := newLayer(n)
-	hair, bare := rgb(color).scale(buzzRoots), rgb(skin)
+	hair, skinC := rgb(color).scale(buzzRoots), skinBase(rgb(skin))
+	depth := formDepth * (1 - formDeep*skinDeep(rgb(skin)))
 	parallel(n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
@@ -32,6 +44,9 @@ func BuzzHair(s Surface, burns []float32, color, skin RGB, seed uint64, n int) M
 					continue
 				}
 				cover := math.Max(smooth(0, buzzFade, t.form), math.Min(1, t.mask))
+				// The skin's form shade, as skinTexel darkens it.
+				fs := depth * t.flow[0]
+				bare := rgb{skinC[0] * (1 - formRed*fs), skinC[1] * (1 - fs), skinC[2] * (1 - fs)}
 				d, on := buzzTexel(t.pos, cover, seed)
 				l.base[i] = mixPerceived(bare, hair, d)
 				l.height[i] = 0.6 * on * cover
