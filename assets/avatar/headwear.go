@@ -726,7 +726,6 @@ func pressHair(hair, hatPart, skin *part, c vec3) {
 	if skin != nil {
 		offSkin(hair, skin, c, covered, nb, move)
 	}
-	withEdges(hair, c, move)
 	for i := range n {
 		if move[i] != (vec3{}) {
 			hair.pos[i] = v3(hair.pos[i]).add(move[i]).f32()
@@ -746,34 +745,6 @@ func pressHair(hair, hatPart, skin *part, c vec3) {
 		kept = append(kept, tri...)
 	}
 	hair.keep(dropHatScraps(orig, all, kept))
-}
-
-// withEdges moves each rim of thickened hair (hair.rimFrom) in as far
-// as its card's edge: a rim vertex takes its edge vertex's move where
-// that leaves it nearer c than its own. A rim hangs in toward the head
-// from its card's edge; pressed on its own, where the edge under a
-// cap's side or a beanie's cuff was drawn in farther than the rim
-// below it, the rim stood out past its edge, turned inside out, and
-// showed its back as a light grey line through the dark hair behind the
-// cap's visor (issue 22, random-01's quarter view), and beside it a
-// slit through which the skin, the hat's lining or the background
-// showed (TestHatHairSeams).
-func withEdges(hair *part, c vec3, move []vec3) {
-	if len(hair.rimFrom) != len(hair.pos) {
-		return
-	}
-	for i, e := range hair.rimFrom {
-		if e < 0 || move[e] == move[i] {
-			continue
-		}
-		own := v3(hair.pos[i]).add(move[i]).sub(c).len()
-		if own <= v3(hair.pos[e]).add(move[e]).sub(c).len() {
-			continue // in under its edge, as it hangs
-		}
-		if v3(hair.pos[i]).add(move[e]).sub(c).len() < own {
-			move[i] = move[e]
-		}
-	}
 }
 
 // hairSkinClearance is how far outside the skin (an ear) hair drawn in
