@@ -232,7 +232,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
-	var scalp, paintBurns *paint.Surface
+	var scalp, shortBurns *paint.Surface
 	// A buzz cut's shell lies on the scalp and fades into the skin
 	// itself (paint.BuzzHair): the scalp's paint showed past its edge
 	// as a dark line along the hairline.
@@ -243,14 +243,12 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 		if cfg.Hair.Style == "short" {
 			coverFromFront(scalp.Mask, headPart, p, body.Joints())
-		}
-		if paintedSideburns(cfg.Hair.Style) {
 			// The sideburns are painted on their own, over the scalp's
 			// roots, in the hair's colour as it shows lit
 			// (paint.Sideburns).
 			mask := make([]float32, len(headPart.pos))
 			sideburns(mask, headPart, earBoxes(headPart, body.Joints()), 0)
-			paintBurns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
+			shortBurns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 		}
 	}
 	// A buzz cut's sideburns are painted on the skin below its shell
@@ -262,14 +260,14 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		burns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 	}
 	head := texture{
-		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, paintBurns, burns, hairC, beard.weights, beard.color, beard.cut),
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, shortBurns, burns, hairC, beard.weights, beard.color, beard.cut),
 		paint: func() paint.Maps {
 			skin := paint.Skin(hs, tone, seed, 512)
 			if scalp != nil {
 				paint.Scalp(skin, *scalp, hairC, seed)
 			}
-			if paintBurns != nil {
-				paint.Sideburns(skin, *paintBurns, hairC, seed)
+			if shortBurns != nil {
+				paint.Sideburns(skin, *shortBurns, hairC, seed)
 			}
 			if burns != nil {
 				paint.BuzzScalp(skin, *burns, hairC, seed)
@@ -362,18 +360,6 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 		}}
 	}
 	return clothTexture(s, kind, color, paint.RGB(sole), soleH, seed, size)
-}
-
-// paintedSideburns is whether a hair style ends over the ear, leaving
-// the skin between its front corner and the ear bare but for sideburns
-// painted on the head (sideburns, paint.Sideburns): the short cut, whose
-// side stands off the head (d3f4cd6), curly hair, whose shell ends over
-// the ear as the short cut's does, and the ponytail, drawn back off the
-// temple and behind the ears (tucksEars). A quarter view saw "a bare
-// notch" there on each, where the leader's cuts come down in front of
-// the ear. The buzz cut paints its own, in its dots (buzzSideburns).
-func paintedSideburns(style string) bool {
-	return style == "short" || style == "curly" || style == "ponytail"
 }
 
 // hairMesh adds the scalp hair p, painted at size texels by its style's
