@@ -166,7 +166,6 @@ func thickTriangles(hair *part, joints map[string][3]float32, style string) int 
 	if tapered(style) {
 		h = hair.shapeCopy()
 		taperHairEnds(h, joints, style)
-		raiseNeckEnds(h, joints, style)
 	}
 	return len(h.tris) - len(hair.tris) + 2*len(rimEdges(h, newHairFrame(joints)))
 }
@@ -176,8 +175,7 @@ func thickTriangles(hair *part, joints map[string][3]float32, style string) int 
 // after the budget (simplified, a rim collapses into the edge it
 // closes); the budget has counted its triangles beforehand
 // (thickTriangles). Long and ponytail hair's ends are tapered first
-// (taperHairEnds), and long hair's front ends beside the neck raised
-// (raiseNeckEnds). A rim
+// (taperHairEnds). A rim
 // vertex copies its edge vertex's UV, skin and source, so it is painted,
 // skinned and shaped with it, and its normal too, so it shades as its
 // card does. (Turned halfway out of its edge, for a rounded lock edge,
@@ -191,7 +189,6 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		return
 	}
 	taperHairEnds(hair, joints, style)
-	raiseNeckEnds(hair, joints, style)
 	f := newHairFrame(joints)
 	edges := rimEdges(hair, f)
 	dir := make([]vec3, len(hair.pos))
