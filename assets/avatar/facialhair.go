@@ -45,13 +45,6 @@ type beardCut struct {
 	// shadow is how dark stubble paints the skin (0..1); a cut with
 	// shells paints its roots under them instead (paint.Roots).
 	shadow float64
-	// fullEdge keeps the hair's full length up to the outline: no
-	// edgeTapers. The moustache's outline is mostly its outer ends, seen
-	// against the background past the cheek; tapered there, its thinned
-	// shells showed as a light grey fringe along the edge and the tips
-	// poked past the cheek outline with it (beardedge24's A/B, the
-	// moustache alone 1 of 6 against the untapered one).
-	fullEdge bool
 }
 
 // stubbleReach is how far, in units of the face (about 7 cm), the
@@ -66,7 +59,7 @@ var beardCuts = map[string]beardCut{
 	"short-beard": {region: "short", shells: 3, inner: 0.0012, length: 0.004},
 	"full-beard":  {region: "full", shells: 4, inner: 0.0015, length: 0.008},
 	"goatee":      {region: "goatee", shells: 4, inner: 0.0012, length: 0.006},
-	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004, fullEdge: true},
+	"moustache":   {region: "moustache", shells: 4, inner: 0.0012, length: 0.004},
 }
 
 // noseMask is, per base vertex, how much of the nose it is (0..1): the
@@ -305,15 +298,7 @@ func beardPart(head *part, weights, hair []float32, bare, under []bool, c beardC
 		}
 	}
 	trim := lipTrims(region, head, bare)
-	var taper []float64
-	if c.fullEdge {
-		taper = make([]float64, len(region.pos))
-		for i := range taper {
-			taper[i] = 1
-		}
-	} else {
-		taper = edgeTapers(region, trim, beardEdgeTaper*c.length)
-	}
+	taper := edgeTapers(region, trim, beardEdgeTaper*c.length)
 	// Face shapes move the beard only where they move the skin by half
 	// a millimetre or more: the smaller moves are lost in the hair, and
 	// storing them (most shapes graze the lower face) made a full beard's
