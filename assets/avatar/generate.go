@@ -250,7 +250,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 			// roots, in the hair's colour as it shows lit
 			// (paint.Sideburns).
 			mask := make([]float32, len(headPart.pos))
-			sideburns(mask, headPart, earBoxes(headPart, body.Joints()), 0)
+			ears := earBoxes(headPart, body.Joints())
+			sideburns(mask, headPart, ears, 0)
+			rootsUnderBurns(scalp.Mask, mask, headPart, ears)
 			shortBurns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 		}
 	}

@@ -337,6 +337,28 @@ func sideburns(mask []float32, p *part, ears [2]earBox, behind float64) {
 	}
 }
 
+// rootsUnderBurns lays the scalp's roots (scalp, paint.Scalp's mask)
+// under a short cut's painted sideburns (burns, sideburns' mask on the
+// head p) from the ear's top up, where they meet the hair's edge. The
+// sideburns' paint (paint.Sideburns) thins out in streaks wherever its
+// mask fades, and over the ear that is along the ear's own skin
+// (earSkin), just under the hair: with nothing under them the streaks
+// there showed the skin, "a pink fleck of skin showing through at its
+// top" (the A/B of df8efba, default-male's quarter and temple views).
+// Below the ear's top the streaked front edge and foot stay as they are.
+func rootsUnderBurns(scalp, burns []float32, p *part, ears [2]earBox) {
+	for i, q := range p.pos {
+		e := ears[0]
+		if q[0] < 0 {
+			e = ears[1]
+		}
+		if math.IsInf(e.top, 0) || float64(q[1]) < e.top {
+			continue
+		}
+		scalp[i] = max(scalp[i], burns[i])
+	}
+}
+
 // The sideburns' shape (metres, sideburns): they reach sideburnWidth in
 // front of the ear's front, fading out over the last sideburnFront, and
 // sideburnDrop under the ear's top there; their foot fades over
