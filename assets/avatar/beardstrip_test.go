@@ -49,13 +49,8 @@ func (m frontMesh) hits(x, y float64, f func(z float64, uv [2]float64, alpha flo
 		if x < min(a[0], b[0], c[0]) || x > max(a[0], b[0], c[0]) || y < min(a[1], b[1], c[1]) || y > max(a[1], b[1], c[1]) {
 			continue
 		}
-		d := (b[0]-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(b[1]-a[1])
-		if math.Abs(d) < 1e-12 {
-			continue
-		}
-		u := ((x-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(y-a[1])) / d
-		v := ((b[0]-a[0])*(y-a[1]) - (x-a[0])*(b[1]-a[1])) / d
-		if u < 0 || v < 0 || u+v > 1 {
+		u, v, ok := shadowBary(a, b, c, 0, 1, x, y)
+		if !ok {
 			continue
 		}
 		w := [3]float64{1 - u - v, u, v}

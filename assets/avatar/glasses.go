@@ -306,15 +306,8 @@ func sideWidth(pos []vec3, tris [][3]uint32, y, z, sign float64) float64 {
 	w := 0.0
 	for _, t := range tris {
 		a, b, c := pos[t[0]], pos[t[1]], pos[t[2]]
-		// Barycentric coordinates of (y, z) in the triangle's shadow on
-		// the y-z plane.
-		d := (b[1]-a[1])*(c[2]-a[2]) - (c[1]-a[1])*(b[2]-a[2])
-		if math.Abs(d) < 1e-12 {
-			continue
-		}
-		u := ((y-a[1])*(c[2]-a[2]) - (c[1]-a[1])*(z-a[2])) / d
-		v := ((b[1]-a[1])*(z-a[2]) - (y-a[1])*(b[2]-a[2])) / d
-		if u < 0 || v < 0 || u+v > 1 {
+		u, v, ok := shadowBary(a, b, c, 1, 2, y, z)
+		if !ok {
 			continue
 		}
 		w = math.Max(w, sign*(a[0]+u*(b[0]-a[0])+v*(c[0]-a[0])))

@@ -12,13 +12,8 @@ func frontDepth(pos []vec3, tris [][3]uint32, x, y float64) float64 {
 	z := math.Inf(-1)
 	for _, t := range tris {
 		a, b, c := pos[t[0]], pos[t[1]], pos[t[2]]
-		d := (b[0]-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(b[1]-a[1])
-		if math.Abs(d) < 1e-12 {
-			continue
-		}
-		u := ((x-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(y-a[1])) / d
-		v := ((b[0]-a[0])*(y-a[1]) - (x-a[0])*(b[1]-a[1])) / d
-		if u < 0 || v < 0 || u+v > 1 {
+		u, v, ok := shadowBary(a, b, c, 0, 1, x, y)
+		if !ok {
 			continue
 		}
 		z = math.Max(z, a[2]+u*(b[2]-a[2])+v*(c[2]-a[2]))

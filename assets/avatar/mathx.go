@@ -27,6 +27,21 @@ func (a vec3) norm() vec3 {
 }
 func (a vec3) f32() [3]float32 { return [3]float32{float32(a[0]), float32(a[1]), float32(a[2])} }
 
+// shadowBary is where (x, y) lies in the shadow of the triangle a, b, c
+// on the plane of axes i and j (0 x, 1 y, 2 z), as barycentric
+// coordinates u toward b and v toward c; ok is false outside it or for a
+// triangle seen edge on. The ray casts of the glasses' fit and the tests'
+// front views share it.
+func shadowBary(a, b, c vec3, i, j int, x, y float64) (u, v float64, ok bool) {
+	d := (b[i]-a[i])*(c[j]-a[j]) - (c[i]-a[i])*(b[j]-a[j])
+	if math.Abs(d) < 1e-12 {
+		return 0, 0, false
+	}
+	u = ((x-a[i])*(c[j]-a[j]) - (c[i]-a[i])*(y-a[j])) / d
+	v = ((b[i]-a[i])*(y-a[j]) - (x-a[i])*(b[j]-a[j])) / d
+	return u, v, u >= 0 && v >= 0 && u+v <= 1
+}
+
 // mat3 is a rotation given by its columns: the images of +X, +Y and +Z.
 type mat3 [3]vec3
 
