@@ -1,6 +1,9 @@
 package avatar
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Hair volume. MakeHuman's cuts are thin layers of cards that hug the
 // scalp; drawn with an alpha cut-out they read as a painted shell with a
@@ -201,12 +204,14 @@ func thickenHair(hair *part, joints map[string][3]float32, style string) {
 		hair.pos[i] = v.add(dir[i].scale(l)).f32()
 	}
 	rim := map[uint32]uint32{}
+	hair.rimFrom = slices.Repeat([]int32{-1}, len(hair.pos))
 	rimOf := func(i uint32) uint32 {
 		if r, ok := rim[i]; ok {
 			return r
 		}
 		r := uint32(len(hair.pos))
 		rim[i] = r
+		hair.rimFrom = append(hair.rimFrom, int32(i))
 		hair.pos = append(hair.pos, v3(hair.pos[i]).sub(dir[i].scale(depth[i])).f32())
 		hair.nrm = append(hair.nrm, hair.nrm[i])
 		hair.uv = append(hair.uv, hair.uv[i])

@@ -726,6 +726,10 @@ func pressHair(hair, hatPart, skin *part, c vec3) {
 	if skin != nil {
 		offSkin(hair, skin, c, covered, nb, move)
 	}
+	if shell != hatPart {
+		// Only under a brim or a visor: see withEdges.
+		withEdges(hair, c, move)
+	}
 	for i := range n {
 		if move[i] != (vec3{}) {
 			hair.pos[i] = v3(hair.pos[i]).add(move[i]).f32()
@@ -745,6 +749,40 @@ func pressHair(hair, hatPart, skin *part, c vec3) {
 		kept = append(kept, tri...)
 	}
 	hair.keep(dropHatScraps(orig, all, kept))
+}
+
+// withEdges moves each rim of thickened hair (hair.rimFrom) in as far
+// as its card's edge: a rim vertex takes its edge vertex's move where
+// that leaves it nearer c than its own. A rim hangs in toward the head
+// from its card's edge; pressed on its own, where the edge under a
+// cap's side or a beanie's cuff was drawn in farther than the rim
+// below it, the rim stood out past its edge, turned inside out, and
+// showed its back as a light grey line through the dark hair behind the
+// cap's visor (issue 22, random-01's quarter view), and beside it a
+// slit through which the skin, the hat's lining or the background
+// showed (TestHatHairSeams). pressHair asks it only of a hat with a brim
+// or a visor (a cap, a fedora). Under a beanie's cuff, which comes down
+// over the ears' tops with nothing beyond it, the rims standing out
+// there cover the skin between the locks at the ears' tops: drawn in,
+// they widened that gap (A/B hatseam24, long hair under a masculine
+// beanie: 6 of 6 for the old, "the patch of skin between the hat band
+// and the hair is larger"; TestHatHairSeams's slits 84 -> 110).
+func withEdges(hair *part, c vec3, move []vec3) {
+	if len(hair.rimFrom) != len(hair.pos) {
+		return
+	}
+	for i, e := range hair.rimFrom {
+		if e < 0 || move[e] == move[i] {
+			continue
+		}
+		own := v3(hair.pos[i]).add(move[i]).sub(c).len()
+		if own <= v3(hair.pos[e]).add(move[e]).sub(c).len() {
+			continue // in under its edge, as it hangs
+		}
+		if v3(hair.pos[i]).add(move[e]).sub(c).len() < own {
+			move[i] = move[e]
+		}
+	}
 }
 
 // hairSkinClearance is how far outside the skin (an ear) hair drawn in

@@ -58,6 +58,10 @@ type part struct {
 	// rows, their outside row's): a hat draws the bob in no farther
 	// (bobUnderHat), so that the ears stay under the hair.
 	floor [][3]float32
+	// rimFrom, on thickened hair (thickenHair), is for each vertex of a
+	// rim the vertex of the card's edge it hangs in from, -1 for the
+	// cards' own: a hat presses a rim as its edge (pressHair).
+	rimFrom []int32
 	// shell, on a hat, is how many of its first triangles wrap the head
 	// (the brim or visor follows them): pressHair tucks hair under those.
 	shell int

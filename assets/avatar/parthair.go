@@ -94,6 +94,6 @@ func thickHair(key string, build func() (*part, error)) (*part, error) {
 func (p *part) clone() *part {
 	q := *p
 	q.pos, q.nrm, q.uv, q.inf, q.tris = slices.Clone(p.pos), slices.Clone(p.nrm), slices.Clone(p.uv), slices.Clone(p.inf), slices.Clone(p.tris)
-	q.base, q.src, q.mask, q.color, q.piece, q.floor = slices.Clone(p.base), slices.Clone(p.src), slices.Clone(p.mask), slices.Clone(p.color), slices.Clone(p.piece), slices.Clone(p.floor)
+	q.base, q.src, q.mask, q.color, q.piece, q.floor, q.rimFrom = slices.Clone(p.base), slices.Clone(p.src), slices.Clone(p.mask), slices.Clone(p.color), slices.Clone(p.piece), slices.Clone(p.floor), slices.Clone(p.rimFrom)
 	return &q
 }
