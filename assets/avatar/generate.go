@@ -264,8 +264,10 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		sideburns(mask, headPart, earBoxes(headPart, body.Joints()), buzzBurnsBehind)
 		burns = &paint.Surface{Pos: hs.Pos, UV: hs.UV, Tris: hs.Tris, Mask: mask}
 	}
+	// Hanging hair shades the skin right under its edge (hairContact).
+	contact := newHairContact(hs, headPart, parts["hair"], cfg.Hair.Style, body.Joints())
 	head := texture{
-		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, shortBurns, burns, hairC, beard.weights, beard.color, beard.cut),
+		key: paint.KeyOf("head skin", hs, tone, seed, 512, scalp, shortBurns, burns, hairC, beard.weights, beard.color, beard.cut, contact),
 		paint: func() paint.Maps {
 			skin := paint.Skin(hs, tone, seed, 512)
 			if scalp != nil {
@@ -276,6 +278,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 			}
 			if burns != nil {
 				paint.BuzzScalp(skin, *burns, hairC, seed)
+			}
+			if contact != nil {
+				contact.paint(skin)
 			}
 			beard.stubble(skin, hs, seed)
 			return skin

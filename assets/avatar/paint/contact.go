@@ -63,3 +63,55 @@ func contactShade(edges []Edge, p [3]float64) float64 {
 	}
 	return 1 - contactDepth*s
 }
+
+// How hanging hair shades the skin under its edge: by hairContactDepth
+// where the hair touches the skin, fading out over hairContactReach from
+// it. Viewers draw no shadows, so a bob's fringe and sides hung over a
+// forehead and cheeks lit as if nothing were there, a shell set on the
+// head (p28: "a rigid shell, a heavy helmet"); the leader's skin darkens
+// right under its hair's edge. Tight, not spread: a neck shade spread
+// over centimetres read as dirt (0/16).
+const (
+	hairContactDepth = 0.3
+	hairContactReach = 0.012
+)
+
+// HairContactReach is how far from hair its contact shade reaches
+// (HairContact): callers mark the skin within it, and the distance they
+// give need be right only within it.
+const HairContactReach = hairContactReach
+
+// HairContact darkens a painted skin (m, made over the same UV layout as
+// s) by the hair's contact shade where s.Mask reaches 0.01: texel by
+// texel, from the distance from the texel's point to the nearest hair,
+// which near gives (a function per band of texels, for it may keep
+// state; at least HairContactReach where no hair is that near). It is
+// worked out per texel for the reason contactShade is: the head's
+// vertices lie a centimetre apart at the temples, and a shade blended
+// between them is a soft band, not a line. Skin's shadows are redder
+// than it (formRed), so red darkens less.
+func HairContact(m Maps, s Surface, near func() func(p [3]float64) float64) {
+	n := m.Base.Rect.Dx()
+	sm := surfaceMap(s, n, nil)
+	defer release(sm)
+	parallel(n, func(y0, y1 int) {
+		dist := near()
+		for y := y0; y < y1; y++ {
+			for x := 0; x < n; x++ {
+				t := sm[y*n+x]
+				if !t.ok || t.mask < 0.01 {
+					continue
+				}
+				k := hairContactDepth * (1 - smooth(0, hairContactReach, dist(t.pos)))
+				if k <= 0 {
+					continue
+				}
+				o := m.Base.PixOffset(x, y)
+				px := m.Base.Pix[o : o+3 : o+3]
+				c := rgb{srgbToLinear(px[0]), srgbToLinear(px[1]), srgbToLinear(px[2])}
+				c = rgb{c[0] * (1 - formRed*k), c[1] * (1 - k), c[2] * (1 - k)}
+				px[0], px[1], px[2] = linearToSRGB(c[0]), linearToSRGB(c[1]), linearToSRGB(c[2])
+			}
+		}
+	})
+}
