@@ -477,7 +477,7 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	if col == "" {
 		col = cfg.Hair.Color
 	}
-	bd := beard{cut: c, color: paint.RGB(beardTone(colorOf(hairColors, col)))}
+	bd := beard{cut: c, color: paint.RGB(beardTone(colorOf(hairColors, col), colorOf(skinTones, cfg.Skin.Tone)))}
 	f := frameOf(head, joints)
 	bare := onLips(head, f)
 	toLips := lipDistances(head.pos, head, bare)
