@@ -119,8 +119,6 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		col = col.mix(rgb{0.55, 0.36, 0.32}, 0.35*smooth(0.9, 1.8, theta))
 		col = col.mix(ir.scale(limbalDark), limbalFade*(1-smooth(limbus, limbus+0.08, theta)))
 	}
-	sh := rgb{1, 1, 1}.mix(lidShadow, underLid(d[0]/r, d[1]/r, theta))
-	col = rgb{col[0] * sh[0], col[1] * sh[1], col[2] * sh[2]}
 	// The catchlights: angular distances on the eye from their centres.
 	// Placed and sized for an iris 0.54 rad across, they shrink with it
 	// (k), so a smaller iris keeps its catchlights inside it and in
@@ -133,39 +131,6 @@ func eyeTexel(t texel, c [3]float64, ir rgb, seed uint64) (rgb, float64) {
 		col = col.mix(rgb{0.92, 0.92, 0.95}, a)
 	}
 	return col, h
-}
-
-// The upper lid's contact shade. At rest the upper lid's edge crosses
-// the eye 0.22 to 0.33 of its radius above the centre over the iris and
-// falls toward the corners by about lidArc times the square of the
-// distance across (x, in radii), to about 0 at 0.8 across (the panel's
-// faces, lidEdges at their rest lids); the lashes hang over it, and the
-// white shows from about lidRest under them. The eye is painted
-// lidShadow's colour (a multiplier) above that line and fades to its
-// own over lidSoft below it, so the white and the iris's top sit in the
-// lid's shadow right under the lashes and nowhere else. Lit right up to
-// the lashes, the white showed as a bright ring all round the iris:
-// round, staring eyes on dark faces (issue 22, p28: "glaring eye
-// whites", random-04, -17). The leader bakes the same shade into its
-// eye textures: its white just above the iris is about 0.6 of the light
-// beside it (171 against 201-219 sRGB, warmer) and the iris's top is
-// dark. Only the lid's edge is shaded, the lids stay where they were: a
-// lower resting lid read as drowsy (39/92).
-const (
-	lidRest = 0.22
-	lidArc  = 0.4
-	lidSoft = 0.16
-)
-
-var lidShadow = rgb{0.52, 0.42, 0.38}
-
-// underLid is how far (0 to 1) the eye's point at x across and y up
-// from its centre, in radii, theta radians from its front, is in the
-// upper lid's shadow. Past the corners of the lids' opening (scleraTo)
-// the lids hide the eye and the shade fades out: the arc's line keeps
-// falling there and would shade the whole side of the eye.
-func underLid(x, y, theta float64) float64 {
-	return smooth(lidRest-lidSoft, lidRest, y+lidArc*x*x) * (1 - smooth(scleraTo, scleraTo+0.3, theta))
 }
 
 // pupilSoft is half the width of the pupil's edge, radians: the iris's

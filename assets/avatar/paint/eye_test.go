@@ -109,38 +109,3 @@ func TestPupilEdgeSoft(t *testing.T) {
 		t.Errorf("a 0.01 rad step at the pupil's edge crosses %.2f of the way from black to the iris, want 0.3 or less", most)
 	}
 }
-
-// TestWhiteShadedUnderTheLid paints a brown eye and reads its white on
-// the texture beside the iris, half the eye's radius either side of its
-// middle, as sRGB luma: 0.1 of the radius up (just under the resting
-// upper lid's edge, about 0.12 up there: lidRest, lidArc) against its
-// mirror 0.1 down, at the same angle from the front. The white under the
-// lid must be at most 0.85 of the mirror's, as the leader's is (its eye
-// texture: 171 above the iris against 201-219 sRGB beside and under
-// it); lit to the lid it was 0.99 to 1.01 (the texture's grain), the
-// bright ring round the iris that stared out of dark faces (p28). The
-// mirror keeps 0.95 or more of the white straight under the iris at that
-// angle: the shade stays under the lid and off the lower white (shade
-// spread wide lost A/Bs).
-func TestWhiteShadedUnderTheLid(t *testing.T) {
-	eye := sphere([3]float32{0.03, 1.6, 0.08}, 0.012, 48)
-	img := decode(t, Eye(eye, RGB{0.12, 0.06, 0.03}, 1, 256).Base)
-	// white is the texel's sRGB luma at x across and y up, in radii.
-	white := func(x, y float64) float64 {
-		theta, phi := math.Acos(math.Sqrt(1-x*x-y*y)), math.Atan2(y, x)
-		c := at(img, 0.5+theta*math.Cos(phi)/(2*math.Pi), 0.5-theta*math.Sin(phi)/math.Pi)
-		return (0.2126*float64(c[0]) + 0.7152*float64(c[1]) + 0.0722*float64(c[2])) / 255
-	}
-	const x, y = 0.5, 0.1
-	down := white(0, -math.Hypot(x, y))
-	for _, x := range []float64{-x, x} {
-		lid, mirror := white(x, y), white(x, -y)
-		t.Logf("x %+.2f: the white under the lid %.3f, its mirror %.3f (%.2f), straight under the iris %.3f (the mirror %.2f of it)", x, lid, mirror, lid/mirror, down, mirror/down)
-		if lid/mirror > 0.85 {
-			t.Errorf("x %+.2f: the white under the lid has %.2f of its mirror's light, want at most 0.85 (in the lid's shade)", x, lid/mirror)
-		}
-		if mirror/down < 0.95 {
-			t.Errorf("x %+.2f: the white under the pupil's row has %.2f of the light straight under the iris, want at least 0.95 (the shade only under the lid)", x, mirror/down)
-		}
-	}
-}
