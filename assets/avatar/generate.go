@@ -124,6 +124,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 			raiseFringe(parts["hair"], body.Joints())
 			tuckOverEars(parts["hair"], headPart, body.Joints(), cfg.Hair.Style)
 			dropCapCards(parts["hair"], body.Joints(), cfg.Hair.Style)
+			lowerTemples(parts["hair"], headPart, body.Joints(), cfg.Hair.Style)
 		}
 	}
 	endSleeves(parts["top"], body.Joints())

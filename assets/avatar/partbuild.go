@@ -145,6 +145,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				raiseFringe(hair, joints)
 				tuckOverEars(hair, head(), joints, cfg.Hair.Style)
 				dropCapCards(hair, joints, cfg.Hair.Style)
+				lowerTemples(hair, head(), joints, cfg.Hair.Style)
 				thickenHair(hair, joints, cfg.Hair.Style)
 				return hair, nil
 			})
