@@ -128,10 +128,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	endSleeves(parts["top"], body.Joints())
-	shadeLayers(parts["top"], body.Joints()["Neck"])
-	if openCollar(top.Style) {
-		collarContact(parts["top"], body.Joints()["Neck"])
-	}
+	collarTop(parts["top"], top.Style, body.Joints()["Neck"])
 	beard := newBeard(cfg, headPart, body.Joints())
 	if beard.part != nil {
 		parts["beard"] = beard.part

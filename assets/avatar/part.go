@@ -129,22 +129,7 @@ func fittedPart(f *human.Fitted) *part {
 	for i := range p.src {
 		p.src[i] = int32(i)
 	}
-	q := weldKey
-	acc := map[[3]int32][3]float64{}
-	for _, t := range f.Tris {
-		n := cross3(sub3(f.Pos[t[1]], f.Pos[t[0]]), sub3(f.Pos[t[2]], f.Pos[t[0]]))
-		for _, c := range t {
-			a := acc[q(f.Pos[c])]
-			for k := 0; k < 3; k++ {
-				a[k] += n[k]
-			}
-			acc[q(f.Pos[c])] = a
-		}
-	}
-	p.nrm = make([][3]float32, len(f.Pos))
-	for i, v := range f.Pos {
-		p.nrm[i] = unit3(acc[q(v)])
-	}
+	p.nrm = weldedNormals(f.Pos, f.Tris)
 	switch f.ID {
 	case "eyes/left", "eyes/right", "teeth/default", "tongue/default", "eyebrows/default", "eyelashes/default":
 		p.morph = true

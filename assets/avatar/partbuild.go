@@ -171,6 +171,9 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 					return nil, err
 				}
 				endSleeves(top, joints)
+				if openCollar(cfg.Outfit.Top.Style) {
+					mirrorCollar(top, joints["Neck"])
+				}
 				// The hair on the top takes the cloth's weights
 				// (followTop): the whole build's, smoothed.
 				top.smoothWeights(hemFade)
@@ -212,10 +215,7 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 		}
 		if category == "top" {
 			endSleeves(p, joints)
-			shadeLayers(p, joints["Neck"])
-			if openCollar(g.Style) {
-				collarContact(p, joints["Neck"])
-			}
+			collarTop(p, g.Style, joints["Neck"])
 			if g.Style == "hoodie" {
 				addHood(p, joints["Neck"])
 			}
