@@ -56,9 +56,7 @@ func viewCollar(s *scene.Scene, neck vec3, yaw float64) collarView {
 				for k := range q {
 					q[k] = view(v3(pr.Positions[pr.Indices[i+k]]))
 				}
-				// Screen y grows down: a triangle facing the viewer winds
-				// clockwise on screen.
-				area := (q[1][0]-q[0][0])*(q[2][1]-q[0][1]) - (q[2][0]-q[0][0])*(q[1][1]-q[0][1])
+				area := screenArea(q)
 				if area == 0 {
 					continue
 				}
@@ -69,40 +67,28 @@ func viewCollar(s *scene.Scene, neck vec3, yaw float64) collarView {
 						grey = min(grey, pr.Colors[0][pr.Indices[i+k]][0])
 					}
 				}
-				x0, x1 := max(0, int(math.Floor(min(q[0][0], q[1][0], q[2][0])))), min(w-1, int(math.Ceil(max(q[0][0], q[1][0], q[2][0]))))
-				y0, y1 := max(0, int(math.Floor(min(q[0][1], q[1][1], q[2][1])))), min(h-1, int(math.Ceil(max(q[0][1], q[1][1], q[2][1]))))
-				for y := y0; y <= y1; y++ {
-					for x := x0; x <= x1; x++ {
-						cx, cyy := float64(x)+0.5, float64(y)+0.5
-						b0 := ((q[1][0]-cx)*(q[2][1]-cyy) - (q[2][0]-cx)*(q[1][1]-cyy)) / area
-						b1 := ((q[2][0]-cx)*(q[0][1]-cyy) - (q[0][0]-cx)*(q[2][1]-cyy)) / area
-						b2 := 1 - b0 - b1
-						if b0 < 0 || b1 < 0 || b2 < 0 {
-							continue
-						}
-						z, at := b0*q[0][2]+b1*q[1][2]+b2*q[2][2], y*w+x
-						skin := name != "Wolf3D_Outfit_Top"
+				fillTri(q, w, h, func(at int, z float64) {
+					skin := name != "Wolf3D_Outfit_Top"
+					switch {
+					case skin:
+						skinZ[at] = max(skinZ[at], z)
+					default:
+						clothZ[at] = max(clothZ[at], z)
+					}
+					if z > seenZ[at] {
+						seenZ[at] = z
 						switch {
 						case skin:
-							skinZ[at] = max(skinZ[at], z)
+							seen[at] = -1
+						case outer:
+							seen[at] = 2
+						case z < 0:
+							seen[at] = grey // the lining behind the neck
 						default:
-							clothZ[at] = max(clothZ[at], z)
-						}
-						if z > seenZ[at] {
-							seenZ[at] = z
-							switch {
-							case skin:
-								seen[at] = -1
-							case outer:
-								seen[at] = 2
-							case z < 0:
-								seen[at] = grey // the lining behind the neck
-							default:
-								seen[at] = 3 // the lining in front of it
-							}
+							seen[at] = 3 // the lining in front of it
 						}
 					}
-				}
+				})
 			}
 		}
 	}

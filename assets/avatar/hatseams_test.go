@@ -60,9 +60,7 @@ func viewHat(s *scene.Scene, c vec3, yaw float64) hatView {
 				for k := range q {
 					q[k] = view(v3(pr.Positions[pr.Indices[i+k]]))
 				}
-				// Screen y grows down: a triangle facing the viewer winds
-				// clockwise on screen.
-				area := (q[1][0]-q[0][0])*(q[2][1]-q[0][1]) - (q[2][0]-q[0][0])*(q[1][1]-q[0][1])
+				area := screenArea(q)
 				if area == 0 {
 					continue
 				}
@@ -70,23 +68,11 @@ func viewHat(s *scene.Scene, c vec3, yaw float64) hatView {
 				if area > 0 {
 					what = back
 				}
-				x0, x1 := max(0, int(math.Floor(min(q[0][0], q[1][0], q[2][0])))), min(w-1, int(math.Ceil(max(q[0][0], q[1][0], q[2][0]))))
-				y0, y1 := max(0, int(math.Floor(min(q[0][1], q[1][1], q[2][1])))), min(h-1, int(math.Ceil(max(q[0][1], q[1][1], q[2][1]))))
-				for y := y0; y <= y1; y++ {
-					for x := x0; x <= x1; x++ {
-						px, py := float64(x)+0.5, float64(y)+0.5
-						b0 := ((q[1][0]-px)*(q[2][1]-py) - (q[2][0]-px)*(q[1][1]-py)) / area
-						b1 := ((q[2][0]-px)*(q[0][1]-py) - (q[0][0]-px)*(q[2][1]-py)) / area
-						b2 := 1 - b0 - b1
-						if b0 < 0 || b1 < 0 || b2 < 0 {
-							continue
-						}
-						z, at := b0*q[0][2]+b1*q[1][2]+b2*q[2][2], y*w+x
-						if z > depth[at] {
-							depth[at], v.seen[at] = z, what
-						}
+				fillTri(q, w, h, func(at int, z float64) {
+					if z > depth[at] {
+						depth[at], v.seen[at] = z, what
 					}
-				}
+				})
 			}
 		}
 	}
