@@ -35,6 +35,12 @@ var skinRegions = []skinRegion{
 // region's name.
 func regionColours(t *testing.T, s *scene.Scene) map[string][3]float64 {
 	t.Helper()
+	return regionColoursIn(t, s, skinRegions)
+}
+
+// regionColoursIn is regionColours over the given regions.
+func regionColoursIn(t *testing.T, s *scene.Scene, regions []skinRegion) map[string][3]float64 {
+	t.Helper()
 	el, er, ipd := sceneEyes(t, s)
 	mx := (el[0] + er[0]) / 2
 	eyeY, eyeZ := (el[1]+er[1])/2, (el[2]+er[2])/2
@@ -49,7 +55,7 @@ func regionColours(t *testing.T, s *scene.Scene) map[string][3]float64 {
 			continue
 		}
 		nz := float64(head.Normals[i][2])
-		for _, r := range skinRegions {
+		for _, r := range regions {
 			if x < r.x0 || x > r.x1 || y < r.y0 || y > r.y1 || nz < r.nz {
 				continue
 			}

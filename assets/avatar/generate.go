@@ -230,6 +230,9 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	}
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bs, tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs.Form = formShade(headPart)
+	if hs.Mouth != nil {
+		easeLowerFace(hs.Form, headPart, hs.Mouth.Centre[1])
+	}
 	shadeLids(hs.Form, headPart)
 	// The head's skin carries the scalp under the hair and the beard's
 	// stubble and shadow: the key holds what those read too.
