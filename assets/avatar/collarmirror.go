@@ -55,21 +55,12 @@ func collarTop(g *part, style string, neck [3]float32) {
 func mirrorCollar(g *part, neck [3]float32) {
 	collar := collarPieces(g, neck)
 	// One vertex per position: the UV map splits a position into several.
-	id := map[[3]int32]int{}
-	wid := make([]int, len(g.pos))
-	var pos []vec3
-	var in []bool
-	for v, p := range g.pos {
-		k := weldKey(p)
-		i, ok := id[k]
-		if !ok {
-			i = len(pos)
-			id[k] = i
-			pos = append(pos, v3(p))
-			in = append(in, false)
-		}
-		wid[v] = i
-		in[i] = in[i] || collar[v]
+	wid, n := weldIDs(g.pos)
+	pos := make([]vec3, n)
+	in := make([]bool, n)
+	for v := len(g.pos) - 1; v >= 0; v-- { // the first vertex at a position stands for it
+		pos[wid[v]] = v3(g.pos[v])
+		in[wid[v]] = in[wid[v]] || collar[v]
 	}
 	adj := make([][]int, len(pos))
 	for _, t := range g.tris {
@@ -77,7 +68,7 @@ func mirrorCollar(g *part, neck [3]float32) {
 			continue
 		}
 		for k := range 3 {
-			a, b := wid[t[k]], wid[t[(k+1)%3]]
+			a, b := int(wid[t[k]]), int(wid[t[(k+1)%3]])
 			adj[a] = append(adj[a], b)
 			adj[b] = append(adj[b], a)
 		}
@@ -98,7 +89,7 @@ func mirrorCollar(g *part, neck [3]float32) {
 		return
 	}
 	for v := range g.pos {
-		r, ok := pair[wid[v]]
+		r, ok := pair[int(wid[v])]
 		if !ok {
 			continue
 		}

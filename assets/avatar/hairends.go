@@ -60,18 +60,8 @@ func newHairEnds(hair *part, joints map[string][3]float32) *hairEnds {
 	h := joints["Head"]
 	e.cx, e.cz = float64(h[0]), float64(h[2])-0.01
 	// Pieces: welded vertices joined through their triangles.
-	weld := map[[3]int32]int32{}
-	id := make([]int32, len(hair.pos))
-	for i, p := range hair.pos {
-		k := weldKey(p)
-		w, ok := weld[k]
-		if !ok {
-			w = int32(len(weld))
-			weld[k] = w
-		}
-		id[i] = w
-	}
-	sets := disjoint.New[int32](len(weld))
+	id, n := weldIDs(hair.pos)
+	sets := disjoint.New[int32](n)
 	for _, t := range hair.tris {
 		a := sets.Union(id[t[0]], id[t[1]])
 		sets.Union(a, id[t[2]])

@@ -248,18 +248,8 @@ const curlSmoothPasses = 2
 // the mean of its own and its neighbours' mean, passes times; vertices
 // at one position (a UV seam's two sides) are one.
 func smoothOverShell(p *part, v []float64, passes int) {
-	node := make([]int, len(p.pos))
-	idx := map[[3]int32]int{}
-	for i, q := range p.pos {
-		k := weldKey(q)
-		n, ok := idx[k]
-		if !ok {
-			n = len(idx)
-			idx[k] = n
-		}
-		node[i] = n
-	}
-	nbr := make([][]int, len(idx))
+	node, n := weldIDs(p.pos)
+	nbr := make([][]int32, n)
 	for _, t := range p.tris {
 		for k := range 3 {
 			a, b := node[t[k]], node[t[(k+1)%3]]
@@ -269,7 +259,7 @@ func smoothOverShell(p *part, v []float64, passes int) {
 			}
 		}
 	}
-	val := make([]float64, len(idx))
+	val := make([]float64, n)
 	for i, x := range v {
 		val[node[i]] = x
 	}

@@ -73,17 +73,7 @@ func (f hairFrame) lift(p vec3) float64 {
 // the hair above it) is seen by no one: a braided bun has 3,000 open
 // edges, and rims on all of them would spend the body's triangles.
 func rimEdges(hair *part, f hairFrame) [][2]uint32 {
-	weld := map[[3]int32]int32{}
-	id := make([]int32, len(hair.pos))
-	for i, p := range hair.pos {
-		k := weldKey(p)
-		w, ok := weld[k]
-		if !ok {
-			w = int32(len(weld))
-			weld[k] = w
-		}
-		id[i] = w
-	}
+	id, _ := weldIDs(hair.pos)
 	type edge [2]int32
 	count := map[edge]int{}
 	for _, t := range hair.tris {

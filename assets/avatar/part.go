@@ -345,3 +345,20 @@ func unit3(a [3]float64) [3]float32 {
 func weldKey(v [3]float32) [3]int32 {
 	return [3]int32{int32(math.Round(float64(v[0]) * 1e5)), int32(math.Round(float64(v[1]) * 1e5)), int32(math.Round(float64(v[2]) * 1e5))}
 }
+
+// weldIDs numbers pos's vertices by their weldKey, in the order each
+// position is first met, and says how many positions there are.
+func weldIDs(pos [][3]float32) ([]int32, int) {
+	ids := map[[3]int32]int32{}
+	id := make([]int32, len(pos))
+	for i, p := range pos {
+		k := weldKey(p)
+		w, ok := ids[k]
+		if !ok {
+			w = int32(len(ids))
+			ids[k] = w
+		}
+		id[i] = w
+	}
+	return id, len(ids)
+}
