@@ -265,16 +265,9 @@ func newSideCaster(head *part, sign, lo, hi float64) sideCaster {
 	return c
 }
 
-// at is |x| of the outermost skin at height y and depth z, and whether
-// the ray met any.
+// at is |x| of the outermost skin at height y and depth z (glasses.go's
+// sideWidth over the kept triangles), and whether the line met any.
 func (c sideCaster) at(y, z float64) (float64, bool) {
-	o := vec3{c.sign, y, z}
-	u := vec3{-c.sign, 0, 0}
-	best, ok := math.Inf(1), false
-	for _, t := range c.tris {
-		if d, _, _, hit := rayTriangle(o, u, c.pos[t[0]], c.pos[t[1]], c.pos[t[2]]); hit && d < best {
-			best, ok = d, true
-		}
-	}
-	return 1 - best, ok
+	w := sideWidth(c.pos, c.tris, y, z, c.sign)
+	return w, w > 0
 }
