@@ -90,36 +90,45 @@ const (
 // paint shaded from the shell's curvature, which at its 5 mm vertices
 // is a soft blur. The curls are now painted from the curls the shell is
 // raised in (CurlAt), at the texels' resolution: each curl's light
-// falls to curlCrease of it in the crease where it meets the next,
-// over curlCreaseWidth of the way to its middle (light hair to
-// curlCreaseLight more: white creases a texel or two wide read as
-// grain, TestLightHairGrain), and over the rest is shaded as the dome
-// the geometry raises (curlShade), so a portrait sees clean
-// clumps with dark gaps between them, as the leader's are
-// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps); fine ridges
-// (curlFine per metre, soft: curlSoft) take curlDepth·curlFineShare of
-// the light, a texture of strands, not blotches (TestCurlyHairCalm).
+// falls to curlCrease of it in the crease where it meets the next, a
+// soft valley about curlCreaseWidth of the way to its middle wide
+// (light hair's creases curlCreaseLight lighter still: white creases a
+// texel or two wide read as grain, TestLightHairGrain), and over the
+// rest is shaded as the dome the geometry raises (curlShade), so a
+// portrait sees clumps with soft shade between them
+// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps, TestCurlsNoDarkNet);
+// fine ridges (curlFine per metre, soft: curlSoft) take
+// curlDepth·curlFineShare of the light, a texture of strands, not
+// blotches (TestCurlyHairCalm).
 const (
 	curlFine        = 260.0
 	curlFineShare   = 0.2
 	curlSoft        = 0.9
 	curlDepth       = 0.25
-	curlCrease      = 0.0
-	curlCreaseWidth = 0.35
+	curlCrease      = 0.4
+	curlCreaseWidth = 0.2
 	curlDomeShade   = 0.25
 	curlCreaseLight = 0.15
 	curlStreak      = 0.6
 )
 
 // curlShade is how much of a curl's light falls at m of the way from
-// its crease to its middle (Curl's Middle): none in the crease, rising
-// over curlCreaseWidth, and over the rest of the curl a dome's shading,
-// 1 - curlDomeShade·(1 - m)², lightest at the middle. It was full light
-// from a third of the way in: a flat tile inside a wide dark border,
-// "cracked tiles", "cobblestones with dark seams" (issue 22's panel,
-// p21). curlDomeShade 0.4 dulled blonde curls in the room's light.
+// its crease to its middle (Curl's Middle): curlCrease in the crease,
+// rising in a bell's curve, 1 - (1 - curlCrease)·exp(-(m/curlCreaseWidth)²),
+// round at its foot and with no edge, and over the whole curl a dome's
+// shading, 1 - curlDomeShade·(1 - m)², lightest at the middle. It was
+// full light from a third of the way in: a flat tile inside a wide dark
+// border, "cracked tiles", "cobblestones with dark seams" (issue 22's
+// panel, p21). Then none in the crease, rising to full over the first
+// 0.35 of the way (smoothstep), on top of which the painter darkened
+// the crease again as a hollow: a band a third of each curl wide with
+// no light at its floor and an edge where it ended, which a portrait
+// sees as a net of near-black lines over the hair, strongest on light
+// hair (p29: "a lumpy, cracked, blotchy shell"; random-08, -14).
+// curlDomeShade 0.4 dulled blonde curls in the room's light.
 func curlShade(m float64) float64 {
-	return smooth(0, curlCreaseWidth, m) * (1 - curlDomeShade*(1-m)*(1-m))
+	z := m / curlCreaseWidth
+	return (1 - (1-curlCrease)*math.Exp(-z*z)) * (1 - curlDomeShade*(1-m)*(1-m))
 }
 
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
@@ -193,7 +202,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// creases (see curlCrease), each a little lighter
 					// or darker than the next; fine ridges over them.
 					cu := CurlAt(t.pos, curls)
-					crease := curlCrease + curlCreaseLight*light
+					crease := curlCreaseLight * light
 					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
 					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*curlShade(cu.Middle))
 					clump = 0.4 + 0.2*cu.Tone
