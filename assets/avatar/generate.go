@@ -312,7 +312,11 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
-	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", browTexture(brows.surface(), browColor(rgb(hairC)), rgb(tone), seed), matOpts{mask: true, doubleSided: true})))
+	browC := browColor(rgb(hairC))
+	if beard.color != (paint.RGB{}) && (cfg.FacialHair.Color == "" || cfg.FacialHair.Color == cfg.Hair.Color) {
+		browC = beardBrows(rgb(hairC))
+	}
+	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", browTexture(brows.surface(), browC, rgb(tone), seed), matOpts{mask: true, doubleSided: true})))
 	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
