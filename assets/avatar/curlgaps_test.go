@@ -11,16 +11,39 @@ import (
 // curlGaps reads the base colour of curly hair's outer surface over the
 // top of the head, as a viewer samples it: points spread over each of
 // the hair's triangles above the brows (six by six, barycentric), each
-// point's texel's luma. gaps is the share of them darker than 0.7 of
-// the lit tops' (the 90th percentile; luma of the sRGB-coded texels) (the dark gaps between clumps), crisp the mean luma step
-// from one point to the next along a triangle's rows over the median
+// point's texel's luma (hairTopLumas). gaps is the share of them
+// darker than 0.7 of the lit tops' (the 90th percentile; luma of the
+// sRGB-coded texels): the dark gaps between clumps. crisp is the mean
+// luma step from one point to the next along a triangle's rows over the
+// median
 // (how sharply light turns to dark: soft lumps shaded from the mesh's
 // curvature change slowly, clumps with creases quickly).
 func curlGaps(t *testing.T, s *scene.Scene) (gaps, crisp float64) {
 	t.Helper()
+	lumas, steps := hairTopLumas(t, s)
+	med := slices.Clone(lumas)
+	slices.Sort(med)
+	m, top := med[len(med)/2], med[len(med)*9/10]
+	dark := 0
+	for _, v := range lumas {
+		if v < 0.7*top {
+			dark++
+		}
+	}
+	sum := 0.0
+	for _, d := range steps {
+		sum += d
+	}
+	return float64(dark) / float64(len(lumas)), sum / float64(len(steps)) / m
+}
+
+// hairTopLumas samples the hair's base colour over the top of the head
+// (every triangle of Wolf3D_Hair above the brows, sampleTriangle's
+// points): the points' lumas and the steps between neighbours.
+func hairTopLumas(t *testing.T, s *scene.Scene) (lumas, steps []float64) {
+	t.Helper()
 	img := baseColorImage(t, s, "Wolf3D_Hair")
 	l, _, ipd := sceneEyes(t, s)
-	var lumas, steps []float64
 	for _, m := range s.Meshes {
 		if m.Name != "Wolf3D_Hair" {
 			continue
@@ -38,20 +61,7 @@ func curlGaps(t *testing.T, s *scene.Scene) (gaps, crisp float64) {
 	if len(lumas) == 0 {
 		t.Fatal("no hair over the brows")
 	}
-	med := slices.Clone(lumas)
-	slices.Sort(med)
-	m, top := med[len(med)/2], med[len(med)*9/10]
-	dark := 0
-	for _, v := range lumas {
-		if v < 0.7*top {
-			dark++
-		}
-	}
-	sum := 0.0
-	for _, d := range steps {
-		sum += d
-	}
-	return float64(dark) / float64(len(lumas)), sum / float64(len(steps)) / m
+	return lumas, steps
 }
 
 // sampleTriangle appends the lumas of img at six by six points spread

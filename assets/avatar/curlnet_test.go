@@ -8,32 +8,11 @@ import (
 )
 
 // curlFloor reads the base colour of the hair's outer surface over the
-// top of the head as curlGaps does (six by six points over each
-// triangle above the brows, each point's texel's luma, sRGB-coded) and
-// returns the darkest of it (the 2nd percentile, the floor of the
+// top of the head as curlGaps does (hairTopLumas) and returns the darkest of it (the 2nd percentile, the floor of the
 // creases between curls) over the lit tops (the 90th percentile).
 func curlFloor(t *testing.T, s *scene.Scene) float64 {
 	t.Helper()
-	img := baseColorImage(t, s, "Wolf3D_Hair")
-	l, _, ipd := sceneEyes(t, s)
-	var lumas, steps []float64
-	for _, m := range s.Meshes {
-		if m.Name != "Wolf3D_Hair" {
-			continue
-		}
-		for _, p := range m.Primitives {
-			for i := 0; i+2 < len(p.Indices); i += 3 {
-				a, b, c := p.Indices[i], p.Indices[i+1], p.Indices[i+2]
-				if min(p.Positions[a][1], p.Positions[b][1], p.Positions[c][1]) < float32(l[1]+0.6*ipd) {
-					continue
-				}
-				lumas, steps = sampleTriangle(img, p.TexCoords[0][a], p.TexCoords[0][b], p.TexCoords[0][c], lumas, steps)
-			}
-		}
-	}
-	if len(lumas) == 0 {
-		t.Fatal("no hair over the brows")
-	}
+	lumas, _ := hairTopLumas(t, s)
 	slices.Sort(lumas)
 	return lumas[len(lumas)/50] / lumas[len(lumas)*9/10]
 }
