@@ -86,46 +86,6 @@ func sampleTriangle(img image.Image, a, b, c [2]float32, lumas, steps []float64)
 	return lumas, steps
 }
 
-// TestCurlsHaveGaps: curly hair is clumps with shade between them, not
-// soft lumps. Issue 22's panel (p15) called the blonde and brown curls
-// "lumpy" (random-08, -09, -14); the leader's hair is big clean clumps.
-// Measured by curlGaps and curlFloor on the panel's curly avatars:
-// before (the shell's curvature shaded at its 5 mm vertices), random-08
-// gaps 0.006, crisp 0.014; random-09 0.012, 0.021; with the curls
-// painted from the curls the shell is raised in (paint.CurlAt), each
-// dark to nothing in its crease, 0.313, 0.042 and 0.353, 0.038, which
-// the p29 panel saw as a net of dark cracks (TestCurlsNoDarkNet); with
-// soft creases, 0.000, 0.021 and 0.000, 0.021, the creases' floor 0.76
-// and 0.72 of the lit tops. The creases must stay: crisp at least
-// 0.017, floor at most 0.85.
-func TestCurlsHaveGaps(t *testing.T) {
-	faces := panelFaces()
-	for _, c := range []struct {
-		face  namedConfig
-		crisp float64 // at least
-		floor float64 // at most
-	}{
-		{faces[9], 0.017, 0.85},  // random-08, blonde
-		{faces[10], 0.017, 0.85}, // random-09, brown
-	} {
-		t.Run(c.face.name, func(t *testing.T) {
-			if c.face.cfg.Hair.Style != "curly" {
-				t.Fatalf("%s's hair is %q, not curly", c.face.name, c.face.cfg.Hair.Style)
-			}
-			s, err := Generate(c.face.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gaps, crisp := curlGaps(t, s)
-			floor := curlFloor(t, s)
-			t.Logf("%s curly: gaps %.3f of the hair, crisp %.3f, floor %.2f", c.face.name, gaps, crisp, floor)
-			if crisp < c.crisp || floor > c.floor {
-				t.Errorf("%s curly: crisp %.3f (want %.3f or more), floor %.2f of the lit tops (want %.2f or less): soft lumps, not clumps with shade between them", c.face.name, crisp, c.crisp, floor, c.floor)
-			}
-		})
-	}
-}
-
 // TestCurlGapsOldGLB logs curlGaps on a GLB named by KILN_CURL_GLB, to
 // compare a build from before.
 func TestCurlGapsOldGLB(t *testing.T) {

@@ -69,7 +69,7 @@ func mottle(img *image.NRGBA, keep []bool) float64 {
 // (brown 0.056 with the sheen's streaks); with each curl shaded as a
 // dome (curlShade, its light falling toward its crease, which this
 // counts), 0.013, 0.018. The creases between the curls are dark on
-// purpose (TestCurlsHaveGaps) and left out.
+// purpose (TestCurlsNoDarkNet) and left out.
 func TestCurlyHairCalm(t *testing.T) {
 	s := sphere([3]float32{0, 1.6, 0}, 0.1, 96)
 	const n = 256

@@ -96,7 +96,7 @@ const (
 // texel or two wide read as grain, TestLightHairGrain), and over the
 // rest is shaded as the dome the geometry raises (curlShade), so a
 // portrait sees clumps with soft shade between them
-// (TestCurlyHairFollowsItsCurls, TestCurlsHaveGaps, TestCurlsNoDarkNet);
+// (TestCurlyHairFollowsItsCurls, TestCurlsNoDarkNet);
 // fine ridges (curlFine per metre, soft: curlSoft) take
 // curlDepth·curlFineShare of the light, a texture of strands, not
 // blotches (TestCurlyHairCalm).
