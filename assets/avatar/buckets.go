@@ -1,6 +1,9 @@
 package avatar
 
-import "math"
+import (
+	"iter"
+	"math"
+)
 
 // buckets groups items (triangle or vertex numbers) by the grid cell they
 // touch, in one flat array: a map of slices allocated one slice per key
@@ -128,4 +131,31 @@ func (b *buckets) get(k [3]int) []int32 {
 		return nil
 	}
 	return b.items[b.start[j]:b.start[j+1]]
+}
+
+// cellOf is the cell of a grid of the given size holding p: every
+// neighbour search in the build keys its buckets by it.
+func cellOf(p [3]float32, size float64) [3]int {
+	return [3]int{int(math.Floor(float64(p[0]) / size)), int(math.Floor(float64(p[1]) / size)), int(math.Floor(float64(p[2]) / size))}
+}
+
+// around yields the items of the cells within reach cells of k (27 for
+// a reach of 1), cell by cell in one fixed order (x outermost, z
+// innermost), each cell's in the order added: a search of everything
+// within reach cells' size of a point in k, whose sums and ties come out
+// the same on every build.
+func (b *buckets) around(k [3]int, reach int) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for dx := -reach; dx <= reach; dx++ {
+			for dy := -reach; dy <= reach; dy++ {
+				for dz := -reach; dz <= reach; dz++ {
+					for _, i := range b.get([3]int{k[0] + dx, k[1] + dy, k[2] + dz}) {
+						if !yield(i) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
 }

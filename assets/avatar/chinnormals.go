@@ -61,52 +61,41 @@ func smoothChinNormals(head *part, joints map[string][3]float32) {
 	// The vertices that lend their normals: the skin, not the lips, on a
 	// grid of the ball's reach.
 	const reach = 2.5 * chinNormalSigma
-	type cell = [3]int32
-	at := func(p [3]float32) cell {
-		return cell{int32(math.Floor(float64(p[0]) / reach)), int32(math.Floor(float64(p[1]) / reach)), int32(math.Floor(float64(p[2]) / reach))}
-	}
-	grid := map[cell][]int32{}
+	var pairs bucketPairs
 	for i, v := range head.base {
 		if lips[v] < 0.3 {
-			c := at(head.pos[i])
-			grid[c] = append(grid[c], int32(i))
+			pairs.add(cellOf(head.pos[i], reach), i)
 		}
 	}
+	grid := pairs.build()
 	for range chinNormalPasses {
-		head.nrm = ballMeans(head, w, grid, at, reach)
+		head.nrm = ballMeans(head, w, &grid, reach)
 	}
 }
 
 // ballMeans is one pass of smoothChinNormals: each vertex's normal moved
 // by its weight w toward the mean of the donors' (grid) in its ball.
-func ballMeans(head *part, w []float64, grid map[[3]int32][]int32, at func([3]float32) [3]int32, reach float64) [][3]float32 {
-	type cell = [3]int32
+func ballMeans(head *part, w []float64, grid *buckets, reach float64) [][3]float32 {
 	out := make([][3]float32, len(head.nrm))
 	copy(out, head.nrm)
 	for i, p := range head.pos {
 		if w[i] == 0 {
 			continue
 		}
-		own, c := v3(head.nrm[i]), at(p)
+		own := v3(head.nrm[i])
 		var m vec3
-		for dx := int32(-1); dx <= 1; dx++ {
-			for dy := int32(-1); dy <= 1; dy++ {
-				for dz := int32(-1); dz <= 1; dz++ {
-					for _, j := range grid[cell{c[0] + dx, c[1] + dy, c[2] + dz}] {
-						d := v3(head.pos[j]).sub(v3(p))
-						r2 := d.dot(d)
-						if r2 > reach*reach {
-							continue
-						}
-						n := v3(head.nrm[j])
-						alike := (n.dot(own) - chinNormalBend) / (1 - chinNormalBend)
-						if alike <= 0 {
-							continue
-						}
-						m = m.add(n.scale(alike * math.Exp(-r2/(2*chinNormalSigma*chinNormalSigma))))
-					}
-				}
+		for j := range grid.around(cellOf(p, reach), 1) {
+			d := v3(head.pos[j]).sub(v3(p))
+			r2 := d.dot(d)
+			if r2 > reach*reach {
+				continue
 			}
+			n := v3(head.nrm[j])
+			alike := (n.dot(own) - chinNormalBend) / (1 - chinNormalBend)
+			if alike <= 0 {
+				continue
+			}
+			m = m.add(n.scale(alike * math.Exp(-r2/(2*chinNormalSigma*chinNormalSigma))))
 		}
 		if m.dot(m) == 0 {
 			continue

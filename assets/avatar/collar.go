@@ -22,9 +22,7 @@ const (
 // at (chestTop and chestHalf round the neck joint); elsewhere the colour is
 // white, and a garment with nothing shaded gets no colours at all.
 func shadeLayers(g *part, neck [3]float32) {
-	c := newTriCells(g, func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	})
+	c := newTriCells(g, underRadius)
 	shade := make([]float32, len(g.pos))
 	any := false
 	for v, p := range g.pos {

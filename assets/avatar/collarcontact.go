@@ -18,9 +18,7 @@ const layerUnder = 0.015
 // against its normal, meets cloth of the top facing the same way within
 // layerUnder.
 func overLayer(g *part, neck [3]float32) []bool {
-	c := newTriCells(g, func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	})
+	c := newTriCells(g, underRadius)
 	over := make([]bool, len(g.pos))
 	for v, p := range g.pos {
 		if p[1] < neck[1]-chestTop || math.Abs(float64(p[0]-neck[0])) > chestHalf || p[2] < neck[2] {

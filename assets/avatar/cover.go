@@ -30,13 +30,10 @@ const skinFade = 0.05
 // Hands keep their own weights. It reports, per skin part and vertex, whether a garment
 // covers it.
 func followGarments(skin []*part, garments []*part) [][]bool {
-	key := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	}
 	rims := make([][]float32, len(garments))
 	cells := make([]*triCells, len(garments))
 	for i, g := range garments {
-		rims[i], cells[i] = paint.Border(g.pos, g.tris), newTriCells(g, key)
+		rims[i], cells[i] = paint.Border(g.pos, g.tris), newTriCells(g, underRadius)
 	}
 	covered := make([][]bool, len(skin))
 	for si, s := range skin {
@@ -192,7 +189,7 @@ var handJoint = func() [256]bool {
 // of a point is in the point's cell or its neighbours, a large triangle
 // whose corners are all farther included).
 type triCells struct {
-	key   func([3]float32) [3]int
+	size  float64 // of the cells
 	cells buckets
 	// seen[t] == visit marks the triangles a call of around has passed
 	// (a triangle lies in several cells), without a set per call: around
@@ -204,13 +201,13 @@ type triCells struct {
 	box [][2][3]float32
 }
 
-func newTriCells(g *part, key func([3]float32) [3]int) *triCells {
-	c := &triCells{key: key, seen: make([]int, len(g.tris)), box: triBoxes(g)}
+func newTriCells(g *part, size float64) *triCells {
+	c := &triCells{size: size, seen: make([]int, len(g.tris)), box: triBoxes(g)}
 	var pairs bucketPairs
 	for t, tri := range g.tris {
-		lo, hi := key(g.pos[tri[0]]), key(g.pos[tri[0]])
+		lo, hi := cellOf(g.pos[tri[0]], size), cellOf(g.pos[tri[0]], size)
 		for _, v := range tri[1:] {
-			k := key(g.pos[v])
+			k := cellOf(g.pos[v], size)
 			for a := range k {
 				lo[a], hi[a] = min(lo[a], k[a]), max(hi[a], k[a])
 			}
@@ -276,24 +273,17 @@ func (c *triCells) nearest(p [3]float32, g *part) (int, [3]float64, [3]float64) 
 // copy is c with visit marks of its own, for another goroutine: the
 // cells are shared, read only.
 func (c *triCells) copy() *triCells {
-	return &triCells{key: c.key, cells: c.cells, seen: make([]int, len(c.seen)), box: c.box}
+	return &triCells{size: c.size, cells: c.cells, seen: make([]int, len(c.seen)), box: c.box}
 }
 
 // around calls f once for every triangle with a corner in p's cell or a
 // neighbouring one, in a fixed order.
 func (c *triCells) around(p [3]float32, f func(t int)) {
-	k := c.key(p)
 	c.visit++
-	for dx := -1; dx <= 1; dx++ {
-		for dy := -1; dy <= 1; dy++ {
-			for dz := -1; dz <= 1; dz++ {
-				for _, t32 := range c.cells.get([3]int{k[0] + dx, k[1] + dy, k[2] + dz}) {
-					if t := int(t32); c.seen[t] != c.visit {
-						c.seen[t] = c.visit
-						f(t)
-					}
-				}
-			}
+	for t32 := range c.cells.around(cellOf(p, c.size), 1) {
+		if t := int(t32); c.seen[t] != c.visit {
+			c.seen[t] = c.visit
+			f(t)
 		}
 	}
 }

@@ -42,34 +42,25 @@ func meshNamed(s *scene.Scene, name string) *scene.Mesh {
 }
 
 // grid finds the nearest of a set of points, by 1 cm cells.
-type grid map[[3]int][][3]float32
-
-func cellOf(p [3]float32) [3]int {
-	return [3]int{int(math.Floor(float64(p[0]) / 0.01)), int(math.Floor(float64(p[1]) / 0.01)), int(math.Floor(float64(p[2]) / 0.01))}
+type grid struct {
+	pts   [][3]float32
+	cells buckets
 }
 
 func newGrid(pts [][3]float32) grid {
-	g := grid{}
-	for _, p := range pts {
-		c := cellOf(p)
-		g[c] = append(g[c], p)
+	var pairs bucketPairs
+	for i, p := range pts {
+		pairs.add(cellOf(p, 0.01), i)
 	}
-	return g
+	return grid{pts, pairs.build()}
 }
 
 // nearest is the distance to the nearest point within 2 cm (or 2 cm).
 func (g grid) nearest(p [3]float32) float64 {
 	best := 0.02
-	c := cellOf(p)
-	for dx := -2; dx <= 2; dx++ {
-		for dy := -2; dy <= 2; dy++ {
-			for dz := -2; dz <= 2; dz++ {
-				for _, q := range g[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
-					d := math.Sqrt(float64((p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2])))
-					best = math.Min(best, d)
-				}
-			}
-		}
+	for i := range g.cells.around(cellOf(p, 0.01), 2) {
+		q := g.pts[i]
+		best = math.Min(best, math.Sqrt(float64((p[0]-q[0])*(p[0]-q[0])+(p[1]-q[1])*(p[1]-q[1])+(p[2]-q[2])*(p[2]-q[2]))))
 	}
 	return best
 }

@@ -382,14 +382,11 @@ func bobHair(cards, head *part, joints map[string][3]float32) *part {
 // (a brute search over every card vertex was a sixth of a build's CPU),
 // over them all where those hold none.
 func nearestInfluences(pts [][3]float32, from *part) []human.Influence {
-	cell := func(v [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(v[0]) / bobCell)), int(math.Floor(float64(v[1]) / bobCell)), int(math.Floor(float64(v[2]) / bobCell))}
-	}
-	cells := map[[3]int][]int{}
+	var pairs bucketPairs
 	for j, v := range from.pos {
-		c := cell(v)
-		cells[c] = append(cells[c], j)
+		pairs.add(cellOf(v, bobCell), j)
 	}
+	cells := pairs.build()
 	out := make([]human.Influence, len(pts))
 	for i, q := range pts {
 		best, at := math.Inf(1), -1
@@ -399,15 +396,8 @@ func nearestInfluences(pts [][3]float32, from *part) []human.Influence {
 				best, at = l, j
 			}
 		}
-		c := cell(q)
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				for dz := -1; dz <= 1; dz++ {
-					for _, j := range cells[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
-						near(j)
-					}
-				}
-			}
+		for j := range cells.around(cellOf(q, bobCell), 1) {
+			near(int(j))
 		}
 		if at < 0 {
 			for j := range from.pos {

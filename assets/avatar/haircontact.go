@@ -1,8 +1,6 @@
 package avatar
 
 import (
-	"math"
-
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -111,28 +109,17 @@ func newHairContact(hs paint.Surface, head, hair *part, style string, joints map
 // r of them (the hair's vertices lie a centimetre or less apart, and
 // r is wider than the shade's reach by more than that).
 func hairWithin(h, head *part, r float64) []bool {
-	key := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / r)), int(math.Floor(float64(p[1]) / r)), int(math.Floor(float64(p[2]) / r))}
-	}
 	var pairs bucketPairs
 	for i, p := range h.pos {
-		pairs.add(key(p), i)
+		pairs.add(cellOf(p, r), i)
 	}
 	cells := pairs.build()
 	out := make([]bool, len(head.pos))
 	for v, p := range head.pos {
-		k := key(p)
-	search:
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				for dz := -1; dz <= 1; dz++ {
-					for _, i := range cells.get([3]int{k[0] + dx, k[1] + dy, k[2] + dz}) {
-						if v3(h.pos[i]).sub(v3(p)).len() < r {
-							out[v] = true
-							break search
-						}
-					}
-				}
+		for i := range cells.around(cellOf(p, r), 1) {
+			if v3(h.pos[i]).sub(v3(p)).len() < r {
+				out[v] = true
+				break
 			}
 		}
 	}
@@ -142,9 +129,7 @@ func hairWithin(h, head *part, r float64) []bool {
 // hairCells are the hair's triangles in cells of size r: nearest and
 // around then find every triangle within r of a point.
 func hairCells(h *part, r float64) *triCells {
-	return newTriCells(h, func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / r)), int(math.Floor(float64(p[1]) / r)), int(math.Floor(float64(p[2]) / r))}
-	})
+	return newTriCells(h, r)
 }
 
 // dist is the contact shade's distance from skin point p to the hair,

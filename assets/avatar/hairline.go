@@ -1,7 +1,5 @@
 package avatar
 
-import "math"
-
 // trimHairline drops the hair triangles that lie flat on the forehead
 // and temples below the hairline: MakeHuman's short cuts carry a thin
 // layer there, which an alpha mask can only break into ragged dark
@@ -15,14 +13,11 @@ import "math"
 func trimHairline(hair, head *part, joints map[string][3]float32) {
 	eye := float64(joints["LeftEye"][1]+joints["RightEye"][1]) / 2
 	front := float64(joints["Head"][2])
-	cells := map[[3]int][]int{}
-	cell := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / 0.01)), int(math.Floor(float64(p[1]) / 0.01)), int(math.Floor(float64(p[2]) / 0.01))}
-	}
+	var pairs bucketPairs
 	for i, p := range head.pos {
-		c := cell(p)
-		cells[c] = append(cells[c], i)
+		pairs.add(cellOf(p, 0.01), i)
 	}
+	cells := pairs.build()
 	// On the skin: within 4 mm of the tangent plane of a head vertex
 	// less than 1.5 cm away (the head's vertices are about 1 cm apart,
 	// so the distance to the nearest vertex alone would not do).
@@ -37,19 +32,12 @@ func trimHairline(hair, head *part, joints map[string][3]float32) {
 		if y > eye+0.062 || z < front-0.02 || (z < front+0.02 && y < eye) {
 			continue
 		}
-		c := cell(p)
 		best, bestD := -1, reach*reach
-		for dx := -2; dx <= 2; dx++ {
-			for dy := -2; dy <= 2; dy++ {
-				for dz := -2; dz <= 2; dz++ {
-					for _, j := range cells[[3]int{c[0] + dx, c[1] + dy, c[2] + dz}] {
-						q := head.pos[j]
-						d := float64((p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2]))
-						if d < bestD {
-							best, bestD = j, d
-						}
-					}
-				}
+		for j := range cells.around(cellOf(p, 0.01), 2) {
+			q := head.pos[j]
+			d := float64((p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2]))
+			if d < bestD {
+				best, bestD = int(j), d
 			}
 		}
 		if best < 0 {

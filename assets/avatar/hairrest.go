@@ -43,13 +43,10 @@ type restSurfaces struct {
 // newRestSurfaces gathers the top and the body's skin below neckY+reach:
 // only there can the hair below the neck meet them.
 func newRestSurfaces(top *part, body *human.Body, neckY float64) restSurfaces {
-	key := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	}
 	var s restSurfaces
 	add := func(p *part) {
 		s.parts = append(s.parts, p)
-		s.cells = append(s.cells, newTriCells(p, key))
+		s.cells = append(s.cells, newTriCells(p, underRadius))
 	}
 	if top != nil {
 		add(&part{pos: top.pos, nrm: top.nrm, tris: top.tris})
@@ -163,10 +160,7 @@ const (
 // the locks on the shoulders move with them and the hair round the
 // head stays with the head, the shares blending between.
 func followTop(hair, top *part, neckY float64) {
-	key := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	}
-	cells := newTriCells(top, key)
+	cells := newTriCells(top, underRadius)
 	bands(len(hair.pos), func(lo, hi int) {
 		own := cells.copy()
 		for v := lo; v < hi; v++ {
@@ -247,12 +241,9 @@ func layHair(hair, top *part, body *human.Body, neckY float64) {
 // the reach. A mover alone moves all its way; one among movers, their
 // mean. It marks the vertices it moves in touched.
 func spreadMoves(hair *part, movers []int, moves []vec3, top float64, touched []bool) {
-	cell := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / hairRestReach)), int(math.Floor(float64(p[1]) / hairRestReach)), int(math.Floor(float64(p[2]) / hairRestReach))}
-	}
 	var pairs bucketPairs
 	for i, v := range movers {
-		pairs.add(cell(hair.pos[v]), i)
+		pairs.add(cellOf(hair.pos[v], hairRestReach), i)
 	}
 	grid := pairs.build()
 	from := make([]vec3, len(movers))
@@ -263,25 +254,19 @@ func spreadMoves(hair *part, movers []int, moves []vec3, top float64, touched []
 		if float64(q[1]) >= top {
 			continue
 		}
-		p, k := v3(q), cell(q)
+		p := v3(q)
 		var sum vec3
 		w := 0.0
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				for dz := -1; dz <= 1; dz++ {
-					for _, j := range grid.get([3]int{k[0] + dx, k[1] + dy, k[2] + dz}) {
-						d := p.sub(from[j]).len()
-						if d >= hairRestReach {
-							continue
-						}
-						// A smooth bump: 1 at the mover, 0 at the reach.
-						x := 1 - d/hairRestReach
-						wj := x * x * (3 - 2*x)
-						sum = sum.add(moves[j].scale(wj))
-						w += wj
-					}
-				}
+		for j := range grid.around(cellOf(q, hairRestReach), 1) {
+			d := p.sub(from[j]).len()
+			if d >= hairRestReach {
+				continue
 			}
+			// A smooth bump: 1 at the mover, 0 at the reach.
+			x := 1 - d/hairRestReach
+			wj := x * x * (3 - 2*x)
+			sum = sum.add(moves[j].scale(wj))
+			w += wj
 		}
 		if w > 0 {
 			hair.pos[v] = p.add(sum.scale(1 / math.Max(1, w))).f32()

@@ -24,12 +24,9 @@ func hairSunk(m map[string]meshGeom, normals map[string][]vec3, neckY float64) (
 		p.tris = g.tris
 		skins = append(skins, p)
 	}
-	key := func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	}
 	var cells []*triCells
 	for _, s := range skins {
-		cells = append(cells, newTriCells(s, key))
+		cells = append(cells, newTriCells(s, underRadius))
 	}
 	n, deepest := 0, 0.0
 	for _, h := range m["Wolf3D_Hair"].pos {

@@ -24,7 +24,7 @@ func hairShadingSteps(t *testing.T, cfg Config) []float64 {
 	p := m.Primitives[0]
 	type tri struct{ c, g, n vec3 }
 	var tris []tri
-	cells := map[[3]int][]int{}
+	var pairs bucketPairs
 	cell := func(c vec3) [3]int {
 		return [3]int{int(math.Floor(c[0] / 0.008)), int(math.Floor(c[1] / 0.008)), int(math.Floor(c[2] / 0.008))}
 	}
@@ -39,24 +39,18 @@ func hairShadingSteps(t *testing.T, cfg Config) []float64 {
 			continue
 		}
 		ct := a.add(b).add(c).scale(1.0 / 3)
-		cells[cell(ct)] = append(cells[cell(ct)], len(tris))
+		pairs.add(cell(ct), len(tris))
 		tris = append(tris, tri{ct, g.norm(), n.norm()})
 	}
+	cells := pairs.build()
 	var out []float64
 	for i, a := range tris {
-		k := cell(a.c)
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				for dz := -1; dz <= 1; dz++ {
-					for _, j := range cells[[3]int{k[0] + dx, k[1] + dy, k[2] + dz}] {
-						b := tris[j]
-						if j <= i || a.c.sub(b.c).len() > 0.008 || a.g.dot(b.g) < 0.5 {
-							continue
-						}
-						out = append(out, math.Acos(math.Max(-1, math.Min(1, a.n.dot(b.n))))*180/math.Pi)
-					}
-				}
+		for j := range cells.around(cell(a.c), 1) {
+			b := tris[j]
+			if int(j) <= i || a.c.sub(b.c).len() > 0.008 || a.g.dot(b.g) < 0.5 {
+				continue
 			}
+			out = append(out, math.Acos(math.Max(-1, math.Min(1, a.n.dot(b.n))))*180/math.Pi)
 		}
 	}
 	slices.Sort(out)

@@ -230,9 +230,7 @@ func (h *hood) liftHair(hair *part, top *part, neck [3]float32) {
 		return
 	}
 	back := &part{pos: top.pos, nrm: top.nrm, tris: top.tris[:h.tris]}
-	c := newTriCells(back, func(p [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(p[0]) / underRadius)), int(math.Floor(float64(p[1]) / underRadius)), int(math.Floor(float64(p[2]) / underRadius))}
-	})
+	c := newTriCells(back, underRadius)
 	nc := v3(neck)
 	for v, p := range hair.pos {
 		pv := v3(p)

@@ -80,20 +80,12 @@ func scalpWeights(head, hair *part, joints map[string][3]float32) []float32 {
 		if hit[i] = covered(p, n); hit[i] || front > 0.999 {
 			continue
 		}
-		c := cell(p)
 		best := far * far
-		for dx := -2; dx <= 2; dx++ {
-			for dy := -2; dy <= 2; dy++ {
-				for dz := -2; dz <= 2; dz++ {
-					k := [3]int{c[0] + dx, c[1] + dy, c[2] + dz}
-					for _, j := range verts.get(k) {
-						d := v3(hair.pos[j]).sub(p)
-						// Over the skin, not behind it.
-						if d.dot(n) > -0.002 {
-							best = math.Min(best, d.dot(d))
-						}
-					}
-				}
+		for j := range verts.around(cell(p), 2) {
+			d := v3(hair.pos[j]).sub(p)
+			// Over the skin, not behind it.
+			if d.dot(n) > -0.002 {
+				best = math.Min(best, d.dot(d))
 			}
 		}
 		beside[i] = smoothstep(far, near, math.Sqrt(best)) * (1 - front)

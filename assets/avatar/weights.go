@@ -80,12 +80,9 @@ func (p *part) smoothWeights(fade float64) {
 		rep[w] = p.pos[i]
 	}
 	const seam = 0.006
-	cell := func(q [3]float32) [3]int {
-		return [3]int{int(math.Floor(float64(q[0]) / seam)), int(math.Floor(float64(q[1]) / seam)), int(math.Floor(float64(q[2]) / seam))}
-	}
 	var pairs bucketPairs
 	for v, q := range rep {
-		pairs.add(cell(q), v)
+		pairs.add(cellOf(q, seam), v)
 	}
 	grid := pairs.build()
 	sewn := make([]bool, n)
@@ -93,19 +90,12 @@ func (p *part) smoothWeights(fade float64) {
 	for v, q := range rep {
 		edges := edgeTo[edgeStart[v]:edgeStart[v+1]]
 		g.to = append(g.to, edges...)
-		c := cell(q)
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				for dz := -1; dz <= 1; dz++ {
-					for _, u := range grid.get([3]int{c[0] + dx, c[1] + dy, c[2] + dz}) {
-						if d := sub3(rep[u], q); int(u) != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
-							if !slices.Contains(edges, u) {
-								sewn[v] = true
-							}
-							g.to = append(g.to, u)
-						}
-					}
+		for u := range grid.around(cellOf(q, seam), 1) {
+			if d := sub3(rep[u], q); int(u) != v && d[0]*d[0]+d[1]*d[1]+d[2]*d[2] < seam*seam {
+				if !slices.Contains(edges, u) {
+					sewn[v] = true
 				}
+				g.to = append(g.to, u)
 			}
 		}
 		row := g.to[g.start[v]:]
