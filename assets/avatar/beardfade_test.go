@@ -1,0 +1,150 @@
+package avatar
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// cheekFade walks up columns of a bearded face seen from the front
+// across the beard's cheek line and returns, per column, the beard's
+// ink at each step (0 the bare cheek's albedo luma, 1 the beard's):
+// the shells' texel where a shell carries hair, else the skin's.
+func cheekFade(t *testing.T, cfg Config) (inks [][]float64, step float64) {
+	t.Helper()
+	body, rest := restingHead(t, cfg)
+	f := frameOf(rest, body.Joints())
+	s, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := frontMeshOf(t, s, "Wolf3D_Head", "Wolf3D_Skin")
+	beard := frontMeshOf(t, s, "Wolf3D_Beard", "Wolf3D_Beard")
+	seen := func(x, y float64) (float64, bool, bool) {
+		hz := math.Inf(-1)
+		var huv [2]float64
+		head.hits(x, y, func(z float64, uv [2]float64, _ float64) {
+			if z > hz {
+				hz, huv = z, uv
+			}
+		})
+		if math.IsInf(hz, -1) {
+			return 0, false, false
+		}
+		bz, hair := math.Inf(-1), -1.0
+		beard.hits(x, y, func(z float64, uv [2]float64, alpha float64) {
+			if z < hz-0.0005 || z < bz {
+				return
+			}
+			if c, a := beard.texel(uv); a*alpha >= 0.5 {
+				bz, hair = z, c.luma()
+			}
+		})
+		if hair >= 0 {
+			return hair, true, true
+		}
+		c, _ := head.texel(huv)
+		return c.luma(), false, true
+	}
+	step = 0.0005
+	for _, x := range []float64{0.62, 0.68, 0.74, 0.8} {
+		for _, sx := range []float64{-1, 1} {
+			var l []float64
+			var hairL []float64
+			for y := f.lip[1]; y < f.eye-0.2*f.unit; y += step {
+				v, hair, ok := seen(sx*x*f.unit, y)
+				if !ok {
+					l = append(l, math.NaN())
+					continue
+				}
+				if hair {
+					hairL = append(hairL, v)
+				}
+				l = append(l, v)
+			}
+			if len(hairL) < 4 {
+				continue
+			}
+			slices.Sort(hairL)
+			dark := hairL[len(hairL)/2]
+			cheek := l[len(l)-1]
+			for i, v := range l {
+				l[i] = (cheek - v) / (cheek - dark)
+			}
+			inks = append(inks, l)
+		}
+	}
+	return inks, step
+}
+
+// fadeWidth is, for a column's inks, the height from the last step
+// (walking up) at 0.9 or more to the first at 0.1 or less above it,
+// and the largest fall in ink over 1 mm within it.
+func fadeWidth(ink []float64, step float64) (width, jump float64) {
+	hi := -1
+	for i, v := range ink {
+		if v >= 0.9 {
+			hi = i
+		}
+	}
+	if hi < 0 {
+		return 0, 0
+	}
+	lo := len(ink) - 1
+	for i := hi; i < len(ink); i++ {
+		if ink[i] <= 0.1 {
+			lo = i
+			break
+		}
+	}
+	w := int(math.Round(0.001 / step))
+	for i := hi; i+w <= lo; i++ {
+		jump = math.Max(jump, ink[i]-ink[i+w])
+	}
+	return float64(lo-hi) * step, jump
+}
+
+// TestBeardCheekFades: a full or short beard's cheek line fades into
+// the skin, as the leader's painted beard does on the cheek, instead of
+// ending at a hard outline. Seen from the front (albedo, frontSeen's
+// way: a shell's texel where it carries hair, else the skin's), up
+// eight columns 0.62 to 0.8 face units out from the midline, beside the
+// mouth: the beard's ink (0 the bare cheek's luma, 1 the beard's) and
+// its steepest fall over 1 mm between the last step at 0.9 and the
+// first at 0.1 above it. With the roots' band as narrow as the
+// stubble's (stubbleReach), the roots stood dense 2-3 mm past the
+// shells' edge and then fell from 0.95 to 0.3 within 1-2 mm: the worst
+// column fell 0.54 (full beard), 0.42 (short), 0.60 (random-06), 0.57
+// (random-11) per mm, a hard outline over the shells' alpha-cut edge
+// (p31's judges: "flat blocky mass, hard or jagged edge"). With
+// rootsCheekReach and rootsCover's fall from the shells' edge, 0.27,
+// 0.26, 0.26, 0.27.
+func TestBeardCheekFades(t *testing.T) {
+	for _, name := range []string{"full-beard", "short-beard", "random-06", "random-11"} {
+		t.Run(name, func(t *testing.T) {
+			cfg := Default(Masculine)
+			switch name {
+			case "random-06":
+				cfg = Random(6)
+			case "random-11":
+				cfg = Random(11)
+			default:
+				cfg.FacialHair.Style = name
+			}
+			inks, step := cheekFade(t, cfg)
+			if len(inks) < 4 {
+				t.Fatalf("only %d columns cross the beard's cheek line", len(inks))
+			}
+			var worst, sum float64
+			for _, ink := range inks {
+				_, j := fadeWidth(ink, step)
+				worst = math.Max(worst, j)
+				sum += j
+			}
+			t.Logf("%s: the beard's ink falls at most %.2f per mm at the cheek line (worst of %d columns; mean %.2f)", name, worst, len(inks), sum/float64(len(inks)))
+			if worst > 0.3 {
+				t.Errorf("%s: the beard's ink falls %.2f per mm at the cheek line, want 0.3 or less: a hard outline", name, worst)
+			}
+		})
+	}
+}
