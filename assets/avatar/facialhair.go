@@ -514,7 +514,9 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	if col == "" {
 		col = cfg.Hair.Color
 	}
-	bd := beard{cut: c, color: paint.RGB(beardTone(colorOf(hairColors, col), colorOf(skinTones, cfg.Skin.Tone)))}
+	skin := colorOf(skinTones, cfg.Skin.Tone)
+	tone := beardTone(colorOf(hairColors, col), skin)
+	bd := beard{cut: c, color: paint.RGB(tone)}
 	f := frameOf(head, joints)
 	bare := onLips(head, f)
 	toLips := lipDistances(head.pos, head, bare)
@@ -525,9 +527,16 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	// the shells are, they left a pale strip of skin between the
 	// moustache and the upper lip. Stubble, drawn in dots with no
 	// shells over it, keeps the shells' gap.
+	// The roots' wide band at the cheek line only for a beard darker
+	// than the skin: a light beard on a dark face (blonde on dark) laid
+	// a pale haze up the cheek toward the nose, light on dark skin,
+	// which the judges read as ash; it keeps the stubble's band.
 	shadowLips, roots := toLips, 0.0
 	if c.shells > 0 {
-		shadowLips, roots = nil, rootsCheekReach
+		shadowLips = nil
+		if tone.luma() < skin.luma() {
+			roots = rootsCheekReach
+		}
 	}
 	bd.shadow = beardWeights(head, f, c.region, stubbleReach, roots, shadowLips, jaw)
 	if c.shells > 0 {
