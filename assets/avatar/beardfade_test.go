@@ -6,21 +6,20 @@ import (
 	"testing"
 )
 
-// cheekFade walks up columns of a bearded face seen from the front
-// across the beard's cheek line and returns, per column, the beard's
-// ink at each step (0 the bare cheek's albedo luma, 1 the beard's):
-// the shells' texel where a shell carries hair, else the skin's.
-func cheekFade(t *testing.T, cfg Config) (inks [][]float64, step float64) {
+// beardSeen is a bearded face seen from the front, frontSeen's way:
+// at (x, y) the luma of the shells' texel where a shell carries hair
+// (hair true), else the skin's; ok false off the head.
+func beardSeen(t *testing.T, cfg Config) (f faceFrame, seen func(x, y float64) (luma float64, hair, ok bool)) {
 	t.Helper()
 	body, rest := restingHead(t, cfg)
-	f := frameOf(rest, body.Joints())
+	f = frameOf(rest, body.Joints())
 	s, err := Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	head := frontMeshOf(t, s, "Wolf3D_Head", "Wolf3D_Skin")
 	beard := frontMeshOf(t, s, "Wolf3D_Beard", "Wolf3D_Beard")
-	seen := func(x, y float64) (float64, bool, bool) {
+	seen = func(x, y float64) (float64, bool, bool) {
 		hz := math.Inf(-1)
 		var huv [2]float64
 		head.hits(x, y, func(z float64, uv [2]float64, _ float64) {
@@ -46,6 +45,16 @@ func cheekFade(t *testing.T, cfg Config) (inks [][]float64, step float64) {
 		c, _ := head.texel(huv)
 		return c.luma(), false, true
 	}
+	return f, seen
+}
+
+// cheekFade walks up columns of a bearded face seen from the front
+// across the beard's cheek line and returns, per column, the beard's
+// ink at each step (0 the bare cheek's albedo luma, 1 the beard's):
+// the shells' texel where a shell carries hair, else the skin's.
+func cheekFade(t *testing.T, cfg Config) (inks [][]float64, step float64) {
+	t.Helper()
+	f, seen := beardSeen(t, cfg)
 	step = 0.0005
 	for _, x := range []float64{0.62, 0.68, 0.74, 0.8} {
 		for _, sx := range []float64{-1, 1} {

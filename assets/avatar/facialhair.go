@@ -69,6 +69,35 @@ const stubbleReach = 0.15
 // there over this band.
 const rootsCheekReach = 0.5
 
+// rootsSideReach is, for a goatee or a moustache darker than the skin,
+// how far past the shells' outer edges, in face units (about 18 mm, as
+// the cheek line's 15-20), the roots under them thin out into the
+// skin: the goatee's sides and the moustache's ends (its top edge under
+// the nose over a third of it: the whole band laid a grey haze up the
+// cheeks beside the nose). Their roots' mask
+// was the shells' own there (stubbleReach widens only the jaw and
+// sideburn edges), so the roots ended under the shells' alpha-cut edge
+// and the beard's ink fell from the hair to the bare cheek within a
+// millimetre: random-08's goatee read as "a blocky brown patch" (p31),
+// a hard outline the full beard's cheek line no longer has
+// (TestGoateeMoustacheFade).
+const rootsSideReach = 0.25
+
+// rootsEdge is smoothstep(e0, e1, v), an edge of a beard's region, for
+// the roots under the shells when band > 0: the shells' term taken to
+// rootsDense where it crosses beardHairEdge (the shells' edge), and
+// past it a linear fall to nothing over band units.
+func rootsEdge(e0, e1, v, band float64) float64 {
+	s := smoothstep(e0, e1, v)
+	if band <= 0 {
+		return s
+	}
+	// smoothstep is beardHairEdge (0.3) at 0.365 of its way.
+	edge := e0 + 0.365*(e1-e0)
+	past := (v - edge) * math.Copysign(1, e0-e1)
+	return math.Max(math.Min(1, s*rootsDense/beardHairEdge), rootsDense*math.Min(1, math.Max(0, 1-past/band)))
+}
+
 // rootsDense is the widened mask from which paint.Roots covers the skin
 // densely (rootsCover's 0.45), and cheekHairEdge how far over the cheek
 // line's top, in face units, the shells' cheek term (smoothstep(top+0.05,
@@ -220,10 +249,18 @@ func beardWeights(head *part, f faceFrame, region string, reach, roots float64, 
 		}
 		// Upper lip: between the lip and the nose, a little wider than
 		// the mouth.
-		mous := smoothstep(0.58, 0.46, x) * smoothstep(lipFloor[0], lipFloor[1], y) * smoothstep(0.32, 0.25, y)
+		// A goatee's and a moustache's outer edges: for their roots
+		// (roots > 0) a band past the shells' edge over which the roots
+		// thin out into the cheek (rootsSideReach).
+		side := roots * rootsSideReach / rootsCheekReach
+		ends := rootsEdge(0.58, 0.46, x, side)
+		// Under the nose a third of the band: the full band laid a grey
+		// haze up the cheeks beside the nose.
+		top := rootsEdge(0.32, 0.25, y, side/3)
+		mous := ends * smoothstep(lipFloor[0], lipFloor[1], y) * top
 		switch region {
 		case "moustache":
-			w *= math.Max(mous, smoothstep(0.58, 0.46, x)*smoothstep(0.3, 0.38, x)*smoothstep(-0.1, -0.02, y)*smoothstep(0.32, 0.25, y))
+			w *= math.Max(mous, ends*smoothstep(0.3, 0.38, x)*rootsEdge(-0.1, -0.02, y, side)*top)
 		case "goatee":
 			// The chin and the strips joining it to the moustache end on
 			// the chin's underside, wrapping its edge (beardjaw.go), not
@@ -232,8 +269,8 @@ func beardWeights(head *part, f faceFrame, region string, reach, roots float64, 
 			if jaw != nil {
 				under = jawEdge(region, jaw[i], reach, u)
 			}
-			chinPart := smoothstep(0.5, 0.38, x) * smoothstep(-0.1, -0.18, y) * under
-			sides := smoothstep(0.58, 0.46, x) * smoothstep(0.3, 0.38, x) * smoothstep(0.25, 0.18, y) * smoothstep(chin-0.05, chin+0.1, y) * under
+			chinPart := rootsEdge(0.5, 0.38, x, side) * smoothstep(-0.1, -0.18, y) * under
+			sides := ends * smoothstep(0.3, 0.38, x) * smoothstep(0.25, 0.18, y) * smoothstep(chin-0.05, chin+0.1, y) * under
 			w *= math.Max(mous, math.Max(chinPart, sides))
 		default: // full and short: cheeks, jaw and chin, sideburns to the ears
 			top := math.Min(0.02+0.45*dr+0.25*dr*dr, 0.85)
