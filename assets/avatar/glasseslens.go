@@ -170,7 +170,7 @@ func (p *part) frameUVs(frame *part) {
 // their lenses not.
 func (b *builder) glassesMaterial(g Glasses) int {
 	metal := g.Color == "gold" || g.Color == "silver"
-	base, orm := glassesTexture(colorOf(clothColors, g.Color), metal)
+	base, orm := glassesTexture(frameColor(g.Color), metal)
 	b.sc.Materials = append(b.sc.Materials, &gltf.Material{
 		Name:      "Wolf3D_Glasses",
 		AlphaMode: gltf.AlphaBlend,

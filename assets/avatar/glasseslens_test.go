@@ -141,7 +141,7 @@ func TestGlassesLenses(t *testing.T) {
 				t.Fatalf("Wolf3D_Glasses's material is %v, want BLEND", m.AlphaMode)
 			}
 			img := baseColorImage(t, s, m.Name)
-			c := colorOf(clothColors, tc.cfg.Glasses.Color)
+			c := frameColor(tc.cfg.Glasses.Color)
 			want := color.NRGBA{srgb.Encode(c[0]), srgb.Encode(c[1]), srgb.Encode(c[2]), 255}
 			for _, uv := range frame.TexCoords[0] {
 				if got := texelAt(img, uv); got != want {

@@ -51,23 +51,37 @@ var (
 		"brown": "#5a3a1e", "dark-brown": "#3a2412", "hazel": "#7c6230", "green": "#4f7a45",
 		"blue": "#4a77a8", "grey": "#7d8a92", "amber": "#a8741e",
 	}
-	// clothColors serve garments and glasses frames. "silver" is a
-	// frame's only (a metal, glassesMaterial): a brushed steel, its
-	// reflectance under the skin's albedo from porcelain to tan, so
-	// the rims read as a frame darker than the face, as the leader's
-	// do. At #b8bcc0 (luminance 0.50) the room light lit it near
-	// white, 1.9 times the tan skin beside it on random-10, and the
-	// judges saw "pale silver glasses, oversized", "thin, pasted on"
-	// (issue 22's p29 and p31 panels).
+	// clothColors serve garments, prints and glasses frames (a frame
+	// in a metal takes frameMetals' value first).
 	clothColors = map[string]string{
 		"white": "#eeeeea", "black": "#1e1e21", "grey": "#7e8084", "charcoal": "#3c3e42",
 		"navy": "#1f2e4d", "blue": "#2f5fa8", "light-blue": "#8fb4d9", "denim": "#3b5677",
 		"red": "#b0262b", "burgundy": "#6e1f2c", "pink": "#e39bb0", "orange": "#e07b2a",
 		"yellow": "#e5c23a", "green": "#3f7a3a", "olive": "#69683a", "teal": "#237a78",
 		"purple": "#5e3e86", "beige": "#d9c6a0", "khaki": "#b7a676", "brown": "#6b4a2f",
-		"tan": "#b98b5c", "gold": "#c8a040", "silver": "#686c72", "tortoise": "#5a3a22",
+		"tan": "#b98b5c", "gold": "#c8a040", "silver": "#b8bcc0", "tortoise": "#5a3a22",
 	}
+	// frameMetals are a glasses frame's own values of cloth colours
+	// (frameColor). A silver frame is a brushed steel, its reflectance
+	// (0.149) under the skin's albedo from porcelain to tan, so the
+	// rims read as a frame darker than the face, as the leader's do:
+	// at cloth's #b8bcc0 (0.50) the room light lit them near white,
+	// 1.9 times the tan skin beside them on random-10, and the judges
+	// saw "pale silver glasses, oversized", "thin, pasted on" (issue
+	// 22's p29 and p31 panels). A silver garment, hat or print keeps
+	// cloth's #b8bcc0. Gold keeps cloth's value: darkened the same way
+	// (#85661e) it lost every blind pair, "a muddy, tarnished brass".
+	frameMetals = map[string]string{"silver": "#686c72"}
 )
+
+// frameColor is a glasses frame's colour: frameMetals' value of the
+// name, else clothColors' (or the hex).
+func frameColor(s string) rgb {
+	if v, ok := frameMetals[s]; ok {
+		return hexColor(v)
+	}
+	return colorOf(clothColors, s)
+}
 
 // Style lists of the configuration, in the order error messages and the
 // JSON Schema give them.
