@@ -20,30 +20,11 @@ func beardSeen(t *testing.T, cfg Config) (f faceFrame, seen func(x, y float64) (
 	head := frontMeshOf(t, s, "Wolf3D_Head", "Wolf3D_Skin")
 	beard := frontMeshOf(t, s, "Wolf3D_Beard", "Wolf3D_Beard")
 	seen = func(x, y float64) (float64, bool, bool) {
-		hz := math.Inf(-1)
-		var huv [2]float64
-		head.hits(x, y, func(z float64, uv [2]float64, _ float64) {
-			if z > hz {
-				hz, huv = z, uv
-			}
-		})
-		if math.IsInf(hz, -1) {
-			return 0, false, false
+		hair, hairLuma, skin, ok := frontSeen(head, beard, x, y)
+		if hair {
+			return hairLuma, true, ok
 		}
-		bz, hair := math.Inf(-1), -1.0
-		beard.hits(x, y, func(z float64, uv [2]float64, alpha float64) {
-			if z < hz-0.0005 || z < bz {
-				return
-			}
-			if c, a := beard.texel(uv); a*alpha >= 0.5 {
-				bz, hair = z, c.luma()
-			}
-		})
-		if hair >= 0 {
-			return hair, true, true
-		}
-		c, _ := head.texel(huv)
-		return c.luma(), false, true
+		return skin.luma(), false, ok
 	}
 	return f, seen
 }
@@ -58,32 +39,45 @@ func cheekFade(t *testing.T, cfg Config) (inks [][]float64, step float64) {
 	step = 0.0005
 	for _, x := range []float64{0.62, 0.68, 0.74, 0.8} {
 		for _, sx := range []float64{-1, 1} {
-			var l []float64
-			var hairL []float64
+			var pts [][2]float64
 			for y := f.lip[1]; y < f.eye-0.2*f.unit; y += step {
-				v, hair, ok := seen(sx*x*f.unit, y)
-				if !ok {
-					l = append(l, math.NaN())
-					continue
-				}
-				if hair {
-					hairL = append(hairL, v)
-				}
-				l = append(l, v)
+				pts = append(pts, [2]float64{sx * x * f.unit, y})
 			}
-			if len(hairL) < 4 {
-				continue
+			if l := inkLine(seen, pts); l != nil {
+				inks = append(inks, l)
 			}
-			slices.Sort(hairL)
-			dark := hairL[len(hairL)/2]
-			cheek := l[len(l)-1]
-			for i, v := range l {
-				l[i] = (cheek - v) / (cheek - dark)
-			}
-			inks = append(inks, l)
 		}
 	}
 	return inks, step
+}
+
+// inkLine samples seen at pts, in order, and returns the beard's ink
+// at each (0 the luma at the last point, the bare skin, 1 the median of
+// the hair crossed; NaN off the head), or nil where fewer than 4 of the
+// points show hair.
+func inkLine(seen func(x, y float64) (float64, bool, bool), pts [][2]float64) []float64 {
+	var l, hairL []float64
+	for _, p := range pts {
+		v, hair, ok := seen(p[0], p[1])
+		if !ok {
+			l = append(l, math.NaN())
+			continue
+		}
+		if hair {
+			hairL = append(hairL, v)
+		}
+		l = append(l, v)
+	}
+	if len(hairL) < 4 {
+		return nil
+	}
+	slices.Sort(hairL)
+	dark := hairL[len(hairL)/2]
+	cheek := l[len(l)-1]
+	for i, v := range l {
+		l[i] = (cheek - v) / (cheek - dark)
+	}
+	return l
 }
 
 // fadeWidth is, for a column's inks, the height from the last step

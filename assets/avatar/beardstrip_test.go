@@ -80,9 +80,9 @@ func (m frontMesh) texel(uv [2]float64) (rgb, float64) {
 
 // frontSeen is what the viewer sees at (x, y) of a bearded face: hair
 // (a beard shell in front of the skin whose strand texture, times its
-// vertex alpha, passes the material's 0.5 cut-off), or else the skin's
-// texel there, linear.
-func frontSeen(head, beard frontMesh, x, y float64) (hair bool, skin rgb, ok bool) {
+// vertex alpha, passes the material's 0.5 cut-off; hairLuma the luma of
+// the frontmost such shell's texel), and the skin's texel there, linear.
+func frontSeen(head, beard frontMesh, x, y float64) (hair bool, hairLuma float64, skin rgb, ok bool) {
 	hz := math.Inf(-1)
 	var huv [2]float64
 	head.hits(x, y, func(z float64, uv [2]float64, _ float64) {
@@ -91,18 +91,19 @@ func frontSeen(head, beard frontMesh, x, y float64) (hair bool, skin rgb, ok boo
 		}
 	})
 	if math.IsInf(hz, -1) {
-		return false, rgb{}, false
+		return false, 0, rgb{}, false
 	}
+	bz := math.Inf(-1)
 	beard.hits(x, y, func(z float64, uv [2]float64, alpha float64) {
-		if z < hz-0.0005 {
+		if z < hz-0.0005 || z < bz {
 			return
 		}
-		if _, a := beard.texel(uv); a*alpha >= 0.5 {
-			hair = true
+		if c, a := beard.texel(uv); a*alpha >= 0.5 {
+			bz, hair, hairLuma = z, true, c.luma()
 		}
 	})
 	skin, _ = head.texel(huv)
-	return hair, skin, true
+	return hair, hairLuma, skin, true
 }
 
 // TestBeardNoSkinStripOverLip looks from the front at the upper lip's
@@ -149,7 +150,7 @@ func TestBeardNoSkinStripOverLip(t *testing.T) {
 			var n int
 			for _, x := range []float64{-0.55, -0.5, 0.5, 0.55} {
 				for _, dy := range []float64{0.3, 0.35} {
-					hair, c, ok := frontSeen(head, beard, x*f.unit, f.eye-dy*f.unit)
+					hair, _, c, ok := frontSeen(head, beard, x*f.unit, f.eye-dy*f.unit)
 					if ok && !hair {
 						cheek += c.luma()
 						n++
@@ -167,7 +168,7 @@ func TestBeardNoSkinStripOverLip(t *testing.T) {
 				var seen []float64
 				roots := math.NaN()
 				for y := f.lip[1]; y < f.lipTop+0.012; y += step {
-					hair, c, ok := frontSeen(head, beard, x, y)
+					hair, _, c, ok := frontSeen(head, beard, x, y)
 					if !ok {
 						continue
 					}

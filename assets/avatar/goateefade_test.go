@@ -2,7 +2,6 @@ package avatar
 
 import (
 	"math"
-	"slices"
 	"testing"
 )
 
@@ -17,28 +16,15 @@ func rowFade(t *testing.T, cfg Config, ys []float64, x0, x1 float64) (inks [][]f
 	step = 0.0005
 	for _, y := range ys {
 		for _, sx := range []float64{-1, 1} {
-			var l, hairL []float64
+			var pts [][2]float64
 			for x := x0 * f.unit; x < x1*f.unit; x += step {
-				v, hair, ok := seen(sx*x, f.lip[1]+y*f.unit)
-				if !ok {
-					l = append(l, math.NaN())
-					continue
-				}
-				if hair {
-					hairL = append(hairL, v)
-				}
-				l = append(l, v)
+				pts = append(pts, [2]float64{sx * x, f.lip[1] + y*f.unit})
 			}
-			if len(hairL) < 4 || math.IsNaN(l[len(l)-1]) {
-				continue
+			// A row ending off the head has no bare cheek to measure by
+			// (its inks all NaN).
+			if l := inkLine(seen, pts); l != nil && !math.IsNaN(l[len(l)-1]) {
+				inks = append(inks, l)
 			}
-			slices.Sort(hairL)
-			dark := hairL[len(hairL)/2]
-			cheek := l[len(l)-1]
-			for i, v := range l {
-				l[i] = (cheek - v) / (cheek - dark)
-			}
-			inks = append(inks, l)
 		}
 	}
 	return inks, step
