@@ -99,13 +99,8 @@ func rootsEdge(e0, e1, v, band float64) float64 {
 }
 
 // rootsDense is the widened mask from which paint.Roots covers the skin
-// densely (rootsCover's 0.45), and cheekHairEdge how far over the cheek
-// line's top, in face units, the shells' cheek term (smoothstep(top+0.05,
-// top-0.05, y)) crosses beardHairEdge, where paint.Beard ends the hair.
-const (
-	rootsDense    = 0.45
-	cheekHairEdge = 0.0135
-)
+// densely (rootsCover's 0.45).
+const rootsDense = 0.45
 
 var beardCuts = map[string]beardCut{
 	"stubble":     {region: "full", shadow: 0.5},
@@ -281,12 +276,9 @@ func beardWeights(head *part, f faceFrame, region string, reach, roots float64, 
 			// (beardjaw.go), not down the throat or the neck.
 			cheeks := smoothstep(top+0.05+reach, top-0.05, y)
 			if roots > 0 {
-				// The shells' own cheek term (reach 0), taken to the
-				// roots' dense cover at the shells' edge, and past it a
-				// band that falls from there to nothing.
-				shell := smoothstep(top+0.05, top-0.05, y)
-				edge := top + cheekHairEdge
-				cheeks = math.Max(math.Min(1, shell*rootsDense/beardHairEdge), rootsDense*math.Min(1, math.Max(0, (edge+roots-y)/roots)))
+				// The shells' own cheek term (reach 0), and past the
+				// shells' edge the roots' band.
+				cheeks = rootsEdge(top+0.05, top-0.05, y, roots)
 			}
 			cheeks *= jawEdge(region, jaw[i], reach, u)
 			// The upper lip is the moustache's part of the region.
