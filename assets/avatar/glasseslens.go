@@ -158,6 +158,13 @@ func (p *part) frameUVs(frame *part) {
 	}
 }
 
+// frameMetal reports whether a frame of the named colour is a metal
+// (gold, silver): glassesTexture gives its frame metalness 1. The one
+// rule for the material and the tests that read its texels.
+func frameMetal(color string) bool {
+	return color == "gold" || color == "silver"
+}
+
 // glassesMaterial is the glasses' one material, Wolf3D_Glasses: alpha
 // BLEND, its base colour and its roughness and metalness in textures
 // (glassesTexture), the factors 1. The frame's colour is in the texture,
@@ -169,8 +176,7 @@ func (p *part) frameUVs(frame *part) {
 // viewers drop vertex colours). Metal frames (gold, silver) are metal,
 // their lenses not.
 func (b *builder) glassesMaterial(g Glasses) int {
-	metal := g.Color == "gold" || g.Color == "silver"
-	base, orm := glassesTexture(frameColor(g.Color), metal)
+	base, orm := glassesTexture(frameColor(g.Color), frameMetal(g.Color))
 	b.sc.Materials = append(b.sc.Materials, &gltf.Material{
 		Name:      "Wolf3D_Glasses",
 		AlphaMode: gltf.AlphaBlend,

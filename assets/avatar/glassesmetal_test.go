@@ -11,7 +11,7 @@ import (
 // or diffuses off the frame.
 func frameLuma(t *testing.T, color string) float64 {
 	t.Helper()
-	base, _ := glassesTexture(frameColor(color), color == "gold" || color == "silver")
+	base, _ := glassesTexture(frameColor(color), frameMetal(color))
 	c := base.NRGBAAt(lensTexels+lensTexels/2, lensTexels/2)
 	if c.A != 255 {
 		t.Fatalf("%s frame texel not opaque (alpha %d)", color, c.A)
