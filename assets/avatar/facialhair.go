@@ -247,7 +247,10 @@ func beardWeights(head *part, f faceFrame, region string, reach, roots float64, 
 		// A goatee's and a moustache's outer edges: for their roots
 		// (roots > 0) a band past the shells' edge over which the roots
 		// thin out into the cheek (rootsSideReach).
-		side := roots * rootsSideReach / rootsCheekReach
+		side := 0.0
+		if roots > 0 {
+			side = rootsSideReach
+		}
 		ends := rootsEdge(0.58, 0.46, x, side)
 		// Under the nose a third of the band: the full band laid a grey
 		// haze up the cheeks beside the nose.
