@@ -182,7 +182,18 @@ func Palettes() map[string]map[string]string {
 	return map[string]map[string]string{
 		"skin": maps.Clone(skinTones), "hair": maps.Clone(hairColors),
 		"eyes": maps.Clone(eyeColors), "cloth": maps.Clone(clothColors),
+		"glasses": framePalette(),
 	}
+}
+
+// framePalette is the colours a glasses frame is drawn in, by name:
+// cloth's, with frameMetals' own values, so the creator's swatch for a
+// silver frame shows the steel the frame is painted in, not a silver
+// garment's pale grey.
+func framePalette() map[string]string {
+	p := maps.Clone(clothColors)
+	maps.Copy(p, frameMetals)
+	return p
 }
 
 // SkinToneHex is the configuration's skin tone as "#rrggbb" (lowercase),

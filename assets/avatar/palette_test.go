@@ -115,3 +115,23 @@ func TestSkinTonesHoldColour(t *testing.T) {
 		prev = l
 	}
 }
+
+// TestGlassesPaletteIsTheFrame holds the creator's frame swatches to the
+// colour a frame is drawn in: a silver swatch that showed cloth's pale
+// grey would promise a frame the avatar does not get.
+func TestGlassesPaletteIsTheFrame(t *testing.T) {
+	p := Palettes()
+	for name := range clothColors {
+		got, ok := p["glasses"][name]
+		if !ok {
+			t.Fatalf("glasses palette lacks %q", name)
+		}
+		want := frameColor(name)
+		if hexColor(got) != want {
+			t.Errorf("glasses %q swatch %s, frame drawn in %v", name, got, want)
+		}
+	}
+	if p["glasses"]["silver"] == p["cloth"]["silver"] {
+		t.Errorf("silver frame swatch %s is the silver garment's", p["glasses"]["silver"])
+	}
+}

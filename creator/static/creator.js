@@ -796,7 +796,7 @@ function partControls(schema, cat, titled) {
   for (const [k, p] of Object.entries(node.properties)) {
     if (k === 'style') continue;
     if (k === 'color') {
-      kids.push(colour(`${part.path}.color`, name('color'), paletteFor(enumOf(p)), part.materials));
+      kids.push(colour(`${part.path}.color`, name('color'), palettes[cat] || paletteFor(enumOf(p)), part.materials));
       continue;
     }
     // An option is a list of names, or an object of an id and its own
