@@ -80,9 +80,20 @@ func mixPerceived(c, d rgb, t float64) rgb {
 // than the forehead with a 1-2 px upper edge, the leader's casual 0.47
 // to 0.49 with 7 px, a soft brown lighter than its hair; with the skin
 // in it, 0.63 and 5 px.
+//
+// Drawn as hairs (browHairs), the skin's share is browSkin on a hair
+// and browGapSkin between hairs, so the mean over a brow's body (hairs
+// over about two thirds of it) stays near the 0.3 all over it had
+// been; toward the edge both go to browEdgeSkin, and the head, the
+// first browHeadReach of the brow, takes browHeadSkin more of the skin
+// at its inner end. Toward the edge only texels browEdgeCover covered
+// by hairs are opaque.
 const (
-	browSkin     = 0.3
-	browEdgeSkin = 0.9
+	browSkin      = 0.15
+	browGapSkin   = 0.6
+	browEdgeSkin  = 0.9
+	browHeadSkin  = 0.2
+	browEdgeCover = 0.6
 )
 
 // Curls. Issue 22's panel (p12, p13) called curly hair grainy, then a
@@ -165,6 +176,10 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	var curls [3]float64
 	if kind.curly {
 		curls = curlCentreOf(s)
+	}
+	var bh *browHairs
+	if kind.brow {
+		bh = newBrowHairs(s, seed, n)
 	}
 	var lk *locks
 	if kind.sheen && !kind.curly {
@@ -310,27 +325,24 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				tip := t.mask * (1 - float64(edge[i])/tipLength)
 				switch {
 				case kind.brow:
-					// A brow is a filled shape whose edge breaks into
-					// hairs: solid in its middle (a brow of sparse
-					// strands all over read as a thin line of hairs
-					// beside the leader's filled brows, issue 22), fewer
-					// and fewer strands toward every edge, and more of
-					// the skin's colour in them, so the edge is soft,
-					// not a cut.
-					fade := 1 - float64(edge[i])/browFade
-					if 0.7*strand+0.3*v > 1.1*fade-0.15 {
+					// A brow is its hairs (browHairs) over skin: in its
+					// body every texel is opaque, the skin's colour
+					// mostly (browGapSkin) between the hairs and little
+					// (browSkin) on them; toward its edge (out) only
+					// the hairs are, and they take more of the skin
+					// (browEdgeSkin), so the outline is their tips,
+					// fading into the forehead, not a cut. The head is
+					// lighter still (browHeadSkin). A light brow
+					// (blonde, grey) shows less of the skin (browKeep).
+					out := 1 - float64(edge[i])/browFade
+					along, cover, tone := bh.at(t.pos)
+					if cover >= browEdgeCover*smooth(0.3, 1, out) {
 						l.alpha[i] = 1
 					}
-					// Less skin over a strand, more between strands, so
-					// the brow keeps its hairs; at the edge, the full
-					// browEdgeSkin. A light brow (blonde, grey) shows less of the
-					// skin (browKeep).
-					// The outermost texels are mostly clear (the strands
-					// thin out): the skin's share is full from fade 0.6,
-					// where the strands that remain are.
-					near := math.Min(1, fade/0.6)
-					show := (browSkin + (browEdgeSkin-browSkin)*near) * (1 + (0.4-0.8*strand)*(1-near)) * browKeep
-					l.base[i] = mixPerceived(c, kind.skin, math.Max(0, math.Min(1, show)))
+					show := browGapSkin + (browSkin-browGapSkin)*cover
+					show += (browEdgeSkin - show) * smooth(0, 0.5, out)
+					show += (1 - show) * browHeadSkin * (1 - smooth(0, browHeadReach, along))
+					l.base[i] = mixPerceived(base.scale(tone), kind.skin, clamp01(show)*browKeep)
 				case tip < 0.05:
 					l.alpha[i] = 1
 				default:
