@@ -41,10 +41,12 @@ func SweptHair(s Surface, color RGB, seed uint64, n int) Maps {
 }
 
 // Brows is Hair for eyebrows of hairs of colour color over skin of
-// colour skin: strands all over, not only at the tips, thinning toward
-// every edge of the brow, so a brow reads as hairs over skin and not as
-// a solid dark block (issue 22's panel), and the skin between them
-// showing (browSkin), more toward the edge (browEdgeSkin).
+// colour skin: hairs a portrait can see (browHairs), growing up at the
+// brow's head, along its arch over the body and down at its tail,
+// thinning toward every edge of the brow, so a brow reads as hairs over
+// skin and not as a solid dark block (issue 22's panel), and the skin
+// between them showing (browGapSkin), more toward the edge
+// (browEdgeSkin) and at the head (browHeadSkin).
 func Brows(s Surface, color, skin RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{brow: true, skin: rgb(skin)})
 }
@@ -83,11 +85,16 @@ func mixPerceived(c, d rgb, t float64) rgb {
 //
 // Drawn as hairs (browHairs), the skin's share is browSkin on a hair
 // and browGapSkin between hairs, so the mean over a brow's body (hairs
-// over about two thirds of it) stays near the 0.3 all over it had
-// been; toward the edge both go to browEdgeSkin, and the head, the
-// first browHeadReach of the brow, takes browHeadSkin more of the skin
-// at its inner end. Toward the edge only texels browEdgeCover covered
-// by hairs are opaque.
+// over about four fifths of it) stays near the 0.3 all over it had
+// been (browcontrast on default-male's eyes close-up: 0.55 darker than
+// the forehead before, 0.57 now, the leader's 0.49); toward the edge
+// (over its outer half of browFade) both go to browEdgeSkin, and the
+// head, the first browHeadReach of the brow, takes browHeadSkin more of
+// the skin at its inner end. Toward the edge only texels browEdgeCover
+// covered by hairs are opaque. With the gaps between hairs at 0.75 of
+// the skin and hairs over two thirds of the brow, a portrait saw dark
+// scratches on pale skin, not a brow; at 0.6 and four fifths, a brow
+// of hairs.
 const (
 	browSkin      = 0.15
 	browGapSkin   = 0.6
@@ -336,7 +343,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// (blonde, grey) shows less of the skin (browKeep).
 					out := 1 - float64(edge[i])/browFade
 					along, cover, tone := bh.at(t.pos)
-					if cover >= browEdgeCover*smooth(0.3, 1, out) {
+					if cover >= browEdgeCover*smooth(0.1, 0.8, out) {
 						l.alpha[i] = 1
 					}
 					show := browGapSkin + (browSkin-browGapSkin)*cover

@@ -522,6 +522,8 @@ func TestLightHair(t *testing.T) {
 // them: issue 22's panel), whose strands thin out toward the edge (0.86
 // opaque a texel or more in; Hair's card 0.79, so the brow's edge is no
 // softer than a hair card's tips: a panel still called some brows hard).
+// Drawn as hairs (browHairs), only the hairs are opaque toward the edge,
+// the skin showing between them: 0.40.
 func TestBrowFilledWithThinningEdge(t *testing.T) {
 	s := browCard()
 	// The share of opaque texels in the columns x0..x1 (the card spans
@@ -971,8 +973,9 @@ func TestSkinFineFadesOnLargeTexels(t *testing.T) {
 // alpha mask's cut outline fades into the forehead (the judges' "hard
 // eyebrows"). Painted in the hairs' colour to the edge, the middle was
 // 0.85 of the hairs' luma and the edge 1.35 at most: both far from the
-// skin's. Now: the middle 0.083 (hairs 0.023, skin 0.424), the outer
-// texels 0.221.
+// skin's. Then: the middle 0.083 (hairs 0.023, skin 0.424), the outer
+// texels 0.221; drawn as hairs (browHairs), the middle 0.088 and the
+// outer texels 0.268.
 func TestBrowFadesToSkin(t *testing.T) {
 	s := browCard()
 	hairs, skin := RGB{0.043, 0.019, 0.01}, RGB{0.73, 0.35, 0.26}
