@@ -59,17 +59,21 @@ func growthAngle(s float64) float64 {
 // hairs much finer than that are averaged into the flat bar they were,
 // so these are drawn about a supersampled pixel wide, and scattered at
 // random, so that the gaps between them (about a fifth of the body,
-// more at the head: a root's hair covers about 2 mm², 0.75 of them a
+// more at the head: a root's hair covers about 2.5 mm², 0.65 of them a
 // mm² leave exp(-1.6) of it bare) run along the hairs as light streaks
 // between darker locks, the leader's look. Hairs 0.45 mm wide drew a
-// fine scratchy grain in a portrait; 0.6 mm, strokes.
+// fine scratchy grain in a portrait; 0.6 mm, strokes; 0.7 mm, bolder
+// strokes nearer the leader's: along rows through default-male's brow
+// in a room portrait, the luma's spread about its 9 px mean (the
+// strokes, not the brow's outline) was 6-8 before, 10-14 at 0.6 mm and
+// 11-15 at 0.7 mm; the leader's 14-17.
 const (
-	browDensity     = 0.75e6
+	browDensity     = 0.65e6
 	browHeadDensity = 0.6
 	browHeadReach   = 0.3
 	browLength      = 0.0055
 	browHeadLength  = 0.0035
-	browWidth       = 0.0006
+	browWidth       = 0.0007
 	browTipWidth    = 0.3
 )
 

@@ -93,11 +93,11 @@ func mixPerceived(c, d rgb, t float64) rgb {
 // the skin at its inner end. Toward the edge only texels browEdgeCover
 // covered by hairs are opaque. With the gaps between hairs at 0.75 of
 // the skin and hairs over two thirds of the brow, a portrait saw dark
-// scratches on pale skin, not a brow; at 0.6 and four fifths, a brow
-// of hairs.
+// scratches on pale skin, not a brow; at 0.6 to 0.7 and four fifths, a
+// brow of hairs.
 const (
 	browSkin      = 0.15
-	browGapSkin   = 0.6
+	browGapSkin   = 0.7
 	browEdgeSkin  = 0.9
 	browHeadSkin  = 0.2
 	browEdgeCover = 0.6

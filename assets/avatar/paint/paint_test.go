@@ -974,8 +974,8 @@ func TestSkinFineFadesOnLargeTexels(t *testing.T) {
 // eyebrows"). Painted in the hairs' colour to the edge, the middle was
 // 0.85 of the hairs' luma and the edge 1.35 at most: both far from the
 // skin's. Then: the middle 0.083 (hairs 0.023, skin 0.424), the outer
-// texels 0.221; drawn as hairs (browHairs), the middle 0.088 and the
-// outer texels 0.268.
+// texels 0.221; drawn as hairs (browHairs), the middle 0.092 and the
+// outer texels 0.269.
 func TestBrowFadesToSkin(t *testing.T) {
 	s := browCard()
 	hairs, skin := RGB{0.043, 0.019, 0.01}, RGB{0.73, 0.35, 0.26}
