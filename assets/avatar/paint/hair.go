@@ -87,7 +87,7 @@ func mixPerceived(c, d rgb, t float64) rgb {
 // and browGapSkin between hairs, so the mean over a brow's body (hairs
 // over about four fifths of it) stays near the 0.3 all over it had
 // been (browcontrast on default-male's eyes close-up: 0.55 darker than
-// the forehead before, 0.57 now, the leader's 0.49); toward the edge
+// the forehead before, 0.56 now, the leader's 0.49); toward the edge
 // (over its outer half of browFade) both go to browEdgeSkin, and the
 // head, the first browHeadReach of the brow, takes browHeadSkin more of
 // the skin at its inner end. Toward the edge only texels browEdgeCover
