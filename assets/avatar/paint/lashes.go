@@ -56,20 +56,22 @@ var lashRoot = rgb{0.045, 0.03, 0.022}
 
 // lashSoftFrom is the share of the line's width from which its colour
 // fades into the skin's: below it the line is lashRoot, a dark line at
-// the lashes' roots. In the panel's room close-ups (look.mjs --camera
-// eyes, bench/avatar-look/eyerim), on the fifteen faces of a porcelain
-// to tan skin, the rows above the white darker than half the skin under
-// the eye went from 2.0-9.2 (12 faces at 5 or more; default-male 5.4)
-// to 1.3-5.1 (one at 5 or more; default-male 3.9), and the band of 7
-// rows above the white from a median 0.29 of that skin's luma to 0.34.
-// On the five brown and dark faces those figures hardly move (the dark
-// core is as it was); there the top edge, a brown cut on the skin,
-// fades into it. The leader's dark band is as dark (0.22 and 0.32) and
-// 7.9 rows deep, but soft: its top fades over 8 or so rows into a
-// shadow on the lid, where ours was cut. lashStrands is the strands'
-// frequency per metre (about 0.3 mm apart); lashAlphaSlope how fast the
-// alpha falls through the cut-off, per unit of reach (texels at the
-// edge keep a smooth alpha to filter, not a step).
+// the lashes' roots, fuller over the outer third (the avatar's
+// lashOuter). In the panel's room close-ups (look.mjs --camera eyes,
+// bench/avatar-look/eyerim), on the fourteen faces of a porcelain to
+// tan skin it reads (not random-08), the rows above the white darker
+// than half the skin under the eye went from 2.0-9.2 (12 faces at 5 or
+// more; default-male 5.4) to 1.5-6.2 (two at 5 or more; default-male
+// 4.3), and the band of 7 rows above the white from a median 0.29 of
+// that skin's luma to 0.33. On the five brown and dark faces those
+// figures hardly move (the dark core is as it was); there the top edge,
+// a brown cut on the skin, fades into it. The leader's dark band is as
+// dark (0.22 and 0.32) and 7.9 rows deep, but soft: its top fades over 8
+// or so rows into a shadow on the lid, where ours was cut. lashStrands
+// is the strands' frequency per metre (about 0.3 mm apart);
+// lashAlphaSlope how fast the alpha falls through the cut-off, per unit
+// of reach (texels at the edge keep a smooth alpha to filter, not a
+// step).
 const (
 	lashSoftFrom   = 0.3
 	lashStrands    = 3000.0
