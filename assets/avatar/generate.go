@@ -317,11 +317,12 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		browC = beardBrows(rgb(hairC))
 	}
 	b.mesh("Wolf3D_Eyebrows", brows.prim(b.painted("Wolf3D_Eyebrows", browTexture(brows.surface(), browC, rgb(tone), seed), matOpts{mask: true, doubleSided: true})))
-	// Lashes a dark brown, not black: black ones drew an eyeliner rim.
+	// The lash line fades from its dark roots into the skin's tone
+	// (paint.Lashes), so it is painted for the skin.
 	lashes := parts["eyelashes/default"]
 	upperLashes(lashes, parts["eyes/left"], parts["eyes/right"])
 	lashes.mask = lashReach(lashes)
-	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.painted("Wolf3D_Eyelashes", paintedBy(paint.Lashes, lashes.surface(), paint.RGB{0.045, 0.03, 0.022}, seed, 128), matOpts{mask: true, doubleSided: true})))
+	b.mesh("Wolf3D_Eyelashes", lashes.prim(b.painted("Wolf3D_Eyelashes", paintedBy(paint.Lashes, lashes.surface(), tone, seed, 128), matOpts{mask: true, doubleSided: true})))
 
 	for i, c := range []struct {
 		mesh string
