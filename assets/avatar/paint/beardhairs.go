@@ -20,19 +20,25 @@ import "math"
 // shade between strands (beardGapDepth darker).
 
 // The beard's hairs: beardDensity roots per square metre of the
-// unrolled beard, beardHairLength long and beardHairWidth wide at the
-// root (tapering to beardTipWidth of that). A room portrait's pixel is
-// about 0.8 mm at the mouth (as at the brows, browDensity), its
-// supersampled render's 0.4 mm: hairs 0.7 mm wide are a supersampled
-// pixel and more, as the brows' strokes that judges preferred 39 of 40
-// (browhairs.go); at 0.45 per mm² and about 2.4 mm² a hair, a third of
-// the beard is the shade between strands, exp(-1.1), which runs along
-// them as dark streaks.
+// unrolled beard, beardHairLength long (0.7 to 1.3 of it) and
+// beardHairWidth wide at the root, tapering to beardTipWidth of that,
+// each leaning a few degrees (beardJitter) either way of its growth. A
+// room portrait's pixel is about 0.8 mm at the mouth (as at the brows,
+// browDensity), its supersampled render's 0.4 mm: hairs 0.7 mm wide are
+// a supersampled pixel and more, as the brows' strokes that judges
+// preferred 39 of 40 (browhairs.go). At 0.45 per mm² and about 3.6 mm²
+// a hair a fifth of the beard is the shade between strands, exp(-1.6),
+// which runs along them as dark streaks. Hairs 5.5 mm long leaning
+// ±10° drew a speckle, a carpet's pile, not a grain (random-08's
+// goatee); 8 mm and ±6° draw streaks along the growth. The lookup's
+// cell (beardCellSize) is about half a hair; beardPlaneR is about the
+// head's half-depth, so U is near x over the front of the face.
 const (
 	beardDensity    = 0.45e6
 	beardHairLength = 0.008
 	beardHairWidth  = 0.0007
 	beardTipWidth   = 0.3
+	beardJitter     = 6.0
 	beardCellSize   = 0.004
 	beardPlaneR     = 0.09
 )
@@ -108,7 +114,7 @@ func newBeardHairs(s Surface, seed uint64, n int) *beardHairs {
 			for j := 1; j <= count; j++ {
 				h := func(k int) float64 { return hash3(cx, cy, 8*j+k, seed+90) }
 				root := [2]float64{(float64(cx) + h(1)) * c, (float64(cy) + h(2)) * c}
-				lean := beardGrowth(root, s.Mouth) + (h(3)-0.5)*12
+				lean := beardGrowth(root, s.Mouth) + (2*h(3)-1)*beardJitter
 				a := lean * math.Pi / 180
 				out := 1.0
 				if s.Mouth != nil && root[0] < s.Mouth.Centre[0] {
