@@ -15,7 +15,7 @@ import (
 // portrait, "a flat blocky mass" (p32's judges): its steps were 0.0033
 // along and 0.0041 across (0.81); drawn as hairs, 0.0073 and 0.0160
 // (0.46); with the shade between hairs half as deep and the hairs'
-// tones spread wider (no pits), 0.0061 and 0.0137 (0.45).
+// tones spread wider (no pits), 0.0054 and 0.0120 (0.45).
 func TestBeardGrain(t *testing.T) {
 	const seg, n, r = 64, 1024, 0.1
 	s := sphere([3]float32{0, 1.6, 0}, r, seg)

@@ -31,15 +31,17 @@ import "math"
 // and where a few gaps met, a hole of bare shade a millimetre or two
 // across: the judges of round 1 saw "dark pits, pock marks" on the
 // moustaches and cheeks (x-short-beard-black-deep, x-moustache-*). At
-// 0.6 per mm² an eighth is shade, exp(-2.2), and its holes are rare
-// and small; the grain is kept by the hairs' own tones (0.7 to 1.3 of
+// 0.75 per mm² a fifteenth is shade, exp(-2.7), and its holes are rare
+// and small (dark dots on random-08's chin, pits.sh: 13 per mille
+// before the hairs, 62 in round 1, 45 at 0.6 per mm², 35 now; the
+// rest is the dark hairs' streaks); the grain is kept by the hairs' own tones (0.7 to 1.3 of
 // the strand, was 0.85 to 1.15), streaks along the growth. Hairs 5.5 mm long leaning
 // ±10° drew a speckle, a carpet's pile, not a grain (random-08's
 // goatee); 8 mm and ±6° draw streaks along the growth. The lookup's
 // cell (beardCellSize) is about half a hair; beardPlaneR is about the
 // head's half-depth, so U is near x over the front of the face.
 const (
-	beardDensity    = 0.6e6
+	beardDensity    = 0.75e6
 	beardHairLength = 0.008
 	beardHairWidth  = 0.0007
 	beardTipWidth   = 0.3
