@@ -534,6 +534,9 @@ type beard struct {
 	shadow []float32
 	color  paint.RGB
 	part   *part
+	// mouth is where the head's lips are: paint.Beard grows the
+	// moustache's hairs out from its middle.
+	mouth *paint.Mouth
 }
 
 // newBeard cuts the configuration's facial hair on the head.
@@ -548,7 +551,7 @@ func newBeard(cfg Config, head *part, joints map[string][3]float32) beard {
 	}
 	skin := colorOf(skinTones, cfg.Skin.Tone)
 	tone := beardTone(colorOf(hairColors, col), skin)
-	bd := beard{cut: c, color: paint.RGB(tone)}
+	bd := beard{cut: c, color: paint.RGB(tone), mouth: head.mouthFrame()}
 	f := frameOf(head, joints)
 	bare := onLips(head, f)
 	toLips := lipDistances(head.pos, head, bare)
@@ -607,7 +610,9 @@ func (bd beard) mesh(b *builder, seed uint64, size int) {
 	if bd.part == nil {
 		return
 	}
-	maps := paintedBy(paint.Beard, bd.part.surface(), bd.color, seed, size)
+	s := bd.part.surface()
+	s.Mouth = bd.mouth
+	maps := paintedBy(paint.Beard, s, bd.color, seed, size)
 	b.mesh("Wolf3D_Beard", bd.part.prim(b.painted("Wolf3D_Beard", maps, matOpts{normal: true, mask: true})))
 }
 

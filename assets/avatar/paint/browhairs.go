@@ -17,15 +17,6 @@ import "math"
 // only say where each hair lands), each a tapered stroke grown the way
 // browGrowth says for where it is rooted along its brow.
 
-// browHair is one hair of a brow, in the face's plane: from root along
-// dir (a unit vector) for length, width wide at the root narrowing to
-// browTipWidth of that at its tip, tone times the brow's colour.
-type browHair struct {
-	root, dir     [2]float64
-	length, width float64
-	tone          float64
-}
-
 // browGrowth is the way a brow's hairs grow, degrees above the outward
 // horizontal, at points along the brow (0 its head, the inner end; 1 its
 // tail), linear between them: near upright at the head, leaning outward
@@ -87,12 +78,10 @@ func (b browSpan) along(x float64) float64 {
 }
 
 // browHairs is the hairs of both brows of s (one each side of x = 0),
-// looked up by where they lie (at).
+// looked up by where they lie (at): side 0 is x ≥ 0, side 1 x < 0.
 type browHairs struct {
 	spans [2]browSpan // side 0: x ≥ 0; side 1: x < 0
-	hairs []browHair
-	cells map[[3]int][]int32 // side, cell in X and Y: the hairs over it
-	soft  float64            // the hairs' edge, metres: about a texel
+	*strokes
 }
 
 // browCell is the lookup grid's cell, metres.
@@ -111,7 +100,7 @@ func browSide(x float64) int {
 // kept or not by a hash of the seed), each with its root at a random
 // point of it, so the same seed grows the same hairs.
 func newBrowHairs(s Surface, seed uint64, n int) *browHairs {
-	b := &browHairs{cells: map[[3]int][]int32{}, soft: texelSize(s, n)}
+	b := &browHairs{strokes: newStrokes(browCell, texelSize(s, n), browTipWidth)}
 	for k := range b.spans {
 		b.spans[k] = browSpan{math.Inf(1), math.Inf(-1)}
 	}
@@ -144,7 +133,7 @@ func newBrowHairs(s Surface, seed uint64, n int) *browHairs {
 			// A few degrees either way, so they are not combed.
 			a := growthAngle(at) + (hash3(k, j, 3, seed+80)-0.5)*0.35
 			grow := smooth(0, browHeadReach, at)
-			h := browHair{
+			h := stroke{
 				root:   root,
 				dir:    [2]float64{math.Cos(a), math.Sin(a)},
 				length: (browHeadLength + (browLength-browHeadLength)*grow) * (0.75 + 0.5*hash3(k, j, 4, seed+80)),
@@ -157,22 +146,6 @@ func newBrowHairs(s Surface, seed uint64, n int) *browHairs {
 	return b
 }
 
-// add files hair h of brow side under every cell its box touches.
-func (b *browHairs) add(side int, h browHair) {
-	id := int32(len(b.hairs))
-	b.hairs = append(b.hairs, h)
-	tip := [2]float64{h.root[0] + h.dir[0]*h.length, h.root[1] + h.dir[1]*h.length}
-	r := h.width + b.soft
-	x0, x1 := int(math.Floor((math.Min(h.root[0], tip[0])-r)/browCell)), int(math.Floor((math.Max(h.root[0], tip[0])+r)/browCell))
-	y0, y1 := int(math.Floor((math.Min(h.root[1], tip[1])-r)/browCell)), int(math.Floor((math.Max(h.root[1], tip[1])+r)/browCell))
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
-			key := [3]int{side, x, y}
-			b.cells[key] = append(b.cells[key], id)
-		}
-	}
-}
-
 // at is, for the point p of a brow, how far along its brow it is (0 at
 // the head, 1 at the tail), how much of it the hairs cover (0..1, as
 // layers: 1 - the product of what each leaves) and their mean tone
@@ -181,23 +154,6 @@ func (b *browHairs) at(p [3]float64) (along, cover, tone float64) {
 	side := browSide(p[0])
 	q := [2]float64{math.Abs(p[0]), p[1]}
 	along = b.spans[side].along(q[0])
-	clear, sum, weight := 1.0, 0.0, 0.0
-	for _, id := range b.cells[[3]int{side, int(math.Floor(q[0] / browCell)), int(math.Floor(q[1] / browCell))}] {
-		h := &b.hairs[id]
-		v := [2]float64{q[0] - h.root[0], q[1] - h.root[1]}
-		t := clamp01((v[0]*h.dir[0] + v[1]*h.dir[1]) / h.length)
-		d := math.Hypot(v[0]-h.dir[0]*t*h.length, v[1]-h.dir[1]*t*h.length)
-		w := h.width * (1 - (1-browTipWidth)*t)
-		c := clamp01((w/2-d)/b.soft + 0.5)
-		if c <= 0 {
-			continue
-		}
-		clear *= 1 - c
-		sum += c * h.tone
-		weight += c
-	}
-	if weight == 0 {
-		return along, 0, 1
-	}
-	return along, 1 - clear, sum / weight
+	cover, tone = b.strokes.at(side, q)
+	return along, cover, tone
 }

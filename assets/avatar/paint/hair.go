@@ -638,19 +638,24 @@ const beardEdge = 0.3
 const beardRough = 0.95
 
 // Beard paints facial hair of a colour over s, whose Mask is how much of
-// the style's region each vertex is: short strands running down the face
-// (in 3D, so they are seamless across UV seams), denser and longer in
-// the middle of the region and thinning out at its edges. Alpha is 0
-// between strands and 0.5 + 0.5·length on a strand, length in 0..1 of
-// the style's length: the shells of the beard mesh, whose vertex alpha
-// falls from 1 inside to 0.5 outside, each keep the strands long enough
-// to reach them (alpha mask at 0.5), so strands thin toward their tips.
+// the style's region each vertex is: short hairs drawn as strokes along
+// the beard's growth (beardHairs; s.Mouth, when set, says where the
+// moustache grows out from), lit strands over the shade between them,
+// denser and longer in the middle of the region and thinning out at its
+// edges. Alpha is 0 between strands and 0.5 + 0.5·length on a strand,
+// length in 0..1 of the style's length: the shells of the beard mesh,
+// whose vertex alpha falls from 1 inside to 0.5 outside, each keep the
+// strands long enough to reach them (alpha mask at 0.5), so the outer
+// shells are tufts of the drawn hairs and strands thin toward their tips.
 func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 	m := surfaceMap(s, n, nil)
 	defer release(m)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
+	hairs := newBeardHairs(s, seed, n)
+	step := beardStep(base)
+	strand, gap := perceivedStep(base, beardStrandLift*step).scale(beardBody), perceivedStep(base, -beardGapDepth*step).scale(beardBody)
 	parallel(n, func(y0, y1 int) {
 		clumps, edges := newFbmMemo(2, seed+51), newFbmMemo(2, seed+53)
 		for y := y0; y < y1; y++ {
@@ -662,13 +667,7 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 					continue
 				}
 				p := t.pos
-				// Strands: thin across (x and z), long down the face (y),
-				// slightly slanted so they do not look combed. About
-				// 1.4 mm apart across, two texels and more of a beard's
-				// texture: at 0.55 mm, under a texel, they aliased into
-				// a smear (issue 22's panel, "smeared").
-				q := [3]float64{p[0]*700 + p[1]*120, p[1] * 160, p[2]*700 - p[1]*80}
-				strand := noise3(q, seed+50)
+				cover, tone := hairs.at(p)
 				clump := clumps.at(p, 220)
 				// Coverage: every texel inside the beard's edge is hair,
 				// so the shell on the skin is one even patch; its edge is
@@ -678,26 +677,31 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// skin through pinholes: issue 22's panel, "smeared",
 				// "ragged"). The strands' length rises from the edge
 				// inward, so the outer shells step back from it and the
-				// beard thins toward its edge as a lock does.
+				// beard thins toward its edge as a lock does; on the
+				// outer shells the drawn hairs reach a little further
+				// (0.9 to 1 of the length: at 0.72 to 1 a gap between
+				// hairs cut the outer shell and showed the darker shell
+				// under it, a pit; round 1's judges, "pock marks").
 				edge := beardEdge + 0.08*(edges.at(p, 40)-0.5)
 				in := 0.0
 				if t.mask > edge {
 					in = smooth(edge, edge+0.3, t.mask)
-					length := in * (0.72 + 0.28*strand) * (0.85 + 0.15*clump)
+					length := in * (0.9 + 0.1*cover) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
 				}
-				v := 0.5*strand + 0.5*clump
-				// Darker on average than the colour (0.85 of it), as the
-				// roots painted under it are: lit at 0.8-1.3 of it, a
-				// blonde goatee read a flat pale patch. Toward the edge
-				// the strands' light and dark even out to the roots'
-				// flat colour on the skin beside them (rootShade under
-				// the shells' 0.9 vertex shade), so the shells' outline
-				// is not a line of lit strand tips against the skin but
-				// goes on into the roots' fade (rootsCover).
-				flat := smooth(0, 0.6, in)
-				l.base[i] = base.scale((0.62+0.45*v)*flat + rootShade/0.9*(1-flat))
-				l.height[i] = 1.2 * strand
+				// A hair's strand over the shade between hairs, in
+				// locks a little lighter and darker (clump). Toward
+				// the edge the strands' light and dark even out to the
+				// roots' flat colour on the skin beside them (rootShade
+				// under the shells' 0.9 vertex shade), so the shells'
+				// outline is not a line of lit strand tips against the
+				// skin but goes on into the roots' fade (rootsCover).
+				hair := gap.mix(strand.scale(tone), cover).scale(0.8 + 0.4*clump)
+				flat := smooth(0.1, 0.75, in)
+				l.base[i] = base.scale(rootShade/0.9).mix(hair, flat)
+				// The hairs stand out of the shade a little: at 1.2 a
+				// hole among them shaded as a pit in the normal map.
+				l.height[i] = 0.8 * cover
 				l.rough[i] = beardRough
 			}
 		}
