@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -33,12 +32,7 @@ func main() {
 	x1 := flag.Int("x1", 200, "last column")
 	y0 := flag.Int("y0", 140, "first forehead row")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		var contrast, edge, dark, fore []float64
 		for x := *x0; x <= *x1; x++ {
 			if c, e, d, fh, ok := column(im, x, *y0); ok {
@@ -47,11 +41,11 @@ func main() {
 		}
 		if len(contrast) == 0 {
 			fmt.Printf("%s: no brow found\n", f)
-			continue
+			return
 		}
 		fmt.Printf("%s: forehead luma %.0f, brow %.0f, contrast %.2f, upper edge %.1f px (%d columns)\n",
 			f, median(fore), median(dark), median(contrast), median(edge), len(contrast))
-	}
+	})
 }
 
 // column reads one column down from the forehead through the brow.

@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/bench/internal/closeup"
@@ -63,12 +62,7 @@ func main() {
 	y0 := flag.Int("y0", 215, "window's first row")
 	y1 := flag.Int("y1", 300, "window's last row")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		cx, cy := closeup.Pupil(im, image.Rect(*x0, *y0, *x1, *y1))
 		w := im.Bounds().Dx()
 		ox, oy := closeup.Pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
@@ -76,11 +70,11 @@ func main() {
 		b, ok := measure(im, cx, cy, ipd)
 		if !ok {
 			fmt.Printf("%s: no brow found\n", f)
-			continue
+			return
 		}
 		fmt.Printf("%s: pupils %.0f px apart; brow contrast %.2f, thickness %.3f, lower edge %.3f above the pupil, gap to the lid %.3f (eye-distances); inner/outer thickness %.3f/%.3f; brow luma %.0f on forehead %.0f (%d columns)\n",
 			f, ipd, b.contrast, b.thick, b.above, b.gap, b.inner, b.outer, b.dark, b.fore, b.n)
-	}
+	})
 }
 
 // brow is one brow's measures: contrast, dark and fore (lumas) and the

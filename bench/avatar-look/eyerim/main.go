@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -49,21 +48,16 @@ func main() {
 	y0 := flag.Int("y0", 245, "window's first row")
 	y1 := flag.Int("y1", 300, "window's last row")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		win := image.Rect(*x0, *y0, *x1, *y1)
 		r, ok := measure(im, win)
 		if !ok {
 			fmt.Printf("%s: no eye found\n", f)
-			continue
+			return
 		}
 		fmt.Printf("%s: %d columns, band %d px; upper rim %.0f, lower rim %.0f, skin %.0f luma; upper/skin %.2f, lower/skin %.2f; line %.1f px\n",
 			f, r.cols, r.band, r.upper, r.lower, r.skin, r.upper/r.skin, r.lower/r.skin, r.line)
-	}
+	})
 }
 
 func white(im image.Image, x, y int) bool {

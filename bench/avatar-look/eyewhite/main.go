@@ -57,16 +57,11 @@ func main() {
 	y1 := flag.Int("y1", 300, "window's last row")
 	marks := flag.String("marks", "", "write marked pictures to this folder")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		m, ok := measure(im, image.Rect(*x0, *y0, *x1, *y1))
 		if !ok {
 			fmt.Printf("%s: no iris found\n", f)
-			continue
+			return
 		}
 		// The other eye, in the window mirrored about the picture's
 		// middle (the camera is centred between the eyes).
@@ -81,7 +76,7 @@ func main() {
 				os.Exit(1)
 			}
 		}
-	}
+	})
 }
 
 // px is a pixel's luma (0-255) and saturation (its channels' spread).

@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"os"
 	"slices"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
@@ -32,12 +31,7 @@ func main() {
 	y0 := flag.Int("y0", 150, "first row")
 	y1 := flag.Int("y1", 195, "last row")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		var edge, depth []float64
 		for y := *y0; y <= *y1; y++ {
 			for _, dir := range []int{-1, 1} {
@@ -48,10 +42,10 @@ func main() {
 		}
 		if len(edge) == 0 {
 			fmt.Printf("%s: no hairline found\n", f)
-			continue
+			return
 		}
 		fmt.Printf("%s: temple hairline edge %.1f px, depth %.2f (%d rows and sides)\n", f, median(edge), median(depth), len(edge))
-	}
+	})
 }
 
 // step reads row y from the middle outward (dir -1 left, 1 right) into

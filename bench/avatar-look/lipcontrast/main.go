@@ -23,7 +23,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"os"
 
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 	"github.com/kilnhq/kiln/bench/internal/pngfile"
@@ -33,14 +32,9 @@ func main() {
 	y0 := flag.Int("y0", 285, "first row searched for the slit")
 	y1 := flag.Int("y1", 340, "last row searched for the slit")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		measure(f, im, *y0, *y1)
-	}
+	})
 }
 
 type rgb [3]float64

@@ -45,12 +45,7 @@ func main() {
 	slit := flag.Int("slit", 0, "the lips' parting's row, when not searched for (0: search)")
 	out := flag.String("draw", "", "write each picture with its boxes outlined into this folder")
 	flag.Parse()
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, f, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		b := place(im, *eye, *slit)
 		fmt.Println(report(filepath.Base(f), im, b))
 		if *out != "" {
@@ -59,7 +54,7 @@ func main() {
 				os.Exit(1)
 			}
 		}
-	}
+	})
 }
 
 type rgb [3]float64

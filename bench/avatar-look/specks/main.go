@@ -49,12 +49,7 @@ func main() {
 		}
 	}
 	total := 0
-	for _, f := range flag.Args() {
-		im, err := pngfile.Read(f)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+	pngfile.Each(flag.Args(), func(f string, im image.Image) {
 		s := specks(im, r)
 		total += len(s)
 		fmt.Printf("%s %d", f, len(s))
@@ -64,7 +59,7 @@ func main() {
 			}
 		}
 		fmt.Println()
-	}
+	})
 	fmt.Printf("total %d\n", total)
 }
 

@@ -4,6 +4,7 @@
 package pngfile
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -31,4 +32,18 @@ func Write(path string, im image.Image) error {
 		return err
 	}
 	return w.Close()
+}
+
+// Each reads every PNG named in paths and hands it to measure in order;
+// the first that cannot be read ends the tool with its error, since a
+// measure over a partial set of pictures would compare unlike sets.
+func Each(paths []string, measure func(path string, im image.Image)) {
+	for _, p := range paths {
+		im, err := Read(p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, p, err)
+			os.Exit(1)
+		}
+		measure(p, im)
+	}
 }
