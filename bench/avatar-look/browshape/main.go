@@ -63,10 +63,9 @@ func main() {
 	y1 := flag.Int("y1", 300, "window's last row")
 	flag.Parse()
 	pngfile.Each(flag.Args(), func(f string, im image.Image) {
-		cx, cy := closeup.Pupil(im, image.Rect(*x0, *y0, *x1, *y1))
-		w := im.Bounds().Dx()
-		ox, oy := closeup.Pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
-		ipd := math.Hypot(float64(ox-cx), float64(oy-cy))
+		win := image.Rect(*x0, *y0, *x1, *y1)
+		cx, cy := closeup.Pupil(im, win)
+		ipd := closeup.PupilDistance(im, win, cx, cy)
 		b, ok := measure(im, cx, cy, ipd)
 		if !ok {
 			fmt.Printf("%s: no brow found\n", f)

@@ -32,7 +32,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/kilnhq/kiln/assets/avatar/paint"
 	"github.com/kilnhq/kiln/bench/internal/closeup"
 	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
@@ -61,10 +60,8 @@ func main() {
 }
 
 func white(im image.Image, x, y int) bool {
-	c := im.At(x, y)
-	rr, g, b, _ := c.RGBA()
-	p := paint.RGB{float64(rr>>8) / 255, float64(g>>8) / 255, float64(b>>8) / 255}
-	return 255*paint.Luma(p) >= whiteLuma && 255*(max(p[0], p[1], p[2])-min(p[0], p[1], p[2])) <= whiteSat
+	l, s := closeup.LumaSat(im, x, y)
+	return l >= whiteLuma && s <= whiteSat
 }
 
 type rim struct {
@@ -76,9 +73,7 @@ type rim struct {
 func measure(im image.Image, win image.Rectangle) (rim, bool) {
 	var out rim
 	cx, cy := closeup.Pupil(im, win)
-	w := im.Bounds().Dx()
-	ox, oy := closeup.Pupil(im, image.Rect(w-win.Max.X, win.Min.Y, w-win.Min.X, win.Max.Y))
-	ipd := math.Hypot(float64(ox-cx), float64(oy-cy))
+	ipd := closeup.PupilDistance(im, win, cx, cy)
 	out.band = max(2, int(math.Round(ipd/30)))
 	r := 0
 	for x := cx + 2; x < cx+int(ipd/3); x++ {

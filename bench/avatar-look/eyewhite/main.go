@@ -36,7 +36,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/kilnhq/kiln/assets/avatar/paint"
 	"github.com/kilnhq/kiln/bench/internal/closeup"
 	"github.com/kilnhq/kiln/bench/internal/pngfile"
 )
@@ -65,9 +64,7 @@ func main() {
 		}
 		// The other eye, in the window mirrored about the picture's
 		// middle (the camera is centred between the eyes).
-		w := im.Bounds().Dx()
-		ox, oy := closeup.Pupil(im, image.Rect(w-*x1, *y0, w-*x0, *y1))
-		ipd := math.Hypot(float64(ox-m.cx), float64(oy-m.cy))
+		ipd := closeup.PupilDistance(im, image.Rect(*x0, *y0, *x1, *y1), m.cx, m.cy)
 		fmt.Printf("%s: pupils %.0f px apart, iris diameter %.3f of that, iris radius %d px, lid covers %.0f%% of the iris's height, white above %d px, below %d px, lash line %d px, contrast %.2f\n",
 			f, ipd, float64(2*m.r)/ipd, m.r, 100*m.cover, m.white, m.below, m.lash, m.contrast)
 		if *marks != "" {
@@ -79,20 +76,13 @@ func main() {
 	})
 }
 
-// px is a pixel's luma (0-255) and saturation (its channels' spread).
-func px(im image.Image, x, y int) (luma, sat float64) {
-	r, g, b, _ := im.At(x, y).RGBA()
-	c := paint.RGB{float64(r>>8) / 255, float64(g>>8) / 255, float64(b>>8) / 255}
-	return 255 * paint.Luma(c), 255 * (max(c[0], c[1], c[2]) - min(c[0], c[1], c[2]))
-}
-
 func white(im image.Image, x, y int) bool {
-	l, s := px(im, x, y)
+	l, s := closeup.LumaSat(im, x, y)
 	return l >= whiteLuma && s <= whiteSat
 }
 
 func darkAt(im image.Image, x, y int) bool {
-	l, _ := px(im, x, y)
+	l, _ := closeup.LumaSat(im, x, y)
 	return l < dark
 }
 
@@ -107,7 +97,7 @@ func measure(im image.Image, win image.Rectangle) (measures, bool) {
 	var m measures
 	m.cx, m.cy = closeup.Pupil(im, win)
 	// Centre it on the pupil's dark run along its row.
-	pl, _ := px(im, m.cx, m.cy)
+	pl, _ := closeup.LumaSat(im, m.cx, m.cy)
 	l, r := m.cx, m.cx
 	for l > win.Min.X-40 && closeup.Luma(im, l-1, m.cy) < pl+30 {
 		l--

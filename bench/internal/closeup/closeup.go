@@ -1,7 +1,8 @@
 // Package closeup finds what the look tools under bench/avatar-look
 // measure from in a rendered eye close-up (look.mjs --camera eyes): a
-// pixel's luma and the pupils. browshape and eyewhite both place their
-// boxes in eye-distances from the pupils, so they must find them alike.
+// pixel's luma and the pupils. browshape, eyewhite and eyerim place
+// their boxes in eye-distances from the pupils, so they must find them
+// alike.
 package closeup
 
 import (
@@ -39,4 +40,23 @@ func Pupil(im image.Image, win image.Rectangle) (cx, cy int) {
 		}
 	}
 	return cx, cy
+}
+
+// LumaSat is the pixel's luma (as Luma) and its saturation, its
+// channels' spread on 0..255: an eye's white is light and grey, which
+// eyewhite and eyerim both test (each with its own bounds).
+func LumaSat(im image.Image, x, y int) (luma, sat float64) {
+	r, g, b, _ := im.At(x, y).RGBA()
+	c := paint.RGB{float64(r>>8) / 255, float64(g>>8) / 255, float64(b>>8) / 255}
+	return 255 * paint.Luma(c), 255 * (max(c[0], c[1], c[2]) - min(c[0], c[1], c[2]))
+}
+
+// PupilDistance is how far the other eye's pupil is from (cx, cy), a
+// pupil found in win: the other is Pupil in win mirrored about the
+// picture's middle, since the eyes camera is centred between the eyes.
+// The tools measure in this distance, so they must find it alike.
+func PupilDistance(im image.Image, win image.Rectangle, cx, cy int) float64 {
+	w := im.Bounds().Dx()
+	ox, oy := Pupil(im, image.Rect(w-win.Max.X, win.Min.Y, w-win.Min.X, win.Max.Y))
+	return math.Hypot(float64(ox-cx), float64(oy-cy))
 }
