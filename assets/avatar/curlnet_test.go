@@ -40,6 +40,15 @@ func curlFloor(t *testing.T, s *scene.Scene) float64 {
 // with no creases, "lumpy" (random-08 gaps 0.006, crisp 0.014; random-09
 // 0.012, 0.021), where the leader's hair is big clean clumps. The same
 // avatars' measures bound both faults, so one table holds both bands.
+//
+// The p35 panel then read the curls as "lumpy clay", smooth lumps with
+// no hair in them, and each curl now holds ringlets drawn as coiling
+// strands (paint.RingletAt, ringletHairs): fine steps of light that
+// raise crisp with no net: random-08 gaps 0.000, crisp 0.043, floor
+// 0.76; random-09 0.000, 0.029, 0.81; random-14 0.000, 0.042, 0.75.
+// crisp's upper bound is 0.05 (was 0.03): it no longer tells a net
+// (p29's 0.035-0.039) from strands; gaps and floor do (p29's net
+// 0.38-0.40 and 0.61-0.62, far out of their bounds).
 func TestCurlsNoDarkNet(t *testing.T) {
 	faces := panelFaces()
 	for _, c := range []struct {
@@ -47,9 +56,9 @@ func TestCurlsNoDarkNet(t *testing.T) {
 		gaps         float64    // at most
 		crisp, floor [2]float64 // at least, at most
 	}{
-		{faces[9], 0.05, [2]float64{0.017, 0.03}, [2]float64{0.68, 0.85}},  // random-08, blonde
-		{faces[10], 0.05, [2]float64{0.017, 0.03}, [2]float64{0.68, 0.85}}, // random-09, brown
-		{faces[15], 0.05, [2]float64{0.017, 0.03}, [2]float64{0.68, 0.85}}, // random-14, blonde
+		{faces[9], 0.05, [2]float64{0.017, 0.05}, [2]float64{0.68, 0.85}},  // random-08, blonde
+		{faces[10], 0.05, [2]float64{0.017, 0.05}, [2]float64{0.68, 0.85}}, // random-09, brown
+		{faces[15], 0.05, [2]float64{0.017, 0.05}, [2]float64{0.68, 0.85}}, // random-14, blonde
 	} {
 		t.Run(c.face.name, func(t *testing.T) {
 			if c.face.cfg.Hair.Style != "curly" {

@@ -70,6 +70,16 @@ func mottle(img *image.NRGBA, keep []bool) float64 {
 // dome (curlShade, its light falling toward its crease, which this
 // counts), 0.013, 0.018. The creases between the curls are dark on
 // purpose (TestCurlsNoDarkNet) and left out.
+//
+// p35's judges then saw those calm curls as "lumpy clay", smooth lumps
+// with no hair in them, and the curls now hold ringlets 1.2 cm across,
+// dark between them and drawn as coiling strands (RingletAt,
+// ringletHairs): structure at this measure's own scale, on purpose,
+// 0.079 and 0.085 (0.015 and 0.020 before; the ringlets' creases
+// cannot be left out as the curls' are: no 11-texel neighbourhood lies
+// wholly inside a ringlet's top). The bound is 0.11: the noise blotches of p13's "sponge" on top
+// of the ringlets still fail it. Whether the ringlets read as a sponge
+// again is the blind A/B's to say (session curls).
 func TestCurlyHairCalm(t *testing.T) {
 	s := sphere([3]float32{0, 1.6, 0}, 0.1, 96)
 	const n = 256
@@ -85,8 +95,8 @@ func TestCurlyHairCalm(t *testing.T) {
 		color RGB
 		max   float64
 	}{
-		{"blonde", RGB{0.423, 0.266, 0.112}, 0.04},
-		{"brown", RGB{0.111, 0.045, 0.017}, 0.04},
+		{"blonde", RGB{0.423, 0.266, 0.112}, 0.11},
+		{"brown", RGB{0.111, 0.045, 0.017}, 0.11},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			img := decode(t, CurlyHair(s, c.color, 9, n).Base)

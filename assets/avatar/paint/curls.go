@@ -134,3 +134,93 @@ func curlCentreOf(s Surface) [3]float64 {
 	}
 	return CurlCentre(edge)
 }
+
+// Ringlets. Issue 22's panel (p35) still read the curls as "lumpy clay"
+// (random-09 brown, random-14 blonde): a few smooth lumps 3-4 cm wide,
+// shaded soft, no hair in them. Real curly hair at a portrait's scale
+// is ringlets a centimetre or so across, each a coil of fine strands,
+// dark between them. The shell's vertices (5 mm apart) cannot raise
+// curls that small: at curlCell 2 and 2.4 cm its curls stood under
+// 1 mm (TestCurlyHairLumpy, 0.87 mm) and its outline turned in corners
+// (TestCurlsAreRound, 28.4° and 29.7° a mm), and at 1.2 cm they were
+// p13's pitted "sponge". So the geometry raises the clumps (CurlAt) and
+// the painter draws the ringlets in them (RingletAt): the same weighted
+// cellular noise as the clumps at ringletCell, each ringlet's strands
+// coiling round its point.
+const (
+	// ringletCell is about how wide a ringlet is (metres), on the
+	// curls' sphere (curlSphere): 1.2 cm, as real curls at this scale.
+	ringletCell = 0.012
+	// ringletSeed picks the ringlets.
+	ringletSeed = 57
+)
+
+// Ringlet is the ringlet of curly hair at a point.
+type Ringlet struct {
+	// Middle is how near the ringlet's middle the point lies, 0 on the
+	// crease between two ringlets, 1 at its point (as Curl's Middle).
+	Middle float64
+	// Tone is the ringlet's own lightness, 0..1.
+	Tone float64
+	// Radius and Turn place the point on the ringlet's coil: its
+	// distance from the ringlet's point across the hair (metres, on the
+	// curls' sphere) and its angle round it (radians, from a direction
+	// of the ringlet's own).
+	Radius, Turn float64
+}
+
+// RingletAt is the ringlet at p (metres) round centre (CurlCentre).
+func RingletAt(p, centre [3]float64) Ringlet {
+	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
+	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if r < 1e-9 {
+		return Ringlet{}
+	}
+	u := [3]float64{d[0] / r, d[1] / r, d[2] / r}
+	q := [3]float64{u[0] * curlSphere, u[1] * curlSphere, u[2] * curlSphere}
+	var c [3]int
+	for a := range c {
+		c[a] = int(math.Floor(q[a] / ringletCell))
+	}
+	s1, s2 := math.Inf(1), math.Inf(1)
+	var near [3]int
+	var at [3]float64
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
+				f := [3]float64{
+					(float64(x) + hash3(x, y, z, ringletSeed)) * ringletCell,
+					(float64(y) + hash3(x, y, z, ringletSeed+1)) * ringletCell,
+					(float64(z) + hash3(x, y, z, ringletSeed+2)) * ringletCell,
+				}
+				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (ringletCell * (1 + curlSizeSpread*(hash3(x, y, z, ringletSeed+4)-0.5)))
+				if e < s1 {
+					s1, s2, near, at = e, s1, [3]int{x, y, z}, f
+				} else if e < s2 {
+					s2 = e
+				}
+			}
+		}
+	}
+	// The coil's frame: across the hair (off u), from a direction of
+	// the ringlet's own, so no two ringlets' strands start alike.
+	h := [3]float64{hash3(near[0], near[1], near[2], ringletSeed+5) - 0.5, hash3(near[0], near[1], near[2], ringletSeed+6) - 0.5, hash3(near[0], near[1], near[2], ringletSeed+7) - 0.5}
+	a := cross(u, h)
+	if l := math.Sqrt(dot(a, a)); l > 1e-6 {
+		a = [3]float64{a[0] / l, a[1] / l, a[2] / l}
+	} else {
+		a = cross(u, [3]float64{0.3, 0.9, 0.3})
+		l = math.Sqrt(dot(a, a))
+		a = [3]float64{a[0] / l, a[1] / l, a[2] / l}
+	}
+	b := cross(u, a)
+	v := [3]float64{q[0] - at[0], q[1] - at[1], q[2] - at[2]}
+	x, y := dot(v, a), dot(v, b)
+	return Ringlet{
+		Middle: (s2 - s1) / (s2 + s1),
+		Tone:   hash3(near[0], near[1], near[2], ringletSeed+3),
+		Radius: math.Hypot(x, y),
+		Turn:   math.Atan2(y, x),
+	}
+}

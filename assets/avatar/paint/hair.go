@@ -114,15 +114,10 @@ const (
 // texel or two wide read as grain, TestLightHairGrain), and over the
 // rest is shaded as the dome the geometry raises (curlShade), so a
 // portrait sees clumps with soft shade between them
-// (TestCurlyHairFollowsItsCurls, TestCurlsNoDarkNet);
-// fine ridges (curlFine per metre, soft: curlSoft) take
-// curlDepth·curlFineShare of the light, a texture of strands, not
+// (TestCurlyHairFollowsItsCurls, TestCurlsNoDarkNet); over them the
+// ringlets and their strands (ringletShade, ringletHairs), not
 // blotches (TestCurlyHairCalm).
 const (
-	curlFine        = 260.0
-	curlFineShare   = 0.2
-	curlSoft        = 0.9
-	curlDepth       = 0.25
 	curlCrease      = 0.4
 	curlCreaseWidth = 0.2
 	curlDomeShade   = 0.25
@@ -149,6 +144,54 @@ func curlShade(m float64) float64 {
 	return (1 - (1-curlCrease)*math.Exp(-z*z)) * (1 - curlDomeShade*(1-m)*(1-m))
 }
 
+// Ringlets (RingletAt) in the curls, issue 22's panel (p35: "lumpy
+// clay", a few smooth lumps with no hair in them). Each ringlet's light
+// falls to ringletCrease of it in the crease where it meets the next,
+// over ringletCreaseWidth of the way to its middle (light hair's
+// creases shallower by ringletCreaseLight of that), and over the rest
+// is shaded as a small dome (ringletDomeShade). Its strands coil round
+// its point, ringletPitch apart (never closer than ringletStrandTexels
+// texels: at a texel or two they alias into the speckle of
+// TestLightHairGrain), broken into lengths round the coil, and the
+// gaps between them take ringletStrandDepth of the light: fine hairs,
+// as the brows and beards drawn as hairs that the judges preferred
+// (39 of 40, 20 of 26), not painted lines. They replace the noise
+// ridges (260 per metre, a fifth of a quarter of the light) that were
+// the curls' only texture.
+const (
+	ringletCrease       = 0.4
+	ringletCreaseWidth  = 0.3
+	ringletCreaseLight  = 0.4
+	ringletDomeShade    = 0.15
+	ringletPitch        = 0.0016
+	ringletStrandTexels = 3.0
+	ringletStrandDepth  = 0.3
+)
+
+// ringletShade is how much of a ringlet's light falls at m of the way
+// from its crease to its middle (Ringlet's Middle), for hair light of
+// lightness (0 dark, 1 grey or white): as curlShade, shallower.
+func ringletShade(m, light float64) float64 {
+	z := m / ringletCreaseWidth
+	deep := (1 - ringletCrease) * (1 - ringletCreaseLight*light)
+	return (1 - deep*math.Exp(-z*z)) * (1 - ringletDomeShade*(1-m)*(1-m))
+}
+
+// ringletHairs is how much of a strand of ringlet r the texel at p is
+// on (0..1): the strands coil out from the ringlet's point, one pitch
+// farther out each turn, a little wavy (a noise of p), each broken into
+// lengths round the coil so they read as hairs, not rings.
+func ringletHairs(r Ringlet, p [3]float64, pitch float64, seed uint64) float64 {
+	ph := r.Radius/pitch + r.Turn/(2*math.Pi) + 0.8*noise3(scale3(p, 400), seed+3)
+	k := math.Floor(ph)
+	across := 1 - math.Abs(2*(ph-k)-1)
+	// Which strand, counted from the ringlet's point where the turn is
+	// 0: the same on both sides of the turn's ±π.
+	w := k + 0.5 - r.Turn/(2*math.Pi)
+	gap := noise3([3]float64{2.5 * math.Cos(r.Turn), 2.5 * math.Sin(r.Turn), 1.7*w + 13*r.Tone}, seed+4)
+	return smooth(0.3, 0.9, across) * smooth(0.3, 0.5, gap)
+}
+
 func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	m := surfaceMap(s, n, flow(s))
 	defer release(m)
@@ -167,12 +210,13 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	light := smooth(0.1, 0.3, base.luma())
 	// Light from above and in front, as viewers and portraits light.
 	sun := [3]float64{0, 0.8, 0.6}
-	// Curls' fine ridges at least three texels across: at a texel or two, the ridges' dark troughs aliased into a
+	// Curls' strands (ringletHairs) at least ringletStrandTexels apart:
+	// at a texel or two, fine ridges' dark troughs aliased into a
 	// salt-and-pepper speckle that dark hair hides and white hair showed
 	// (issue 22's panel: "grainy", "cotton wool"; TestLightHairGrain).
-	fineFreq := 900.0
+	strandPitch := 0.0
 	if kind.curly {
-		fineFreq = math.Min(curlFine, 0.33/texelSize(s, n))
+		strandPitch = math.Max(ringletPitch, ringletStrandTexels*texelSize(s, n))
 	}
 	// browKeep is the share of the brow's skin a light brow keeps: 1 for
 	// a black brow, less the nearer the brow's luma is to the skin's.
@@ -222,12 +266,16 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// Curls: the shell's own (CurlAt), in 3D so they
 					// are seamless across UV seams, dark in their
 					// creases (see curlCrease), each a little lighter
-					// or darker than the next; fine ridges over them.
+					// or darker than the next. The ringlets in them (RingletAt), each dark in
+					// its own crease and drawn as its coiling strands
+					// (ringletHairs).
 					cu := CurlAt(t.pos, curls)
+					ri := RingletAt(t.pos, curls)
 					crease := curlCreaseLight * light
-					r2 := math.Pow(math.Abs(2*noise3(scale3(t.pos, fineFreq), seed+3)-1), curlSoft/(1+light))
-					strand = (1 - curlDepth*(1-r2*r2)*curlFineShare) * (crease + (1-crease)*curlShade(cu.Middle))
-					clump = 0.4 + 0.2*cu.Tone
+					hairs := ringletHairs(ri, t.pos, strandPitch, seed)
+					ringlet := (1 - ringletStrandDepth*(1-hairs)) * ringletShade(ri.Middle, light)
+					strand = ringlet * (crease + (1-crease)*curlShade(cu.Middle))
+					clump = 0.4 + 0.1*cu.Tone + 0.1*ri.Tone
 					// Only the creases and ridges go into the normal
 					// map, not each curl's dome: the shell is raised in
 					// it already, and over UVs cut from the head's,
