@@ -185,6 +185,9 @@ func TestYield(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := New()
+			// t0 comes before the part's timer starts, so the part
+			// cannot leave sooner than partLeaves after it.
+			t0 := time.Now()
 			for _, c := range tc.mark {
 				leave := g.Mark(c)
 				defer leave()
@@ -198,7 +201,6 @@ func TestYield(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
 				defer cancel()
 			}
-			t0 := time.Now()
 			err := g.Yield(ctx, tc.max)
 			d := time.Since(t0)
 			if (err != nil) != tc.err {
