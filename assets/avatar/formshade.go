@@ -3,6 +3,8 @@ package avatar
 import (
 	"math"
 	"sync"
+
+	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
 // formLight is the soft key light whose shade the face's form bakes into
@@ -181,3 +183,68 @@ func occludedAlong(p *part, d vec3) []bool {
 	}
 	return out
 }
+
+// keySheen is, per vertex of the head part, how squarely the skin faces
+// the key light (formLight) with nothing of the face before it, 0 to 1,
+// from formShade's shade (before easeLowerFace and shadeLids change it),
+// on the brow and forehead and down the face's middle (sheenWhere): the
+// planes a room's light from above and in front catches most. Deep skin
+// shows its form by a soft sheen on them more than by shade (paint.Skin);
+// the blind panel saw deep faces shaded alone as flat ("dark skin's flat
+// shading erases the nose and mouth"). The lit share is about the cosine
+// between the normal and the light: skin facing straight ahead is 0.89
+// lit and takes little of it (sheenFrom), the brow, turned up toward the
+// light, all of it. Like the shade it fades out over the part's lowest
+// 3 cm, where the body's skin, which has none, meets it. mo is where the
+// lips are (nil: the sheen is not bounded to the face's middle).
+func keySheen(p *part, shade []float32, mo *paint.Mouth) []float32 {
+	bottom := math.Inf(1)
+	for _, q := range p.pos {
+		bottom = math.Min(bottom, float64(q[1]))
+	}
+	out := make([]float32, len(p.pos))
+	for v, q := range p.pos {
+		fade := smoothstep(bottom, bottom+0.03, float64(q[1]))
+		if fade <= 0 {
+			continue
+		}
+		lit := 1 - float64(shade[v])/fade
+		out[v] = float32(fade * smoothstep(sheenFrom, sheenFull, lit) * sheenWhere(q, mo))
+	}
+	return out
+}
+
+// sheenFrom and sheenFull are the lit shares (formShade's 1 - shade) at
+// which keySheen's sheen starts and is whole.
+const (
+	sheenFrom = 0.86
+	sheenFull = 0.97
+)
+
+// sheenWhere is how much of keySheen's sheen the skin at q takes by its
+// place on the face: all of it on the brow and forehead (from
+// sheenBrowFrom above the mouth's middle, whole sheenBrowFull above it),
+// and below them only down the face's middle, the nose's bridge and tip,
+// the lips and the chin (within sheenMidFull of the mouth's middle
+// across, none past sheenMidFrom). The cheekbones take none: lighter
+// there, the lower face beside them read muddy (TestLowerFaceNotMuddy,
+// dark skin's lower cheek 0.874 of the cheek with it, the bound 0.96).
+func sheenWhere(q [3]float32, mo *paint.Mouth) float64 {
+	if mo == nil {
+		return 1
+	}
+	up := smoothstep(mo.Centre[1]+sheenBrowFrom, mo.Centre[1]+sheenBrowFull, float64(q[1]))
+	mid := smoothstep(sheenMidFrom, sheenMidFull, math.Abs(float64(q[0])-mo.Centre[0]))
+	return math.Max(up, mid)
+}
+
+// sheenBrowFrom and sheenBrowFull are heights over the mouth's middle
+// (metres; the eyes are about 6.5 cm over it), sheenMidFrom and
+// sheenMidFull distances across from it (the nose is about 3.5 cm wide,
+// the skinRegions' cheek starts 1.9 cm off the middle).
+const (
+	sheenBrowFrom = 0.075
+	sheenBrowFull = 0.09
+	sheenMidFrom  = 0.016
+	sheenMidFull  = 0.008
+)

@@ -48,6 +48,11 @@ type Surface struct {
 	// nil for none.
 	// (CurlyHair fills it itself with the surface's curvature.)
 	Form []float32
+	// Sheen is, per vertex, how squarely the skin faces that key light
+	// with nothing of the face before it (0..1: the forehead, the nose's
+	// bridge, the cheekbones, the lower lip), where the skin painter
+	// gives deep skin its highlight; nil for none.
+	Sheen []float32
 	// Mouth is where the lips are, for the skin painter to shape their
 	// colour; nil for a surface without them.
 	Mouth *Mouth
@@ -76,6 +81,8 @@ type texel struct {
 	shade float64
 	// form is Surface.Form, blended like mask.
 	form float64
+	// sheen is Surface.Sheen, blended like mask.
+	sheen float64
 	// flow is a per-vertex 2D attribute blended like mask (the UV
 	// direction hair strands run in).
 	flow [2]float64
@@ -88,7 +95,7 @@ type texel struct {
 func surfaceMap(s Surface, n int, flow [][2]float64) []texel {
 	m := texelPool.get(n * n) // the caller releases it when done
 	// Which texels are covered is kept apart too, a byte a texel: the
-	// texels are 64 bytes (16 MB at 512²), and asking each one whether a
+	// texels are 88 bytes (23 MB at 512²), and asking each one whether a
 	// triangle before covered it missed the cache at every texel of
 	// every triangle's box.
 	cov := boolPool.get(n * n)
@@ -145,7 +152,7 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 						tx.pos[a] += w[k] * float64(s.Pos[v][a])
 					}
 				}
-				tx.mask, tx.blush, tx.shade, tx.form, tx.flow = 0, 0, 0, 0, [2]float64{}
+				tx.mask, tx.blush, tx.shade, tx.form, tx.sheen, tx.flow = 0, 0, 0, 0, 0, [2]float64{}
 				if flow != nil {
 					for k, v := range t {
 						tx.flow[0] += w[k] * flow[v][0]
@@ -170,6 +177,11 @@ func rasterize(m []texel, cov []bool, s Surface, n int, flow [][2]float64, r0, r
 				if s.Form != nil {
 					for k, v := range t {
 						tx.form += w[k] * float64(s.Form[v])
+					}
+				}
+				if s.Sheen != nil {
+					for k, v := range t {
+						tx.sheen += w[k] * float64(s.Sheen[v])
 					}
 				}
 			}

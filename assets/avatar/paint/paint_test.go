@@ -1028,3 +1028,58 @@ func browCard() Surface {
 	s.Mask = Border(s.Pos, s.Tris)
 	return s
 }
+
+// TestSkinDeepSheen paints a head whose left half (+X) faces the key
+// light squarely (Surface.Sheen 1) and reads the two halves' mean luma
+// (linear) and roughness: deep skin is lighter there, its highlight
+// (deepSheenLift; the panel's "dark skin's flat shading erases the nose
+// and mouth"), at least 1.25 times on the palette's dark tone (1.39 now),
+// and a little less rough (0.753 -> 0.699) but no glossier than light
+// skin's, about 0.7, less its noise: 0.68 (deepMatte: at 0.56, deep faces
+// read as plastic); a medium tone
+// (default-male's) is painted as it was, the same on both halves.
+func TestSkinDeepSheen(t *testing.T) {
+	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
+	head.Sheen = make([]float32, len(head.Pos))
+	for i, p := range head.Pos {
+		if p[0] > 0.01 {
+			head.Sheen[i] = 1
+		}
+	}
+	lin := func(c uint8) float64 {
+		v := float64(c) / 255
+		if v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	mean := func(mp Maps, u0, u1 float64) (l, rough float64) {
+		img, orm := decode(t, mp.Base), decode(t, mp.ORM)
+		k := 0.0
+		for u := u0; u < u1; u += 0.005 {
+			for v := 0.35; v < 0.55; v += 0.005 {
+				p := at(img, u, v)
+				l += Luma([3]float64{lin(p[0]), lin(p[1]), lin(p[2])})
+				rough += float64(at(orm, u, v)[1]) / 255
+				k++
+			}
+		}
+		return l / k, rough / k
+	}
+	for _, tc := range []struct {
+		name   string
+		tone   RGB
+		lo, hi float64 // bounds of the lit half's luma over the other's
+	}{{"dark", RGB{0.130, 0.048, 0.028}, 1.25, 1.6}, {"medium", RGB{0.474, 0.216, 0.138}, 0.99, 1.01}} {
+		mp := Skin(head, tc.tone, 3, 256)
+		on, onRough := mean(mp, 0.55, 0.7)
+		off, offRough := mean(mp, 0.3, 0.45)
+		t.Logf("%s: sheen side luma %.4f against %.4f (%.2f times), roughness %.3f against %.3f", tc.name, on, off, on/off, onRough, offRough)
+		if r := on / off; r < tc.lo || r > tc.hi {
+			t.Errorf("%s: the sheen side's luma is %.2f times the other's, want %.2f to %.2f", tc.name, r, tc.lo, tc.hi)
+		}
+		if onRough < 0.68 {
+			t.Errorf("%s: the sheen side's roughness %.3f, want no glossier than light skin's, 0.68 or more", tc.name, onRough)
+		}
+	}
+}

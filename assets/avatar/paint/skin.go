@@ -24,7 +24,12 @@ type RGB [3]float64
 // same render): the hollows' occlusion is now 0.2 (their colour stays
 // shaded as TestSkinHollows asks), the tone 22 % toward its grey and
 // lifted a little (skinLift), and the roughness 0.7 as the leader's skin
-// material's, so the skin does not shine like wax.
+// material's, so the skin does not shine like wax. At the ends of the
+// tone range (the p35 panel: deep faces "flat", light ones "washed
+// out") deep skin is lighter and a little less rough where
+// Surface.Sheen says it faces the light squarely (deepSheenLift), and
+// light skin is warmer and a little deeper, flushes more and keeps more
+// of its form's shade (skinPale); medium tones are painted as before.
 func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	cav := cavity(s)
 	attr := make([][2]float64, len(cav))
@@ -47,6 +52,10 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// (deepMatte), not glossier: glossy, it read as plastic.
 	deep := skinDeep(rgb(tone))
 	base := skinBase(rgb(tone))
+	// Deep skin's highlight on the planes facing the light
+	// (Surface.Sheen): lighter there and a little less rough.
+	dusk := skinDusk(rgb(tone))
+	lift, gleam := deepSheenLift*dusk, deepSheenGloss*dusk
 	lip := lipOf(base)
 	red := rgb{base[0] * 1.1, base[1] * 0.88, base[2] * 0.88}
 	// Blood under thin skin: a multiple of the tone like the lips, so
@@ -54,8 +63,11 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	// still (skinPale): at the same share its cheeks, nose and ears
 	// were hardly warmer than its forehead (red/green 1.05 times), and
 	// random-16's porcelain face read washed out, one even pale pink.
+	// Light skin flushes more widely too (paleBlush) and keeps more of
+	// its form's shade (formPale).
 	pale := skinPale(rgb(tone))
 	flush := rgb{base[0] * 1.05, base[1] * (0.7 - paleFlush*pale), base[2] * (0.72 - paleFlush*pale)}
+	blush := 1 + paleBlush*pale
 	// Pores are finer than a texel where a texture is spread thin (the
 	// body's 512 texels over the whole body: about 3 mm each, against
 	// the head's under 2.1 mm whatever its size): there they alias into
@@ -67,7 +79,7 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 	parallel(len(m), func(i0, i1 int) {
 		sn := newSkinNoise(seed)
 		for i := i0; i < i1; i++ {
-			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, 1-lipMatte*deep, d, texelSpan(m, n, i), formDepth*(1-formDeep*deep), &sn)
+			skinTexel(l, m[i], i, base, lip, red, flush, s.Mouth, seed, -deepMatte*deep, 1-lipMatte*deep, d, texelSpan(m, n, i), formDepth*(1-formDeep*deep+formPale*pale), blush, lift, gleam, &sn)
 		}
 	})
 	if d < 1 {
@@ -80,9 +92,16 @@ func Skin(s Surface, tone RGB, seed uint64, n int) Maps {
 
 // skinBase is the colour Skin paints a tone's skin in, before its
 // noises, blush and shading.
+//
+// Light tones keep more of their colour (paleWarm) and are a little
+// deeper (paleDeepen), their blue lower (palePeach): drawn 22 % toward
+// grey and lifted 8 %, random-14's light and random-16's porcelain faces
+// read washed out, pale pinkish white, beside the leader's warm peach.
 func skinBase(tone rgb) rgb {
-	deep := skinDeep(tone)
-	return desaturate(tone, skinGrey*(1-0.6*deep)).scale(skinLift + 0.22*deep)
+	deep, pale := skinDeep(tone), skinPale(tone)
+	c := desaturate(tone, skinGrey*(1-0.6*deep-paleWarm*pale)).scale((skinLift + 0.22*deep) * (1 - paleDeepen*pale))
+	c[2] *= 1 - palePeach*pale
+	return c
 }
 
 // lipOf is the lips' colour on skin of the base colour base. Lips are
@@ -110,8 +129,11 @@ func newSkinNoise(seed uint64) skinNoise {
 // the colour's fine noise a texel this size keeps, span the texel's own
 // size on the skin (texelSpan), form how much darker the skin is where
 // its form keeps all of the key light off (formDepth), lipSheen how
-// much of the lips' gloss a skin this deep keeps (lipMatte).
-func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, lipSheen, fineAmt, span, form float64, sn *skinNoise) {
+// much of the lips' gloss a skin this deep keeps (lipMatte), blush how
+// many times the usual share of the flush it takes (paleBlush), lift
+// and gleam how much lighter and less rough it is where it faces the
+// light squarely (deepSheenLift, deepSheenGloss).
+func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, seed uint64, sheen, lipSheen, fineAmt, span, form, blush, lift, gleam float64, sn *skinNoise) {
 	if !t.ok {
 		l.base[i], l.rough[i] = base, 0.7-sheen
 		return
@@ -131,7 +153,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	hollow, ridge := smooth(15, 90, t.flow[0]), smooth(70, 160, -t.flow[0])
 	c = c.mix(red, 0.25*ridge)
 	// The flush breaks up with the mottling, as blood shows in life.
-	c = c.mix(flush, t.blush*(0.26+0.12*r))
+	c = c.mix(flush, math.Min(1, blush*t.blush*(0.26+0.12*r)))
 	c = rgb{c[0] * (1 - 0.26*hollow), c[1] * (1 - 0.38*hollow), c[2] * (1 - 0.36*hollow)}
 	// Under the jaw (Surface.Shade) a warm shadow ends the face.
 	js := jawShadeDepth * t.shade
@@ -141,6 +163,10 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	// them, so their red falls less than their green and blue.
 	fs := form * t.form
 	c = rgb{c[0] * (1 - formRed*fs), c[1] * (1 - fs), c[2] * (1 - fs)}
+	// Where it faces the light squarely, and nothing has shaded it
+	// since (the lids, the lower face), deep skin is lighter: its sheen.
+	hi := t.sheen * (1 - t.form)
+	c = c.scale(1 + lift*hi)
 	a := lipShare(t, mo)
 	var gloss float64
 	if mo != nil && t.mask > 0 {
@@ -182,7 +208,7 @@ func skinTexel(l *layer, t texel, i int, base, lip, red, flush rgb, mo *Mouth, s
 	l.height[i] = (1-0.7*a)*(0.4+relief) + a*0.15*math.Sin(p[0]*2200)
 	// Roughness varies at two scales (patches and pores), and the
 	// blushed nose and cheeks are a little glossier, as skin's oil is.
-	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - lipSheen*(0.14*a+gloss) + 0.1*in
+	l.rough[i] = 0.7 - sheen + 0.08*(fine-0.5) + 0.08*(v-0.5) - 0.06*t.blush - lipSheen*(0.14*a+gloss) + 0.1*in - gleam*hi
 }
 
 // lipShare is how much of the lips' colour Skin paints on texel t of a
@@ -248,15 +274,59 @@ func skinDeep(c rgb) float64 {
 	return smooth(0.12, 0.03, y)
 }
 
-// skinPale is how pale a tone is, 0 to 1: 0 for light tones and deeper
-// (linear luminance 0.45 and below; the palette's "light" is 0.43), 1
-// for the palest (0.6 and up; "porcelain" is 0.61).
-func skinPale(c rgb) float64 { return smooth(0.45, 0.6, c.luma()) }
+// skinPale is how pale a tone is, 0 to 1: 0 for fair tones and deeper
+// (linear luminance 0.36 and below; the palette's "fair" is 0.35, and
+// "medium", the default masculine's, 0.27), 1 for the palest (0.5 and
+// up; "porcelain" is 0.61), "light" (0.43) 0.46. It was 0 up to 0.45,
+// porcelain alone: random-14's light face read as washed out as
+// random-16's porcelain one.
+func skinPale(c rgb) float64 { return smooth(0.36, 0.5, c.luma()) }
 
 // paleFlush is how much more of the green and blue the palest skin's
 // flush takes away (Skin): its blushed cheeks 1.05 times as red over
-// green as the skin beside them were no warmer to the eye; now 1.09.
-const paleFlush = 0.2
+// green as the skin beside them were no warmer to the eye; then 1.09.
+// paleBlush is how much more of that flush the palest skin takes where
+// blood shows (Surface.Blush): the leader's light skin has rosy cheeks,
+// ears and nose; ours, at the medium tones' share, a faint pink.
+const (
+	paleFlush = 0.2
+	paleBlush = 0.7
+)
+
+// paleWarm is the share of skinGrey the palest skin gives up (keeping
+// more of its warm colour), paleDeepen how much darker its base is,
+// palePeach how much of its blue it loses, toward a peach: lit by a
+// room light, a pale base lifted like a medium one read white.
+const (
+	paleWarm   = 0.35
+	paleDeepen = 0.1
+	palePeach  = 0.08
+)
+
+// formPale is how much more of its form's shade (formDepth) the palest
+// skin takes: in a room light a light face's shade, the same share of a
+// lighter tone, was too faint to give it form.
+const formPale = 0.25
+
+// skinDusk is how dark a tone is for its sheen (deepSheenLift), 0 to 1:
+// 0 for tan and lighter (linear luminance 0.16 and up; "tan" is 0.16),
+// "brown" (0.10) 0.56, "dark" (0.064) 0.96, "deep" 1. Wider than
+// skinDeep: random-06's brown face read as flat as random-17's dark one.
+func skinDusk(c rgb) float64 { return smooth(0.16, 0.05, c.luma()) }
+
+// deepSheenLift is how much lighter the darkest skin is where it faces
+// the key light squarely (Surface.Sheen 1, unshaded): the forehead, the
+// nose's bridge, the cheekbones, the lower lip. Deep skin in life and in
+// the leader's renders shows its form through such highlights more than
+// through shade, and a darker shading of an already dark tone reads
+// muddy (formDeep). deepSheenGloss is how much less rough it is there:
+// a soft sheen, as rough as light skin (the dark tone's 0.753 -> 0.699,
+// TestSkinDeepSheen), not the 0.56 at which deep faces read as plastic
+// (deepMatte).
+const (
+	deepSheenLift  = 0.4
+	deepSheenGloss = 0.06
+)
 
 // desaturate mixes a linear colour toward the grey of its luminance by t.
 func desaturate(c rgb, t float64) rgb {
