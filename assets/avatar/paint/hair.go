@@ -696,13 +696,16 @@ const beardRough = 0.95
 // strands long enough to reach them (alpha mask at 0.5), so the outer
 // shells are tufts of the drawn hairs and strands thin toward their tips.
 func Beard(s Surface, color RGB, seed uint64, n int) Maps {
+	hairs := newBeardHairs(s, seed, n)
+	// Where the beard faces the room's light its dark hairs catch it
+	// (beardSheenLift): texel.sheen carries beardLit.
+	s.Sheen = beardLit(s, hairs.front)
 	m := surfaceMap(s, n, nil)
 	defer release(m)
 	l := newLayer(n)
 	l.alpha = make([]float64, n*n)
 	base := rgb(color)
-	hairs := newBeardHairs(s, seed, n)
-	step := beardStep(base)
+	step, dark := beardStep(base), beardSheenDark(base)
 	strand, gap := perceivedStep(base, beardStrandLift*step).scale(beardBody), perceivedStep(base, -beardGapDepth*step).scale(beardBody)
 	parallel(n, func(y0, y1 int) {
 		clumps, edges := newFbmMemo(2, seed+51), newFbmMemo(2, seed+53)
@@ -730,12 +733,17 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// (0.9 to 1 of the length: at 0.72 to 1 a gap between
 				// hairs cut the outer shell and showed the darker shell
 				// under it, a pit; round 1's judges, "pock marks").
+				// Just past the edge the drawn hairs alone go on, on
+				// the inner shell, fewer further out (beardStrays): the
+				// outline breaks into single hairs, not a cut line.
 				edge := beardEdge + 0.08*(edges.at(p, 40)-0.5)
 				in := 0.0
 				if t.mask > edge {
 					in = smooth(edge, edge+0.3, t.mask)
 					length := in * (0.9 + 0.1*cover) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
+				} else if beardStrays(t.mask, edge, cover, tone) {
+					l.alpha[i] = 0.75
 				}
 				// A hair's strand over the shade between hairs, in
 				// locks a little lighter and darker (clump). Toward
@@ -744,7 +752,14 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// under the shells' 0.9 vertex shade), so the shells'
 				// outline is not a line of lit strand tips against the
 				// skin but goes on into the roots' fade (rootsCover).
-				hair := gap.mix(strand.scale(tone), cover).scale(0.8 + 0.4*clump)
+				lit := strand.scale(tone)
+				// A dark beard's lighter hairs catch the light along
+				// their middles (cover again: narrower than the
+				// stroke), where the beard faces it, not at its edge.
+				if w := dark * t.sheen * smooth(0.3, 1, in) * smooth(beardSheenToneFrom, beardSheenToneFull, tone) * cover; w > 0 {
+					lit = lit.mix(beardSheenColor(lit, beardSheenLift), w)
+				}
+				hair := gap.mix(lit, cover).scale(0.8 + 0.4*clump)
 				flat := smooth(0.1, 0.75, in)
 				l.base[i] = base.scale(rootShade/0.9).mix(hair, flat)
 				// The hairs stand out of the shade a little: at 1.2 a
