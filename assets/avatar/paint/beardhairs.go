@@ -314,19 +314,3 @@ func beardLit(s Surface, front float64) []float32 {
 	}
 	return lit
 }
-
-// beardStrays reports whether a texel just outside the beard's edge
-// (region weight mask, the edge's weight edge) is a stray hair lying on
-// the skin, by the hairs' cover and tone there: within beardStray of
-// the edge's weight the strands go on past it, fewer the further out
-// (the hairs' tones, 0.7 to 1.3, rank them), so the outline breaks into
-// single hairs on the skin instead of a cut line. Drawn on the inner
-// shell alone (alpha 0.75 under the outer shells' vertex alpha of 0.67
-// and less is cut), in the roots' flat colour as the edge is.
-func beardStrays(mask, edge, cover, tone float64) bool {
-	out := smooth(edge-beardStray, edge, mask)
-	return cover > 0.5 && (tone-0.7)/0.6 < out
-}
-
-// beardStray is how far below the edge's region weight stray hairs run.
-const beardStray = 0.15

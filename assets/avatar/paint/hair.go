@@ -733,17 +733,12 @@ func Beard(s Surface, color RGB, seed uint64, n int) Maps {
 				// (0.9 to 1 of the length: at 0.72 to 1 a gap between
 				// hairs cut the outer shell and showed the darker shell
 				// under it, a pit; round 1's judges, "pock marks").
-				// Just past the edge the drawn hairs alone go on, on
-				// the inner shell, fewer further out (beardStrays): the
-				// outline breaks into single hairs, not a cut line.
 				edge := beardEdge + 0.08*(edges.at(p, 40)-0.5)
 				in := 0.0
 				if t.mask > edge {
 					in = smooth(edge, edge+0.3, t.mask)
 					length := in * (0.9 + 0.1*cover) * (0.85 + 0.15*clump)
 					l.alpha[i] = 0.5 + 0.5*math.Min(1, length)
-				} else if beardStrays(t.mask, edge, cover, tone) {
-					l.alpha[i] = 0.75
 				}
 				// A hair's strand over the shade between hairs, in
 				// locks a little lighter and darker (clump). Toward
