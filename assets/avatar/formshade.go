@@ -196,11 +196,18 @@ func occludedAlong(p *part, d vec3) []bool {
 // lit and takes little of it (sheenFrom), the brow, turned up toward the
 // light, all of it. Like the shade it fades out over the part's lowest
 // 3 cm, where the body's skin, which has none, meets it. mo is where the
-// lips are (nil: the sheen is not bounded to the face's middle).
-func keySheen(p *part, shade []float32, mo *paint.Mouth) []float32 {
+// lips are (nil: the sheen is not bounded to the face's middle). hair
+// (nil: none) keeps it off the skin by the hair's edge (sheenHairFrom):
+// a buzz cut's shell paints its edge in the skin's colour without the
+// sheen, and skin lit under a hanging fringe undid its contact shade.
+func keySheen(p *part, shade []float32, mo *paint.Mouth, hair *part) []float32 {
 	bottom := math.Inf(1)
 	for _, q := range p.pos {
 		bottom = math.Min(bottom, float64(q[1]))
+	}
+	var nearHair []float64
+	if hair != nil {
+		nearHair = hairDistance(hair, p, sheenHairFull)
 	}
 	out := make([]float32, len(p.pos))
 	for v, q := range p.pos {
@@ -210,9 +217,23 @@ func keySheen(p *part, shade []float32, mo *paint.Mouth) []float32 {
 		}
 		lit := 1 - float64(shade[v])/fade
 		out[v] = float32(fade * smoothstep(sheenFrom, sheenFull, lit) * sheenWhere(q, mo))
+		if nearHair != nil {
+			out[v] *= float32(smoothstep(sheenHairFrom, sheenHairFull, nearHair[v]))
+		}
 	}
 	return out
 }
+
+// sheenHairFrom and sheenHairFull are distances from the hair's nearest
+// vertex (metres) at which keySheen's sheen starts and is whole. With
+// the sheen up to the hair's edge a buzz cut's hairline stood 7.6 sRGB
+// levels off the skin under it (TestBuzzHairlineMeetsTheSkin, random-12)
+// and a bob's fringe shaded the skin under it to 0.952 of the forehead's
+// (TestHairContactShade, random-04).
+const (
+	sheenHairFrom = 0.008
+	sheenHairFull = 0.018
+)
 
 // sheenFrom and sheenFull are the lit shares (formShade's 1 - shade) at
 // which keySheen's sheen starts and is whole.

@@ -230,7 +230,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	}
 	b.mesh("Wolf3D_Body", bodyPart.prim(b.painted("Wolf3D_Body", paintedBy(paint.Skin, bs, tone, seed, 512), matOpts{normal: true, orm: true})))
 	hs.Form = formShade(headPart)
-	hs.Sheen = keySheen(headPart, hs.Form, hs.Mouth)
+	hs.Sheen = keySheen(headPart, hs.Form, hs.Mouth, parts["hair"])
 	if hs.Mouth != nil {
 		easeLowerFace(hs.Form, headPart, hs.Mouth.Centre[1])
 	}

@@ -1,6 +1,8 @@
 package avatar
 
 import (
+	"math"
+
 	"github.com/kilnhq/kiln/assets/avatar/paint"
 )
 
@@ -109,18 +111,27 @@ func newHairContact(hs paint.Surface, head, hair *part, style string, joints map
 // r of them (the hair's vertices lie a centimetre or less apart, and
 // r is wider than the shade's reach by more than that).
 func hairWithin(h, head *part, r float64) []bool {
+	d := hairDistance(h, head, r)
+	out := make([]bool, len(d))
+	for v := range d {
+		out[v] = d[v] < r
+	}
+	return out
+}
+
+// hairDistance is, per head vertex, the distance to the nearest vertex
+// of the hair, r where none is nearer than r.
+func hairDistance(h, head *part, r float64) []float64 {
 	var pairs bucketPairs
 	for i, p := range h.pos {
 		pairs.add(cellOf(p, r), i)
 	}
 	cells := pairs.build()
-	out := make([]bool, len(head.pos))
+	out := make([]float64, len(head.pos))
 	for v, p := range head.pos {
+		out[v] = r
 		for i := range cells.around(cellOf(p, r), 1) {
-			if v3(h.pos[i]).sub(v3(p)).len() < r {
-				out[v] = true
-				break
-			}
+			out[v] = math.Min(out[v], v3(h.pos[i]).sub(v3(p)).len())
 		}
 	}
 	return out
