@@ -715,12 +715,7 @@ func correlation(a, b []float64) float64 {
 // light; it must reach 1.075.
 func TestSkinBlush(t *testing.T) {
 	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
-	head.Blush = make([]float32, len(head.Pos))
-	for i, p := range head.Pos {
-		if p[0] > 0.01 {
-			head.Blush[i] = 1
-		}
-	}
+	head.Blush = leftHalf(head.Pos)
 	// Means over a band of the front, u 0.55..0.7 (blushed, +X) against
 	// 0.3..0.45, v 0.35..0.55.
 	mean := func(img *image.NRGBA, u0, u1 float64) (c [3]float64) {
@@ -1040,12 +1035,7 @@ func browCard() Surface {
 // (default-male's) is painted as it was, the same on both halves.
 func TestSkinDeepSheen(t *testing.T) {
 	head := sphere([3]float32{0, 1.6, 0}, 0.1, 64)
-	head.Sheen = make([]float32, len(head.Pos))
-	for i, p := range head.Pos {
-		if p[0] > 0.01 {
-			head.Sheen[i] = 1
-		}
-	}
+	head.Sheen = leftHalf(head.Pos)
 	lin := func(c uint8) float64 {
 		v := float64(c) / 255
 		if v <= 0.04045 {
@@ -1082,4 +1072,17 @@ func TestSkinDeepSheen(t *testing.T) {
 			t.Errorf("%s: the sheen side's roughness %.3f, want no glossier than light skin's, 0.68 or more", tc.name, onRough)
 		}
 	}
+}
+
+// leftHalf is, per position, 1 on the head's left half (+X, past 1 cm
+// off the middle) and 0 elsewhere: a per-vertex weight that the tests
+// of blush and sheen compare against the unweighted half.
+func leftHalf(pos [][3]float32) []float32 {
+	out := make([]float32, len(pos))
+	for i, p := range pos {
+		if p[0] > 0.01 {
+			out[i] = 1
+		}
+	}
+	return out
 }
