@@ -201,7 +201,10 @@ func (f *Face) feature(name string) *map[string]float64 {
 // 0.57 on default-female (the leader's 0.82 and 0.79); in the room
 // portrait default-male's narrowest neck under the jaw went from 0.82 to
 // 0.68 of the face's width under the ears (the leader's, its beard's
-// edge, 0.86). An earlier try that also cut the chin's bones (0.4 ->
+// edge, 0.86). Feminine necks, slimmer to begin with, are narrowed
+// half as much (-0.5): at -1 the judges of the A/B called random-14's,
+// -15's and -17's "a long, thin tube", "stalk-like" (the only three of 40
+// judgements for the old neck). An earlier try that also cut the chin's bones (0.4 ->
 // 0.1) split the panel (20/40); the chin is left as it is.
 //
 // At every panel the judges still called our faces "broad", "plain",
@@ -220,7 +223,7 @@ var houseFace = map[string]map[string]float64{
 	Masculine: houseEvery,
 	Feminine: merged(houseEvery, map[string]float64{
 		"chin/chin-width": -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
-		"cheek/cheek-bones": 0.3,
+		"cheek/cheek-bones": 0.3, "neck/neck-scale-horiz": -0.5,
 	}),
 }
 
