@@ -65,34 +65,12 @@ func CurlAt(p, centre [3]float64) Curl {
 	}
 	u := [3]float64{d[0] / r, d[1] / r, d[2] / r}
 	q := [3]float64{u[0] * curlSphere, u[1] * curlSphere, u[2] * curlSphere}
-	var c [3]int
-	for a := range c {
-		c[a] = int(math.Floor(q[a] / curlCell))
-	}
-	// The nearest point and the second, each distance over that
-	// point's curl's size: where two curls meet is a circle's arc, so
-	// each curl is round where it meets the next (plain distances cut
-	// the hair into straight-edged tiles: "cracked stone").
-	s1, s2 := math.Inf(1), math.Inf(1)
-	var near [3]int
-	for dx := -1; dx <= 1; dx++ {
-		for dy := -1; dy <= 1; dy++ {
-			for dz := -1; dz <= 1; dz++ {
-				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
-				f := [3]float64{
-					(float64(x) + hash3(x, y, z, curlSeed)) * curlCell,
-					(float64(y) + hash3(x, y, z, curlSeed+1)) * curlCell,
-					(float64(z) + hash3(x, y, z, curlSeed+2)) * curlCell,
-				}
-				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (curlCell * (1 + curlSizeSpread*(hash3(x, y, z, curlSeed+4)-0.5)))
-				if e < s1 {
-					s1, s2, near = e, s1, [3]int{x, y, z}
-				} else if e < s2 {
-					s2 = e
-				}
-			}
-		}
-	}
+	// Distances over each point's curl's size: where two curls meet is
+	// a circle's arc, so each curl is round where it meets the next
+	// (plain distances cut the hair into straight-edged tiles: "cracked
+	// stone").
+	c := nearestCells(q, curlCell, curlSeed)
+	near, s1, s2 := c.cell, c.first, c.second
 	return Curl{
 		Tone:   hash3(near[0], near[1], near[2], curlSeed+3),
 		Middle: (s2 - s1) / (s2 + s1),
@@ -178,31 +156,8 @@ func RingletAt(p, centre [3]float64) Ringlet {
 	}
 	u := [3]float64{d[0] / r, d[1] / r, d[2] / r}
 	q := [3]float64{u[0] * curlSphere, u[1] * curlSphere, u[2] * curlSphere}
-	var c [3]int
-	for a := range c {
-		c[a] = int(math.Floor(q[a] / ringletCell))
-	}
-	s1, s2 := math.Inf(1), math.Inf(1)
-	var near [3]int
-	var at [3]float64
-	for dx := -1; dx <= 1; dx++ {
-		for dy := -1; dy <= 1; dy++ {
-			for dz := -1; dz <= 1; dz++ {
-				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
-				f := [3]float64{
-					(float64(x) + hash3(x, y, z, ringletSeed)) * ringletCell,
-					(float64(y) + hash3(x, y, z, ringletSeed+1)) * ringletCell,
-					(float64(z) + hash3(x, y, z, ringletSeed+2)) * ringletCell,
-				}
-				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (ringletCell * (1 + curlSizeSpread*(hash3(x, y, z, ringletSeed+4)-0.5)))
-				if e < s1 {
-					s1, s2, near, at = e, s1, [3]int{x, y, z}, f
-				} else if e < s2 {
-					s2 = e
-				}
-			}
-		}
-	}
+	c := nearestCells(q, ringletCell, ringletSeed)
+	near, at, s1, s2 := c.cell, c.at, c.first, c.second
 	// The coil's frame: across the hair (off u), from a direction of
 	// the ringlet's own, so no two ringlets' strands start alike.
 	h := [3]float64{hash3(near[0], near[1], near[2], ringletSeed+5) - 0.5, hash3(near[0], near[1], near[2], ringletSeed+6) - 0.5, hash3(near[0], near[1], near[2], ringletSeed+7) - 0.5}
@@ -223,4 +178,44 @@ func RingletAt(p, centre [3]float64) Ringlet {
 		Radius: math.Hypot(x, y),
 		Turn:   math.Atan2(y, x),
 	}
+}
+
+// cells is what nearestCells finds: the cell whose point is nearest,
+// that point, and the nearest and second distances, each over its
+// point's size.
+type cells struct {
+	cell          [3]int
+	at            [3]float64
+	first, second float64
+}
+
+// nearestCells finds, among points scattered one to a cell of size
+// cell (placed and sized by hashes from seed: seed to seed+2 place a
+// point, seed+4 sizes it by curlSizeSpread), the two nearest q, each
+// distance over its point's size.
+func nearestCells(q [3]float64, cell float64, seed uint64) cells {
+	var c [3]int
+	for a := range c {
+		c[a] = int(math.Floor(q[a] / cell))
+	}
+	out := cells{first: math.Inf(1), second: math.Inf(1)}
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
+				f := [3]float64{
+					(float64(x) + hash3(x, y, z, seed)) * cell,
+					(float64(y) + hash3(x, y, z, seed+1)) * cell,
+					(float64(z) + hash3(x, y, z, seed+2)) * cell,
+				}
+				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (cell * (1 + curlSizeSpread*(hash3(x, y, z, seed+4)-0.5)))
+				if e < out.first {
+					out.first, out.second, out.cell, out.at = e, out.first, [3]int{x, y, z}, f
+				} else if e < out.second {
+					out.second = e
+				}
+			}
+		}
+	}
+	return out
 }
