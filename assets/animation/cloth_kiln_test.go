@@ -95,7 +95,7 @@ type clothException struct {
 }
 
 // clothExceptions are the failures left, with their measured figures
-// (TestClothKiln -v, the worst of both body types). The
+// (TestClothKiln -v, the worst of both body types): none now. The
 // leader's avatars have their own (TestClothLeader): up to 7 body
 // vertices out through the office avatar's top under locomotion_run and
 // 4 through the casual avatar's shoes. The last three went by their
@@ -107,23 +107,7 @@ type clothException struct {
 // followed the blouse instead of the waistband (followGarments: the
 // lower back had been 2.3 mm out at frame 4). A style and clip that
 // does not meet the bar goes here with its figures and cause.
-//
-// The house neck made narrower and longer (avatar's houseEvery, a blind
-// A/B 37 of 40 for it) left one or two vertices of the throat's skin at
-// the base of the neck 1.1 to 4.4 mm out through the front of a blouse's
-// collar (x ±3 cm, just above the collarbones) under the gestures and
-// the run, and one at the side of the neck's base 4.4 mm out through a
-// hoodie's under gesture_wave: skin at a collar's opening keeps its place
-// (it may be seen through the opening) and is not pushed in under the
-// cloth as covered skin is (avatar's clearance), and the slimmer neck
-// brings the collar's band within a few millimetres of it.
-var clothExceptions = map[[3]string]clothException{
-	{"blouse", "gesture_point", "Wolf3D_Outfit_Top"}:  {poked: 1},
-	{"blouse", "gesture_shrug", "Wolf3D_Outfit_Top"}:  {poked: 1},
-	{"blouse", "gesture_wave", "Wolf3D_Outfit_Top"}:   {poked: 2},
-	{"blouse", "locomotion_run", "Wolf3D_Outfit_Top"}: {poked: 2},
-	{"hoodie", "gesture_wave", "Wolf3D_Outfit_Top"}:   {poked: 1},
-}
+var clothExceptions = map[[3]string]clothException{}
 
 // TestClothKiln measures Kiln's avatars (every garment style on both body
 // types, across builds) under every clip beside the leader's, logging the

@@ -79,7 +79,7 @@ func shadeLayers(g *part, neck [3]float32) {
 // collar's points over the front).
 const (
 	bandFront = 0.015
-	bandHalf  = 0.085
+	bandHalf  = 0.07
 )
 
 // chestTop is how far below the neck joint shadeLayers looks, and

@@ -96,8 +96,7 @@ func (v *frontView) edgeFrom(x0, y, step, maxOff float64) (float64, bool) {
 // straight from the front, row by row (every 2 mm from 3 cm under the
 // neck joint down to the V's point), and gives each edge's total turning
 // in degrees and its sharp turns (sharpTurn or more between one row's
-// segment and the next; in two rows running, one corner), with the
-// number of rows: a straight or gently
+// segment and the next), with the number of rows: a straight or gently
 // curving edge turns little, sharply at most where the V meets the
 // collar; a stair of notches turns sharply twice at every step.
 func openingTurns(v *frontView, neck vec3) (total [2]float64, sharp [2]int, rows int) {
@@ -120,18 +119,14 @@ func openingTurns(v *frontView, neck vec3) (total [2]float64, sharp [2]int, rows
 		rows++
 	}
 	for s, e := range edges {
-		wasSharp := false
 		for i := 1; i+1 < len(e); i++ {
 			a := math.Atan2(e[i][1]-e[i-1][1], e[i][0]-e[i-1][0])
 			b := math.Atan2(e[i+1][1]-e[i][1], e[i+1][0]-e[i][0])
 			d := math.Abs(math.Remainder(b-a, 2*math.Pi)) * 180 / math.Pi
 			total[s] += d
-			// A corner that falls between rows turns sharply at both:
-			// one sharp turn.
-			if d >= sharpTurn && !wasSharp {
+			if d >= sharpTurn {
 				sharp[s]++
 			}
-			wasSharp = d >= sharpTurn
 		}
 	}
 	return total, sharp, rows

@@ -32,13 +32,12 @@ const (
 
 // collarTop readies a top's collar once its sleeves are cut
 // (endSleeves), in the whole build and BuildPart alike: an open collar's
-// left half laid on the mirror image of its right (mirrorCollar), its V
-// made shallower (closeV), the shade under its layers (shadeLayers) and its contact edges
+// left half laid on the mirror image of its right (mirrorCollar), the
+// shade under its layers (shadeLayers) and its contact edges
 // (collarContact).
 func collarTop(g *part, style string, neck [3]float32) {
 	if openCollar(style) {
 		mirrorCollar(g, neck)
-		closeV(g, neck)
 	}
 	shadeLayers(g, neck)
 	if openCollar(style) {

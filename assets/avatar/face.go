@@ -187,26 +187,6 @@ func (f *Face) feature(name string) *map[string]float64 {
 // 0.87-0.88). At -1 the throat's skin at the base of the neck came 2.8
 // mm out through a heavy body's blouse collar under locomotion_run.
 //
-// The neck is narrower and longer (neck-scale-horiz -1, neck-scale-vert
-// 0.5): at p35 the judges still called our faces "broad, puffy and
-// soft", and beside the leader's the clearest difference was under the
-// face: MakeHuman's average neck, short and as wide as the jaw, ran
-// straight from the jaw's corners into the collar, so the jaw had no edge
-// and head and neck read as one mass. The leader's neck stands clearly
-// under a jaw with an edge. Narrowed alone (horiz -1) the neck changed
-// little in a portrait, the chin still sat almost on the collar; a
-// longer neck (vert 0.5) shows its narrow part under the jaw. The neck's
-// width a quarter under the chin (facemeasure's Neck) over the
-// cheekbones' went from 1.04 to 0.77 on default-male and from 0.76 to
-// 0.57 on default-female (the leader's 0.82 and 0.79); in the room
-// portrait default-male's narrowest neck under the jaw went from 0.82 to
-// 0.68 of the face's width under the ears (the leader's, its beard's
-// edge, 0.86). Feminine necks, slimmer to begin with, are narrowed
-// half as much (-0.5): at -1 the judges of the A/B called random-14's,
-// -15's and -17's "a long, thin tube", "stalk-like" (the only three of 40
-// judgements for the old neck). An earlier try that also cut the chin's bones (0.4 ->
-// 0.1) split the panel (20/40); the chin is left as it is.
-//
 // At every panel the judges still called our faces "broad", "plain",
 // "puffy": the leader's narrow from the cheekbones to a defined chin (a V
 // from the front), ours stay wide down to a broad, round chin
@@ -223,7 +203,7 @@ var houseFace = map[string]map[string]float64{
 	Masculine: houseEvery,
 	Feminine: merged(houseEvery, map[string]float64{
 		"chin/chin-width": -0.5, "chin/chin-prominent": -0.3, "chin/chin-triangle": 0.3,
-		"cheek/cheek-bones": 0.3, "neck/neck-scale-horiz": -0.5,
+		"cheek/cheek-bones": 0.3,
 	}),
 }
 
@@ -238,7 +218,7 @@ var houseEvery = map[string]float64{
 	"mouth/mouth-upperlip-height": 0.3, "mouth/mouth-cupidsbow": 0.8, "mouth/mouth-angles": 0.3,
 	"cheek/cheek-volume": 0.4, "eyes/eye-bag": -0.5, "mouth/mouth-laugh-lines": -0.4,
 	"neck/neck-double": -0.75, "chin/chin-height": 0.5, "chin/chin-bones": 0.4, "head/head-square": 0.3, "nose/nose-scale-vert": 0.3,
-	"head/head-invertedtriangular": 0.4, "neck/neck-scale-horiz": -1, "neck/neck-scale-vert": 0.5,
+	"head/head-invertedtriangular": 0.4,
 }
 
 // merged is a new map with a's entries and then b's.

@@ -185,9 +185,6 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 	// Long hair lies over the shoulders (and the hood), not through them
 	// (restHair).
 	restHair(parts["hair"], parts["top"], body, body.Joints()["Neck"])
-	for _, p := range []*part{bodyPart, headPart} {
-		sinkUnderNeckline(p, parts["top"], body.Joints()["Neck"])
-	}
 	covered := followGarments([]*part{bodyPart, headPart}, worn)
 	keepSeenSkin(bodyPart, parts["top"], covered[0], body.Joints()["Neck"])
 	bodyPart.hide(covered[0])

@@ -41,50 +41,14 @@ func jawShade(p *part, top float64) []float32 {
 		shadeAlong(p, top, k, out)
 	}
 	softenShade(graphOf(p), out, jawShadeSoften)
-	// Faded out over the last 2 cm to the neck's border, where the
-	// body's skin, without the jaw's shade, meets it (after softening,
-	// so none runs into the border).
-	border := neckBorder(p, top)
+	// Faded out over the part's last 2 cm, where the body's skin,
+	// unshaded, meets it (after softening, so none runs into the border).
+	bottom := math.Inf(1)
+	for _, q := range p.pos {
+		bottom = math.Min(bottom, float64(q[1]))
+	}
 	for v, q := range p.pos {
-		d := math.Inf(1)
-		for _, b := range border {
-			d = math.Min(d, dist32(q, b))
-		}
-		out[v] *= float32(smoothstep(0, borderFade, d))
-	}
-	return out
-}
-
-// borderFade is how far from the neck's border the jaw's shade fades
-// out, metres.
-const borderFade = 0.02
-
-// neckBorder is where the head part meets the body's on the neck: the
-// positions on its open edges (edges of one triangle, welded by base
-// vertex, so a UV seam is not one) more than 4 cm under top. The ring is
-// not level: with the longer house neck its front stands 2-3 cm higher
-// than its back, and a fade over the part's lowest 2 cm left the jaw's
-// shade whole at the front of the ring, a step of 3 % against the
-// body's skin under it (TestNeckShaded, default-female's open collar).
-func neckBorder(p *part, top float64) [][3]float32 {
-	count := map[[2]int32]int{}
-	at := map[int32]int{}
-	for _, t := range p.tris {
-		for k := range 3 {
-			a, b := p.base[t[k]], p.base[t[(k+1)%3]]
-			at[a], at[b] = int(t[k]), int(t[(k+1)%3])
-			count[[2]int32{min(a, b), max(a, b)}]++
-		}
-	}
-	var out [][3]float32
-	seen := map[int32]bool{}
-	for e, c := range count {
-		for _, b := range e {
-			if q := p.pos[at[b]]; c == 1 && !seen[b] && float64(q[1]) < top-0.04 {
-				seen[b] = true
-				out = append(out, q)
-			}
-		}
+		out[v] *= float32(smoothstep(bottom, bottom+0.02, float64(q[1])))
 	}
 	return out
 }

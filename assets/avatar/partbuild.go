@@ -173,7 +173,6 @@ func BuildPartContext(ctx context.Context, cfg Config, category, standOn string)
 				endSleeves(top, joints)
 				if openCollar(cfg.Outfit.Top.Style) {
 					mirrorCollar(top, joints["Neck"])
-					closeV(top, joints["Neck"])
 				}
 				// The hair on the top takes the cloth's weights
 				// (followTop): the whole build's, smoothed.

@@ -61,8 +61,7 @@ func vneckOverNeck(t *testing.T, cfg Config) float64 {
 // is: Kiln's was lighter than the neck (the neck's shade fades out at
 // its base, neckShade), and p27's judges saw "a skin-coloured V merging
 // into the collar". Before vneckShade the figures were 1.134 (default
-// feminine) and 1.132 (random-14); with it 1.011 and 0.982;
-// with the V made shallower (closeV) 1.034 and 0.971.
+// feminine) and 1.132 (random-14); with it 1.011 and 0.982.
 func TestVneckShaded(t *testing.T) {
 	for _, c := range []struct {
 		name string
