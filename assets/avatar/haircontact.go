@@ -111,22 +111,25 @@ func newHairContact(hs paint.Surface, head, hair *part, style string, joints map
 // r of them (the hair's vertices lie a centimetre or less apart, and
 // r is wider than the shade's reach by more than that).
 func hairWithin(h, head *part, r float64) []bool {
-	d := hairDistance(h, head, r)
-	out := make([]bool, len(d))
-	for v := range d {
-		out[v] = d[v] < r
+	cells := hairVertexCells(h, r)
+	out := make([]bool, len(head.pos))
+	for v, p := range head.pos {
+		for i := range cells.around(cellOf(p, r), 1) {
+			if v3(h.pos[i]).sub(v3(p)).len() < r {
+				out[v] = true
+				break
+			}
+		}
 	}
 	return out
 }
 
 // hairDistance is, per head vertex, the distance to the nearest vertex
-// of the hair, r where none is nearer than r.
+// of the hair, r where none is nearer than r. hairWithin, which needs
+// no distance, stops at the first vertex within r: it runs over the
+// contact shade's wider reach.
 func hairDistance(h, head *part, r float64) []float64 {
-	var pairs bucketPairs
-	for i, p := range h.pos {
-		pairs.add(cellOf(p, r), i)
-	}
-	cells := pairs.build()
+	cells := hairVertexCells(h, r)
 	out := make([]float64, len(head.pos))
 	for v, p := range head.pos {
 		out[v] = r
@@ -135,6 +138,15 @@ func hairDistance(h, head *part, r float64) []float64 {
 		}
 	}
 	return out
+}
+
+// hairVertexCells are the hair's vertices in cells of size r.
+func hairVertexCells(h *part, r float64) buckets {
+	var pairs bucketPairs
+	for i, p := range h.pos {
+		pairs.add(cellOf(p, r), i)
+	}
+	return pairs.build()
 }
 
 // hairCells are the hair's triangles in cells of size r: nearest and
