@@ -50,12 +50,17 @@ func TestComposeStack(t *testing.T) {
 		}
 		return string(out)
 	}
+	// step names what the test is doing, repeated after the services'
+	// logs when it fails: CI shows only the end of the output, and the
+	// logs push the failure's own message out of it.
+	step := "compose up"
 	t.Cleanup(func() {
 		if t.Failed() {
 			cmd := exec.Command("docker-compose", "logs", "--tail", "60")
 			cmd.Dir = dir
 			out, _ := cmd.CombinedOutput()
 			t.Logf("docker-compose logs:\n%s", out)
+			t.Logf("TestComposeStack failed at step %q (its message is above the logs)", step)
 		}
 		cmd := exec.Command("docker-compose", "down", "--volumes")
 		cmd.Dir = dir
@@ -69,11 +74,12 @@ func TestComposeStack(t *testing.T) {
 	}
 
 	up()
+	step = "API keys"
 	r := &Running{PlatformURL: composePlatform, AvatarURL: composeAvatar, AdminKey: envValue(t, filepath.Join(dir, ".env"), "KILN_ADMIN_KEY")}
 	k := newRenderKeys(t, r)
 	avatarKey := newKey(t, r, "acme", kiln.ScopeAvatarWrite)
 
-	// An avatar, registered and downloaded.
+	step = "an avatar, registered and downloaded"
 	res := do(t, "POST", composeAvatar+"/avatar", avatarKey, strings.NewReader(`{}`), map[string]string{"Content-Type": "application/json"})
 	want(t, "POST /avatar", res, http.StatusOK, "")
 	var av avatarResult
@@ -81,12 +87,12 @@ func TestComposeStack(t *testing.T) {
 	model := composeDownload(t, composeAvatar+"/model/"+av.Data.ModelID+".glb")
 	gltfcheck.RequireValid(t, model)
 
-	// An object through the presigned URL, processed by the worker, and
-	// a product rendering by the worker's Blender.
+	step = "an object through the presigned URL, processed by the worker"
 	obj := readyObject(t, r, k.key)
 	glb := do(t, "GET", composePlatform+"/resources/objects/"+obj+"/model.glb", k.key, nil, nil)
 	want(t, "object GLB", glb, http.StatusOK, "")
 	gltfcheck.RequireValid(t, glb.Body)
+	step = "a product rendering by the worker's Blender"
 	v := newViewer(t, r, k.key, map[string]any{"type": "product", "name": "Cube", "objectId": obj})
 	req := requestRendering(t, r, k.key, v.Token, map[string]any{
 		"render_settings": map[string]any{"resolution": []int{64, 48}, "samples": 4},
@@ -101,7 +107,7 @@ func TestComposeStack(t *testing.T) {
 		t.Fatalf("rendering is %v, want 64x48", img.Bounds())
 	}
 
-	// The queue monitor, behind the admin login.
+	step = "the queue monitor, behind the admin login"
 	if res := do(t, "GET", composePlatform+"/monitoring/", "", nil, nil); res.Status != http.StatusUnauthorized {
 		t.Fatalf("asynqmon without a login: %d", res.Status)
 	}
@@ -109,7 +115,7 @@ func TestComposeStack(t *testing.T) {
 		t.Fatalf("asynqmon with the admin login: %d %.200s", res.Status, res.Body)
 	}
 
-	// Down and up again: Redis's AOF and MinIO's volume keep everything.
+	step = "down and up again: Redis's AOF and MinIO's volume keep everything"
 	compose("down")
 	up()
 	if again := composeDownload(t, composeAvatar+"/model/"+av.Data.ModelID+".glb"); !bytes.Equal(again, model) {
