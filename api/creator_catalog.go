@@ -18,7 +18,7 @@ import (
 // styleLabels are the catalogue's English names of the style ids; the
 // page translates them by id.
 var styleLabels = map[string]string{
-	"short": "Short", "buzz": "Buzz cut", "long": "Long", "bun": "Bun", "ponytail": "Ponytail", "curly": "Curly", "bald": "Bald",
+	"short": "Short", "buzz": "Buzz cut", "long": "Long", "bun": "Bob", "ponytail": "Ponytail", "curly": "Curly", "bald": "Bald",
 	"tshirt": "T-shirt", "shirt": "Shirt", "hoodie": "Hoodie", "blouse": "Blouse", "tank": "Tank top",
 	"jeans": "Jeans", "trousers": "Trousers", "shorts": "Shorts", "skirt": "Skirt",
 	"sneakers": "Sneakers", "boots": "Boots", "shoes": "Shoes",
