@@ -584,6 +584,8 @@ func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint
 		return paint.CurlyHair
 	case sculpted(style):
 		return paint.SweptHair
+	case style == "long" || style == "ponytail":
+		return paint.HangingHair
 	}
 	return paint.ScalpHair
 }

@@ -40,6 +40,12 @@ func SweptHair(s Surface, color RGB, seed uint64, n int) Maps {
 	return hair(s, color, seed, n, hairKind{sheen: true, swept: true})
 }
 
+// HangingHair is ScalpHair for hair that hangs to the shoulders (the
+// long cut, the ponytail): its locks fall straight (hangingGrain).
+func HangingHair(s Surface, color RGB, seed uint64, n int) Maps {
+	return hair(s, color, seed, n, hairKind{sheen: true, hanging: true})
+}
+
 // Brows is Hair for eyebrows of hairs of colour color over skin of
 // colour skin: hairs a portrait can see (browHairs), growing up at the
 // brow's head, along its arch over the body and down at its tail,
@@ -55,8 +61,8 @@ func Brows(s Surface, color, skin RGB, seed uint64, n int) Maps {
 // scalp's painted highlight), curls, or a brow's sparse strands over
 // skin of colour skin.
 type hairKind struct {
-	sheen, curly, brow, swept bool
-	skin                      rgb
+	sheen, curly, brow, swept, hanging bool
+	skin                               rgb
 }
 
 // mixPerceived mixes c toward d by t as the eye sees the step, in sRGB's
@@ -235,6 +241,9 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	var lk *locks
 	if kind.sheen && !kind.curly {
 		lk = newLocks(s, n, kind.swept)
+		if kind.hanging {
+			lk.grain = hangingGrain
+		}
 	}
 	parallel(n, func(y0, y1 int) {
 		ln := newLockNoise(seed)
@@ -369,7 +378,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 				if lk != nil {
 					// Rounded locks in the normal map, so a viewer's light
 					// finds their crests and leaves their grooves.
-					l.height[i] = 4*v + 0.8*strand
+					l.height[i] = lk.grain.relief*v + 0.8*strand
 				}
 				l.rough[i] = 0.78 - 0.1*v
 				// How much of a strand tip the texel is: near an open

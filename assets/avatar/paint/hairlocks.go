@@ -23,7 +23,32 @@ type locks struct {
 	texel float64
 	// swept: the locks are the short cut's tousle (Tousle), from crown.
 	swept bool
+	grain lockGrain
 }
+
+// lockGrain is how the painted locks change down their fall: how fast
+// (cycles per metre down from the crown) the locks (wander) and the finer
+// locks (sub) drift sideways, how long a strand is (in texels), and how
+// high a lock's crest stands in the normal map (texels of relief at a
+// crest).
+type lockGrain struct{ wander, sub, strand, relief float64 }
+
+var (
+	// crownGrain is the bob's and the short cut's: locks that drift
+	// every few centimetres and stand high, lit crests on a cut that
+	// curves round the head.
+	crownGrain = lockGrain{wander: 22, sub: 30, strand: 25, relief: 4}
+	// hangingGrain is long hair's and the ponytail's: hair that hangs
+	// to the shoulders is combed straight. With the crown's grain it
+	// read as crimped or braided (the locks drifting every 4.5 cm, the
+	// strands 25 texels long, and the normal map's high relief drawing
+	// beads down every lock: gone with the normal map off, not changed
+	// by vertex tangents; issue 22's panel: "stiff stringy strips",
+	// "wood grain"). A blind A/B on the long and ponytail avatars
+	// (session 54) preferred this 13 of 16; on the bob the crown's grain
+	// 13 of 20. Faint beads remain on the crown.
+	hangingGrain = lockGrain{wander: 6, sub: 10, strand: 150, relief: 1.5}
+)
 
 const (
 	// lockCount is how many locks go round the head: about 2.2 cm wide
@@ -50,6 +75,7 @@ func newLocks(s Surface, n int, swept bool) *locks {
 		crown:  [3]float64{(lo[0] + hi[0]) / 2, hi[1], (lo[2] + hi[2]) / 2},
 		centre: headCentre(s.Pos),
 		outer:  make([]float64, dirBins*dirBins),
+		grain:  crownGrain,
 	}
 	if swept {
 		// The tousle's centre, as the sculpted cut's geometry found
@@ -104,7 +130,7 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	// a noise on the circle (seamless where the angle wraps). A second,
 	// faster one (a period of about three locks) squeezes some locks and
 	// widens others, so they are not an even comb of stripes.
-	wander := nm.wander.at([3]float64{c * 2.5, s * 2.5, g * 22}) - 0.5
+	wander := nm.wander.at([3]float64{c * 2.5, s * 2.5, g * l.grain.wander}) - 0.5
 	width := nm.width.at([3]float64{c * 7, s * 7, g * 9}) - 0.5
 	u := phi/(2*math.Pi)*lockCount + 1.1*wander + 0.9*width
 	k := math.Floor(u)
@@ -117,7 +143,7 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	shape = math.Pow(4*f*(1-f), 0.85)
 	// Finer locks within and across the big ones, so their crests
 	// split and they are not ribbed like corduroy.
-	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
+	u2 := phi/(2*math.Pi)*subLockCount + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * l.grain.sub})-0.5)
 	f2 := u2 - math.Floor(u2)
 	shape = 0.78*shape + 0.22*math.Pow(4*f2*(1-f2), 0.8)
 	// The roots, where the locks part from the crown (a parting, the
@@ -126,7 +152,7 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	tone = (0.78 + 0.44*hash3(id, 0, 0, seed+12)) * roots
 	// Strands: thin across (round the head), long down it.
 	across := 2.2 * l.texel / 0.09 // radians per strand cell at a head's radius
-	strand = nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
+	strand = nm.strand.at([3]float64{c / across, s / across, g / (l.grain.strand * l.texel)})
 	if b, r := l.bin(p); l.outer[b] > 0 {
 		depth = math.Max(0, l.outer[b]-r)
 	}
@@ -157,10 +183,10 @@ func (l *locks) tousled(p [3]float64, g float64, seed uint64, nm *lockNoise) (sh
 			continue
 		}
 		s, c := math.Sincos(tl.Angle)
-		u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * 30})-0.5)
+		u2 := tl.Angle/(tousleWidth/3) + 1.6*(nm.sub.at([3]float64{c * 5, s * 5, g * l.grain.sub})-0.5)
 		f2 := u2 - math.Floor(u2)
 		shape += w * (0.8*tl.Shade + 0.2*math.Pow(4*f2*(1-f2), 0.8))
-		strand += w * nm.strand.at([3]float64{c / across, s / across, g / (25 * l.texel)})
+		strand += w * nm.strand.at([3]float64{c / across, s / across, g / (l.grain.strand * l.texel)})
 		tone += w * tl.Tone
 		sum += w
 	}
