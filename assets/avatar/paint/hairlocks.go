@@ -90,18 +90,63 @@ func newLocks(s Surface, n int, swept bool) *locks {
 	return l
 }
 
+// dir is p's direction from the head's centre (the polar angle and the
+// azimuth, each scaled to 0..1) and its radius.
+func (l *locks) dir(p [3]float64) (polar, az, r float64) {
+	d := [3]float64{p[0] - l.centre[0], p[1] - l.centre[1], p[2] - l.centre[2]}
+	r = math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if r < 1e-9 {
+		return 0, 0, 0
+	}
+	polar = math.Acos(math.Max(-1, math.Min(1, d[1]/r))) / math.Pi
+	az = (math.Atan2(d[0], d[2]) + math.Pi) / (2 * math.Pi)
+	return polar, az, r
+}
+
 // bin is the direction bin of p from the head's centre, and its radius.
 func (l *locks) bin(p [3]float64) (int, float64) {
-	d := [3]float64{p[0] - l.centre[0], p[1] - l.centre[1], p[2] - l.centre[2]}
-	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-	if r < 1e-9 {
-		return 0, 0
-	}
-	polar := math.Acos(math.Max(-1, math.Min(1, d[1]/r))) / math.Pi
-	az := (math.Atan2(d[0], d[2]) + math.Pi) / (2 * math.Pi)
+	polar, az, r := l.dir(p)
 	i := min(dirBins-1, int(polar*dirBins))
 	j := min(dirBins-1, int(az*dirBins))
 	return i*dirBins + j, r
+}
+
+// depth is how far p lies under the top layer: under the bins' largest
+// radii interpolated between the bins' centres (bilinear, round the
+// head in azimuth). Read from p's own bin, the top layer's radius
+// stepped at every bin's edge, and long hair, where the layers hang
+// one over another down the back, was shaded in horizontal bands, a
+// terrace every 7.5 degrees of the polar angle (about 2 cm at the nape).
+func (l *locks) depth(p [3]float64) float64 {
+	polar, az, r := l.dir(p)
+	y := math.Max(0, math.Min(dirBins-1, polar*dirBins-0.5))
+	x := az*dirBins - 0.5
+	i0, j0 := int(math.Floor(y)), int(math.Floor(x))
+	fy, fx := y-float64(i0), x-float64(j0)
+	var sum, w float64
+	for di := range 2 {
+		i := min(dirBins-1, i0+di)
+		wi := fy
+		if di == 0 {
+			wi = 1 - fy
+		}
+		for dj := range 2 {
+			j := ((j0+dj)%dirBins + dirBins) % dirBins
+			wj := fx
+			if dj == 0 {
+				wj = 1 - fx
+			}
+			// Bins with no hair in them say nothing of the top layer.
+			if o := l.outer[i*dirBins+j]; o > 0 && wi*wj > 0 {
+				sum += wi * wj * o
+				w += wi * wj
+			}
+		}
+	}
+	if w == 0 {
+		return 0
+	}
+	return math.Max(0, sum/w-r)
 }
 
 // lockNoise is the noises of at for one seed, one per band of texels
@@ -153,10 +198,7 @@ func (l *locks) at(p [3]float64, seed uint64, nm *lockNoise) (shape, tone, stran
 	// Strands: thin across (round the head), long down it.
 	across := 2.2 * l.texel / 0.09 // radians per strand cell at a head's radius
 	strand = nm.strand.at([3]float64{c / across, s / across, g / (l.grain.strand * l.texel)})
-	if b, r := l.bin(p); l.outer[b] > 0 {
-		depth = math.Max(0, l.outer[b]-r)
-	}
-	return shape, tone, strand, depth
+	return shape, tone, strand, l.depth(p)
 }
 
 // tousled is at for the short cut: its tousle's locks (Tousle), with
