@@ -46,7 +46,10 @@ var (
 	// by vertex tangents; issue 22's panel: "stiff stringy strips",
 	// "wood grain"). A blind A/B on the long and ponytail avatars
 	// (session 54) preferred this 13 of 16; on the bob the crown's grain
-	// 13 of 20. Faint beads remain on the crown.
+	// 13 of 20. Beads remain by the crown and the parting: there a
+	// groove is a dark line a texel wide running across the 512-texel
+	// texture's rows, a staircase of texels that a close view magnifies
+	// into dots (painted at 1024 they go, for 0.9 MB more per avatar).
 	hangingGrain = lockGrain{wander: 6, sub: 10, strand: 150, relief: 1.5}
 )
 
