@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -42,13 +43,11 @@ func TestComposeStack(t *testing.T) {
 	}
 	compose := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("docker-compose", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := composeRun(dir, args...)
 		if err != nil {
-			t.Fatalf("docker-compose %s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatal(err)
 		}
-		return string(out)
+		return out
 	}
 	// step names what the test is doing, repeated after the services'
 	// logs when it fails: CI shows only the end of the output, and the
@@ -69,7 +68,7 @@ func TestComposeStack(t *testing.T) {
 	up := func() {
 		start := time.Now()
 		compose("up", "-d")
-		waitHealthy(t, compose)
+		waitHealthy(t, dir)
 		t.Logf("compose up: every service healthy after %.0f s", time.Since(start).Seconds())
 	}
 
@@ -127,13 +126,23 @@ func TestComposeStack(t *testing.T) {
 }
 
 // waitHealthy waits until `docker-compose ps` says every service is up
-// and healthy.
-func waitHealthy(t *testing.T, compose func(...string) string) {
+// and healthy. A `ps` that fails is asked again until the deadline, as
+// a `ps` that says "starting" is: while containers start, one transient
+// error of podman's Docker API would fail the test for nothing (one
+// suspect for a CI run that failed 18 s into the first up, its message
+// lost; the step log now names where such a failure happens).
+func waitHealthy(t *testing.T, dir string) {
 	t.Helper()
 	var ps string
 	deadline := time.Now().Add(5 * time.Minute)
 	for time.Now().Before(deadline) {
-		ps = compose("ps")
+		out, err := composeRun(dir, "ps")
+		if err != nil {
+			ps = err.Error()
+			time.Sleep(3 * time.Second)
+			continue
+		}
+		ps = out
 		healthy := 0
 		for _, s := range composeServices {
 			for _, line := range strings.Split(ps, "\n") {
@@ -149,6 +158,17 @@ func waitHealthy(t *testing.T, compose func(...string) string) {
 		time.Sleep(3 * time.Second)
 	}
 	t.Fatalf("services not healthy after 5 minutes:\n%s", ps)
+}
+
+// composeRun runs docker-compose with args in the project directory dir.
+func composeRun(dir string, args ...string) (string, error) {
+	cmd := exec.Command("docker-compose", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("docker-compose %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out), nil
 }
 
 // composeDownload GETs url until the build behind it is ready (a 503
