@@ -49,7 +49,8 @@ var (
 	// 13 of 20. Beads remain by the crown and the parting: there a
 	// groove is a dark line a texel wide running across the 512-texel
 	// texture's rows, a staircase of texels that a close view magnifies
-	// into dots (painted at 1024 they go, for 0.9 MB more per avatar).
+	// into dots (painted at 1024 they go, but default-female's cold
+	// build took 2.36 s instead of 1.67 and 0.8 MB more).
 	hangingGrain = lockGrain{wander: 6, sub: 10, strand: 150, relief: 1.5}
 )
 
@@ -126,19 +127,12 @@ func (l *locks) depth(p [3]float64) float64 {
 	x := az*dirBins - 0.5
 	i0, j0 := int(math.Floor(y)), int(math.Floor(x))
 	fy, fx := y-float64(i0), x-float64(j0)
+	wy, wx := [2]float64{1 - fy, fy}, [2]float64{1 - fx, fx}
 	var sum, w float64
-	for di := range 2 {
+	for di, wi := range wy {
 		i := min(dirBins-1, i0+di)
-		wi := fy
-		if di == 0 {
-			wi = 1 - fy
-		}
-		for dj := range 2 {
+		for dj, wj := range wx {
 			j := ((j0+dj)%dirBins + dirBins) % dirBins
-			wj := fx
-			if dj == 0 {
-				wj = 1 - fx
-			}
 			// Bins with no hair in them say nothing of the top layer.
 			if o := l.outer[i*dirBins+j]; o > 0 && wi*wj > 0 {
 				sum += wi * wj * o
