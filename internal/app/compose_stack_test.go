@@ -55,15 +55,14 @@ func TestComposeStack(t *testing.T) {
 	step := "compose up"
 	t.Cleanup(func() {
 		if t.Failed() {
-			cmd := exec.Command("docker-compose", "logs", "--tail", "60")
-			cmd.Dir = dir
-			out, _ := cmd.CombinedOutput()
+			out, err := composeRun(dir, "logs", "--tail", "60")
+			if err != nil {
+				out = err.Error()
+			}
 			t.Logf("docker-compose logs:\n%s", out)
 			t.Logf("TestComposeStack failed at step %q (its message is above the logs)", step)
 		}
-		cmd := exec.Command("docker-compose", "down", "--volumes")
-		cmd.Dir = dir
-		_ = cmd.Run()
+		_, _ = composeRun(dir, "down", "--volumes")
 	})
 	up := func() {
 		start := time.Now()
