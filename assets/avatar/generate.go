@@ -309,7 +309,7 @@ func assemble(cfg Config, sliders []*sliderShape) (*builder, error) {
 		}
 	}
 	if p := parts["hair"]; p != nil {
-		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, 512, headPart, hs.Form, body.Joints())
+		hairMesh(b, p, cfg.Hair.Style, hairC, tone, seed, hairTexels(cfg.Hair.Style), headPart, hs.Form, body.Joints())
 	}
 	beard.mesh(b, seed, 512)
 	brows := parts["eyebrows/default"]
