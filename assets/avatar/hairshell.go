@@ -594,15 +594,15 @@ func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint
 // and strands are a texel or two wide: at 512 texels a groove running
 // across the texture's rows is a staircase that a portrait shows as a
 // dotted "braid" by the crown and the parting. At 1024, as the leader's
-// hair maps are, a blind A/B (session 55, two judges, room portrait and
-// rig quarter) preferred the long, ponytail, short and curly hair 26 of
-// 32 times. The bob lost 9 of 12 (its crown grain's strands, counted in
-// texels, came out half as long and read "smoothed over"), and the
-// buzz was not tried: both stay at 512. The cost, on an idle machine:
-// default-female's cold build 1.0-1.2 s to 1.4-1.6 s, 150 MB more peak
-// memory and 0.8 MB more GLB.
+// hair maps are, blind A/Bs (session 55, two judges each, room portrait
+// and rig quarter) preferred the long, ponytail, short and curly hair
+// 26 of 32 times, and the bob 24 of 24 once its grain was sized for
+// the texture (paint's lockGrain.sizedFor). The buzz cut, whose hairs
+// are painted over skin by its own painter, was not tried and stays at
+// 512. The cost, on an idle machine: default-female's cold build 1.16 s
+// to 1.58 s, 150 MB more peak memory and 0.8 MB more GLB.
 func hairTexels(style string) int {
-	if bobbed(style) || style == "buzz" {
+	if style == "buzz" {
 		return 512
 	}
 	return 1024

@@ -243,6 +243,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 		lk = newLocks(s, n, kind.swept)
 		if kind.hanging {
 			lk.grain = hangingGrain
+		} else if !kind.swept {
+			lk.grain = crownGrain.sizedFor(n)
 		}
 	}
 	parallel(n, func(y0, y1 int) {

@@ -54,6 +54,22 @@ var (
 	hangingGrain = lockGrain{wander: 6, sub: 10, strand: 150, relief: 1.5}
 )
 
+// sizedFor is g for the bob's texture of n texels: its strands' length
+// and its crests' relief, counted in texels, kept at the size they have
+// on the 512 texels g was tuned on. Painted at 1024 with the same
+// counts, the bob's strands were half as long and its crests half as
+// steep, and a blind A/B took the 512-texel bob 9 of 12 times ("smoothed
+// over"); sized for 1024, the 1024-texel bob won 24 of 24 (session 55,
+// two judges, room portrait and quarter, rig quarter). The short cut's
+// tousle and the hanging cuts keep their counts: they won at 1024 as
+// they are.
+func (g lockGrain) sizedFor(n int) lockGrain {
+	k := float64(n) / 512
+	g.strand *= k
+	g.relief *= k
+	return g
+}
+
 const (
 	// lockCount is how many locks go round the head: about 2.2 cm wide
 	// at a head's 9 cm radius, as chunky as the leader's (at 40, 1.4 cm,
