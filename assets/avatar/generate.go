@@ -384,8 +384,10 @@ func garmentMaps(b *builder, p *part, g Garment, footwear, top bool, seed uint64
 // shows between its hairs, shaded as the skin of head is by its form,
 // per head vertex: formShade; and which carries the sideburns by the
 // ears of head: buzzSideburns): opaque, but for curly hair's cut-out
-// cards (solidHair).
+// cards (solidHair). Its UV pieces get texels of their own first
+// (unshareUV).
 func hairMesh(b *builder, p *part, style string, color, skin paint.RGB, seed uint64, size int, head *part, form []float32, joints map[string][3]float32) {
+	unshareUV(p)
 	s := p.surface()
 	tex := paintedBy(hairPainter(style), s, color, seed, size)
 	if style == "buzz" {
