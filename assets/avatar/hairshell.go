@@ -591,17 +591,17 @@ func hairPainter(style string) func(paint.Surface, paint.RGB, uint64, int) paint
 }
 
 // hairTexels is the size of a hair style's texture. The locks' grooves
-// and strands are a texel or two wide: at 512 texels a groove running
-// across the texture's rows is a staircase that a portrait shows as a
-// dotted "braid" by the crown and the parting. At 1024, as the leader's
-// hair maps are, blind A/Bs (session 55, two judges each, room portrait
-// and rig quarter) preferred the long, ponytail, short and curly hair
-// 26 of 32 times, and the bob 24 of 24 once its grain was sized for
-// the texture (paint's lockGrain.sizedFor). The buzz cut, whose hairs
-// are painted over skin by its own painter, stays at 512: at 1024 its
-// portraits and quarter views changed by 6 to 680 pixels of 262,144
-// (five buzz avatars, room and rig), nothing to pay for. The cost, on an idle machine: default-female's cold build 1.16 s
-// to 1.58 s, 150 MB more peak memory and 0.8 MB more GLB.
+// and strands are a texel or two wide, and at 512 texels a portrait saw
+// them broad and smudged. At 1024, as the leader's hair maps are, blind
+// A/Bs (session 55, two judges each, room portrait and rig quarter)
+// preferred the long, ponytail, short and curly hair 26 of 32 times
+// ("finer, more defined strands"), and the bob 24 of 24 once its grain
+// was sized for the texture (paint's lockGrain.sizedFor). The buzz cut,
+// whose hairs are painted over skin by its own painter, stays at 512:
+// at 1024 its portraits and quarter views changed by 6 to 680 pixels
+// of 262,144 (five buzz avatars, room and rig), nothing to pay for. The
+// cost, on an idle machine: default-female's cold build 1.16 s to
+// 1.58 s, 150 MB more peak memory and 0.8 MB more GLB.
 func hairTexels(style string) int {
 	if style == "buzz" {
 		return 512

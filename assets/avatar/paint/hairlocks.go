@@ -46,10 +46,9 @@ var (
 	// by vertex tangents; issue 22's panel: "stiff stringy strips",
 	// "wood grain"). A blind A/B on the long and ponytail avatars
 	// (session 54) preferred this 13 of 16; on the bob the crown's grain
-	// 13 of 20. Beads remain by the crown and the parting: there a
-	// groove is a dark line a texel wide running across the 512-texel
-	// texture's rows, a staircase of texels that a close view magnifies
-	// into dots: painted at 1024 they go (hairTexels). Squeezed every
+	// 13 of 20. (The dotted "braid" that remained by the crown was not
+	// the grain but cards sharing texels: the avatar's unshareUV.)
+	// Squeezed every
 	// 11 cm (9 cycles a metre) as the crown's, neighbouring locks
 	// narrowed and widened against each other down the back, their
 	// grooves converging into lens shapes and knots, a wood grain; every
