@@ -1,8 +1,11 @@
 package avatar
 
 import (
+	"cmp"
 	"math"
 	"slices"
+
+	"github.com/kilnhq/kiln/assets/disjoint"
 )
 
 // unshareUV gives every UV piece of p (a connected set of triangles) its
@@ -76,31 +79,17 @@ func boxesMeet(a, b uvPiece) bool {
 // uvPieces is p's triangles grouped by the vertices they share (a UV
 // seam splits vertices, so a piece is one island of the texture).
 func uvPieces(p *part) []uvPiece {
-	parent := make([]int, len(p.pos))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := disjoint.New[int](len(p.pos))
 	for _, t := range p.tris {
-		a := find(int(t[0]))
 		for _, v := range t[1:] {
-			if b := find(int(v)); b != a {
-				parent[b] = a
-			}
+			sets.Union(int(t[0]), int(v))
 		}
 	}
 	index := map[int]int{}
 	var out []uvPiece
 	seen := make([]bool, len(p.pos))
 	for ti, t := range p.tris {
-		r := find(int(t[0]))
+		r := sets.Find(int(t[0]))
 		k, ok := index[r]
 		if !ok {
 			k = len(out)
@@ -230,16 +219,8 @@ func shelfPack(pieces []uvPiece, r uvRect) ([][2]float64, float64) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ha, hb := pieces[a].hi[1]-pieces[a].lo[1], pieces[b].hi[1]-pieces[b].lo[1]
-		switch {
-		case ha > hb:
-			return -1
-		case ha < hb:
-			return 1
-		}
-		return 0
-	})
+	height := func(i int) float64 { return pieces[i].hi[1] - pieces[i].lo[1] }
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(height(b), height(a)) })
 	fit := func(s float64) ([][2]float64, bool) {
 		place := make([][2]float64, len(pieces))
 		x, y, row := r.x+unsharePad, r.y+unsharePad, 0.0
