@@ -58,6 +58,13 @@ const (
 
 // CurlAt is the curl at p (metres) round centre.
 func CurlAt(p, centre [3]float64) Curl {
+	var m cellMemo
+	return curlAt(p, centre, &m)
+}
+
+// curlAt is CurlAt with the points round the last cell it looked in
+// kept in m (one m for curls only).
+func curlAt(p, centre [3]float64, m *cellMemo) Curl {
 	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
 	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 	if r < 1e-9 {
@@ -69,7 +76,7 @@ func CurlAt(p, centre [3]float64) Curl {
 	// a circle's arc, so each curl is round where it meets the next
 	// (plain distances cut the hair into straight-edged tiles: "cracked
 	// stone").
-	c := nearestCells(q, curlCell, curlSeed)
+	c := m.nearest(q, curlCell, curlSeed)
 	near, s1, s2 := c.cell, c.first, c.second
 	return Curl{
 		Tone:   hash3(near[0], near[1], near[2], curlSeed+3),
@@ -149,6 +156,13 @@ type Ringlet struct {
 
 // RingletAt is the ringlet at p (metres) round centre (CurlCentre).
 func RingletAt(p, centre [3]float64) Ringlet {
+	var m cellMemo
+	return ringletAt(p, centre, &m)
+}
+
+// ringletAt is RingletAt with the points round the last cell it looked
+// in kept in m (one m for ringlets only).
+func ringletAt(p, centre [3]float64, m *cellMemo) Ringlet {
 	d := [3]float64{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]}
 	r := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 	if r < 1e-9 {
@@ -156,7 +170,7 @@ func RingletAt(p, centre [3]float64) Ringlet {
 	}
 	u := [3]float64{d[0] / r, d[1] / r, d[2] / r}
 	q := [3]float64{u[0] * curlSphere, u[1] * curlSphere, u[2] * curlSphere}
-	c := nearestCells(q, ringletCell, ringletSeed)
+	c := m.nearest(q, ringletCell, ringletSeed)
 	near, at, s1, s2 := c.cell, c.at, c.first, c.second
 	// The coil's frame: across the hair (off u), from a direction of
 	// the ringlet's own, so no two ringlets' strands start alike.
@@ -180,7 +194,7 @@ func RingletAt(p, centre [3]float64) Ringlet {
 	}
 }
 
-// cells is what nearestCells finds: the cell whose point is nearest,
+// cells is what cellMemo.nearest finds: the cell whose point is nearest,
 // that point, and the nearest and second distances, each over its
 // point's size.
 type cells struct {
@@ -189,31 +203,57 @@ type cells struct {
 	first, second float64
 }
 
-// nearestCells finds, among points scattered one to a cell of size
-// cell (placed and sized by hashes from seed: seed to seed+2 place a
-// point, seed+4 sizes it by curlSizeSpread), the two nearest q, each
-// distance over its point's size.
-func nearestCells(q [3]float64, cell float64, seed uint64) cells {
+// cellMemo is the points round one cell that nearest looked among
+// last: the texels a painter asks about in turn mostly fall in the cell
+// of the one before, and each point costs four hashes (27 points, for
+// each of curly hair's million texels, twice).
+type cellMemo struct {
+	ok     bool
+	centre [3]int
+	at     [27][3]float64 // each point
+	size   [27]float64    // its distances' divisor: cell times its size
+}
+
+// nearest finds, among points scattered one to a cell of size cell
+// (placed and sized by hashes from seed: seed to seed+2 place a point,
+// seed+4 sizes it by curlSizeSpread), the two nearest q, each distance
+// over its point's size. A memo serves one cell size and seed.
+func (m *cellMemo) nearest(q [3]float64, cell float64, seed uint64) cells {
 	var c [3]int
 	for a := range c {
 		c[a] = int(math.Floor(q[a] / cell))
 	}
+	if !m.ok || m.centre != c {
+		m.ok, m.centre = true, c
+		k := 0
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dz := -1; dz <= 1; dz++ {
+					x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
+					m.at[k] = [3]float64{
+						(float64(x) + hash3(x, y, z, seed)) * cell,
+						(float64(y) + hash3(x, y, z, seed+1)) * cell,
+						(float64(z) + hash3(x, y, z, seed+2)) * cell,
+					}
+					m.size[k] = cell * (1 + curlSizeSpread*(hash3(x, y, z, seed+4)-0.5))
+					k++
+				}
+			}
+		}
+	}
 	out := cells{first: math.Inf(1), second: math.Inf(1)}
+	k := 0
 	for dx := -1; dx <= 1; dx++ {
 		for dy := -1; dy <= 1; dy++ {
 			for dz := -1; dz <= 1; dz++ {
-				x, y, z := c[0]+dx, c[1]+dy, c[2]+dz
-				f := [3]float64{
-					(float64(x) + hash3(x, y, z, seed)) * cell,
-					(float64(y) + hash3(x, y, z, seed+1)) * cell,
-					(float64(z) + hash3(x, y, z, seed+2)) * cell,
-				}
-				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / (cell * (1 + curlSizeSpread*(hash3(x, y, z, seed+4)-0.5)))
+				f := m.at[k]
+				e := math.Sqrt((q[0]-f[0])*(q[0]-f[0])+(q[1]-f[1])*(q[1]-f[1])+(q[2]-f[2])*(q[2]-f[2])) / m.size[k]
 				if e < out.first {
-					out.first, out.second, out.cell, out.at = e, out.first, [3]int{x, y, z}, f
+					out.first, out.second, out.cell, out.at = e, out.first, [3]int{c[0] + dx, c[1] + dy, c[2] + dz}, f
 				} else if e < out.second {
 					out.second = e
 				}
+				k++
 			}
 		}
 	}

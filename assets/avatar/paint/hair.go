@@ -249,6 +249,7 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 	}
 	parallel(n, func(y0, y1 int) {
 		ln := newLockNoise(seed)
+		var curlCells, ringletCells cellMemo
 		for y := y0; y < y1; y++ {
 			for x := 0; x < n; x++ {
 				i := y*n + x
@@ -280,8 +281,8 @@ func hair(s Surface, color RGB, seed uint64, n int, kind hairKind) Maps {
 					// or darker than the next. The ringlets in them (RingletAt), each dark in
 					// its own crease and drawn as its coiling strands
 					// (ringletHairs).
-					cu := CurlAt(t.pos, curls)
-					ri := RingletAt(t.pos, curls)
+					cu := curlAt(t.pos, curls, &curlCells)
+					ri := ringletAt(t.pos, curls, &ringletCells)
 					crease := curlCreaseLight * light
 					hairs := ringletHairs(ri, t.pos, strandPitch, seed)
 					ringlet := (1 - ringletStrandDepth*(1-hairs)) * ringletShade(ri.Middle, light)
