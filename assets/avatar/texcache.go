@@ -36,11 +36,12 @@ type encodedMaps struct {
 func (e *encodedMaps) size() int64 { return int64(cap(e.base) + cap(e.normal) + cap(e.orm) + 128) }
 
 // TextureCacheBytes bounds the encoded textures kept between builds (the
-// entries' PNG bytes). A whole avatar's textures are about 1.6 to 2 MB
-// of PNG, so 32 MiB keeps the textures of the last 15 or so avatars
-// built: what a creator's session of small changes reuses, and a bounded
-// share of a long-running worker's memory. Set it before the first
-// build; 0 keeps nothing.
+// entries' PNG bytes). A whole avatar's textures are about 2.2 to 2.7 MB
+// of PNG (the hair's 1024-texel maps 1.2 to 1.6 MB of it: hairTexels),
+// so 32 MiB keeps the textures of the last 12 or so avatars built: what
+// a creator's session of small changes reuses, and a bounded share of a
+// long-running worker's memory. Set it before the first build; 0 keeps
+// nothing.
 var TextureCacheBytes int64 = 32 << 20
 
 // textures is the process's texture cache (used by Generate and
