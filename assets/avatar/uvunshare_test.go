@@ -15,23 +15,7 @@ import (
 // the crown down the side of the head.
 func TestHairTexelsUnshared(t *testing.T) {
 	const foldTexels = 4
-	cases := map[string]Config{}
-	for i, st := range hairStyles {
-		if st == "bald" {
-			continue
-		}
-		c := Default([]string{Feminine, Masculine}[i%2])
-		c.Hair.Style = st
-		cases[st] = c
-		if st == "long" || st == "ponytail" {
-			for _, hw := range headwearStyles {
-				if hw != "none" {
-					c.Headwear = Headwear{Style: hw}
-					cases[st+"/"+hw] = c
-				}
-			}
-		}
-	}
+	cases := hairStyleCases([2]string{Feminine, Masculine}, func(st string) bool { return st == "long" || st == "ponytail" })
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
 			s, err := Generate(cfg)
