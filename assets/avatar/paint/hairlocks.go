@@ -48,13 +48,12 @@ var (
 	// (session 54) preferred this 13 of 16; on the bob the crown's grain
 	// 13 of 20. (The dotted "braid" that remained by the crown was not
 	// the grain but cards sharing texels: the avatar's unshareUV.)
-	// Squeezed every
-	// 11 cm (9 cycles a metre) as the crown's, neighbouring locks
-	// narrowed and widened against each other down the back, their
-	// grooves converging into lens shapes and knots, a wood grain; every
-	// 40 cm they run nearly parallel, and a blind A/B (session 55, 46
-	// judgements on nine long and ponytail avatars, portrait, quarter
-	// and back) preferred that 31 times.
+	// Squeezed every 11 cm (9 cycles a metre) as the crown's,
+	// neighbouring locks narrowed and widened against each other down
+	// the back, their grooves converging into lens shapes and knots, a
+	// wood grain; every 40 cm they run nearly parallel, and a blind A/B
+	// (session 55, 46 judgements on nine long and ponytail avatars,
+	// portrait, quarter and back) preferred that 31 times.
 	hangingGrain = lockGrain{wander: 6, squeeze: 2.5, sub: 10, strand: 150, relief: 1.5}
 )
 
